@@ -1,0 +1,9 @@
+// Package passes is ldcheck's front end: it parses a CUDA source file with
+// libclang (through the binding in passes/clang) and runs small analyses over
+// the AST, each declaring its inputs and results: kernels and parameters,
+// __shared__ and module-scope variables, barriers, AP regions (the code
+// between barriers), target variables, atomics and unsupported constructs.
+//
+// Results are plain Go types (see Analysis) that privatize consumes. This
+// package must not rewrite source, compile, or run anything on a device.
+package passes
