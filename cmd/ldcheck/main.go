@@ -1,0 +1,127 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"ldcheck/passes"
+	"ldcheck/passes/clang"
+)
+
+// Exit statuses.
+const (
+	exitOK     = 0
+	exitRace   = 1
+	exitInput  = 2
+	exitFailed = 3
+)
+
+// exitError carries an exit status up to main.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+func (e *exitError) Unwrap() error { return e.err }
+
+func inputErr(format string, args ...any) error {
+	return &exitError{exitInput, fmt.Errorf(format, args...)}
+}
+
+// classify maps an error to an exit status: the user's input (2) or the
+// tool and its environment (3).
+func classify(err error) int {
+	var ee *exitError
+	var ie *passes.InputError
+	switch {
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.As(err, &ie):
+		return exitInput
+	case errors.Is(err, clang.ErrNotFound):
+		return exitFailed
+	}
+	return exitFailed
+}
+
+const blindSpots = `What value-based checking cannot see (LDetector section 4.7):
+  - a write of the value that is already there, or a warp that restores the
+    original value before the barrier;
+  - variables updated by atomics or protected by locks (listed as unchecked);
+  - races between threads of the same warp (intra-warp);
+  - a read whose racing value happens to equal the value it would have read.
+ldcheck never reports a race that did not happen (no false alarms), but a
+clean verdict is for the inputs and launch you gave.`
+
+func newApp(stdout, stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:  "ldcheck",
+		Usage: "find data races in CUDA kernels by running them twice and comparing bytes",
+		Description: `ldcheck gives every warp (or block) a private copy of each variable that may
+race, runs each region between barriers twice, and compares the bytes the
+warps wrote: two warps changing the same byte is a write-write race; a warp
+whose results change when it sees the others' writes is a read-write race.
+
+Typical use:
+   ldcheck analyze kernel.cu            # what would be checked, and why
+   ldcheck build kernel.cu              # instrument and compile -> kernel.ldcheck/
+   ldcheck run kernel.ldcheck --grid 64 --block 256
+
+Exit status: 0 no race, 1 races found, 2 bad input or usage, 3 the tool or
+backend failed.
+
+` + blindSpots,
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		HideHelpCommand: true,
+		Commands:        []*cli.Command{analyzeCommand()},
+		OnUsageError:    usageError,
+		CommandNotFound: func(c *cli.Context, name string) {
+			fmt.Fprintf(stderr, "ldcheck: unknown command %q (see ldcheck --help)\n", name)
+		},
+	}
+}
+
+func usageError(c *cli.Context, err error, _ bool) error {
+	name := "ldcheck"
+	if c.Command != nil && c.Command.Name != "" {
+		name += " " + c.Command.Name
+	}
+	return &exitError{exitInput, fmt.Errorf("%w (see %s --help)", err, name)}
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	app := newApp(stdout, stderr)
+	unknown := false
+	app.CommandNotFound = func(c *cli.Context, name string) {
+		fmt.Fprintf(stderr, "ldcheck: unknown command %q (see ldcheck --help)\n", name)
+		unknown = true
+	}
+	err := app.Run(args)
+	if unknown {
+		return exitInput
+	}
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) && ee.err == nil {
+		return ee.code // already reported
+	}
+	fmt.Fprintf(stderr, "ldcheck: %v\n", err)
+	return classify(err)
+}
+
+func main() {
+	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+}

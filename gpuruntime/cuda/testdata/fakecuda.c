@@ -1,0 +1,353 @@
+/*
+ * A fake CUDA driver for package cuda's tests: the entry points the package
+ * binds, with the driver's C signatures, doing just enough on the host to
+ * check the binding (argument passing, sizes, error codes, logs). "Device"
+ * memory is malloc'd host memory. Built by the tests with
+ *   cc -shared -fPIC -o libfakecuda.so fakecuda.c
+ * and -DFAKE_OMIT_MEMSETD8 to leave one symbol out.
+ *
+ * Conventions the tests rely on:
+ *   cuInit(flags != 0)                  -> CUDA_ERROR_NO_DEVICE
+ *   cuMemAlloc_v2(size > 1 TiB)         -> CUDA_ERROR_OUT_OF_MEMORY
+ *   cuMemsetD8_v2(value 0xEE)           -> code 12345, unknown to cuGetErrorName
+ *   cuModuleLoadDataEx(image "FAIL...") -> CUDA_ERROR_INVALID_PTX, error log written
+ *   kernel "probe" has parameters (int, void*, struct{16 bytes}); a launch
+ *     copies the dimensions and each parameter, at its size, into the global
+ *     "launch_record" (struct record below)
+ *   kernel "noargs" has no parameters
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+
+enum {
+    SUCCESS = 0, INVALID_VALUE = 1, OUT_OF_MEMORY = 2, NOT_INITIALIZED = 3,
+    NO_DEVICE = 100, INVALID_DEVICE = 101, INVALID_CONTEXT = 201,
+    INVALID_PTX = 218, INVALID_HANDLE = 400, NOT_FOUND = 500,
+};
+
+static int initialized;
+static __thread void *current_ctx;
+static int primary_ctx_token;
+
+CUresult cuGetErrorName(CUresult r, const char **p) {
+    switch (r) {
+    case SUCCESS: *p = "CUDA_SUCCESS"; return 0;
+    case INVALID_VALUE: *p = "CUDA_ERROR_INVALID_VALUE"; return 0;
+    case OUT_OF_MEMORY: *p = "CUDA_ERROR_OUT_OF_MEMORY"; return 0;
+    case NOT_INITIALIZED: *p = "CUDA_ERROR_NOT_INITIALIZED"; return 0;
+    case NO_DEVICE: *p = "CUDA_ERROR_NO_DEVICE"; return 0;
+    case INVALID_DEVICE: *p = "CUDA_ERROR_INVALID_DEVICE"; return 0;
+    case INVALID_CONTEXT: *p = "CUDA_ERROR_INVALID_CONTEXT"; return 0;
+    case INVALID_PTX: *p = "CUDA_ERROR_INVALID_PTX"; return 0;
+    case INVALID_HANDLE: *p = "CUDA_ERROR_INVALID_HANDLE"; return 0;
+    case NOT_FOUND: *p = "CUDA_ERROR_NOT_FOUND"; return 0;
+    }
+    *p = NULL;
+    return INVALID_VALUE;
+}
+
+CUresult cuGetErrorString(CUresult r, const char **p) {
+    switch (r) {
+    case SUCCESS: *p = "no error"; return 0;
+    case INVALID_VALUE: *p = "fake: invalid argument"; return 0;
+    case OUT_OF_MEMORY: *p = "fake: out of memory"; return 0;
+    case NOT_INITIALIZED: *p = "fake: initialization error"; return 0;
+    case NO_DEVICE: *p = "fake: no CUDA-capable device is detected"; return 0;
+    case INVALID_DEVICE: *p = "fake: invalid device ordinal"; return 0;
+    case INVALID_CONTEXT: *p = "fake: invalid device context"; return 0;
+    case INVALID_PTX: *p = "fake: a PTX JIT compilation failed"; return 0;
+    case INVALID_HANDLE: *p = "fake: invalid resource handle"; return 0;
+    case NOT_FOUND: *p = "fake: named symbol not found"; return 0;
+    }
+    *p = NULL;
+    return INVALID_VALUE;
+}
+
+CUresult cuInit(unsigned int flags) {
+    if (flags != 0) return NO_DEVICE;
+    initialized = 1;
+    return SUCCESS;
+}
+
+CUresult cuDriverGetVersion(int *v) { *v = 12040; return SUCCESS; }
+
+CUresult cuDeviceGetCount(int *n) {
+    if (!initialized) return NOT_INITIALIZED;
+    *n = 2;
+    return SUCCESS;
+}
+
+CUresult cuDeviceGet(CUdevice *d, int ordinal) {
+    if (!initialized) return NOT_INITIALIZED;
+    if (ordinal < 0 || ordinal >= 2) return INVALID_DEVICE;
+    *d = ordinal;
+    return SUCCESS;
+}
+
+CUresult cuDeviceGetName(char *name, int len, CUdevice d) {
+    if (d < 0 || d >= 2) return INVALID_DEVICE;
+    snprintf(name, (size_t)len, "Fake GPU %d", d);
+    return SUCCESS;
+}
+
+CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) {
+    if (d < 0 || d >= 2) return INVALID_DEVICE;
+    switch (attr) {
+    case 1: *v = 1024; break;      /* max threads per block */
+    case 8: *v = 48 * 1024; break; /* max shared per block */
+    case 10: *v = 32; break;       /* warp size */
+    case 16: *v = 132; break;      /* SM count */
+    case 39: *v = 2048; break;     /* max threads per SM */
+    case 75: *v = 9; break;        /* cc major */
+    case 76: *v = 0; break;        /* cc minor */
+    case 97: *v = 227 * 1024; break; /* optin shared per block */
+    default: return INVALID_VALUE;
+    }
+    return SUCCESS;
+}
+
+CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice d) {
+    if (d < 0 || d >= 2) return INVALID_DEVICE;
+    *bytes = (size_t)80 << 30;
+    return SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice d) {
+    if (d < 0 || d >= 2) return INVALID_DEVICE;
+    *ctx = &primary_ctx_token;
+    return SUCCESS;
+}
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) { return (d < 0 || d >= 2) ? INVALID_DEVICE : SUCCESS; }
+CUresult cuCtxCreate_v2(void **ctx, unsigned int flags, CUdevice d) {
+    (void)flags;
+    if (d < 0 || d >= 2) return INVALID_DEVICE;
+    *ctx = malloc(1);
+    current_ctx = *ctx;
+    return SUCCESS;
+}
+CUresult cuCtxDestroy_v2(void *ctx) {
+    if (ctx == NULL || ctx == &primary_ctx_token) return INVALID_CONTEXT;
+    if (current_ctx == ctx) current_ctx = NULL;
+    free(ctx);
+    return SUCCESS;
+}
+CUresult cuCtxSetCurrent(void *ctx) { current_ctx = ctx; return SUCCESS; }
+CUresult cuCtxGetCurrent(void **ctx) { *ctx = current_ctx; return SUCCESS; }
+/* As the real driver: needs a context current on the calling thread. */
+CUresult cuCtxSynchronize(void) { return current_ctx ? SUCCESS : INVALID_CONTEXT; }
+
+/* ---- modules ---- */
+
+struct func { const char *name; int nparams; size_t sizes[4]; };
+static struct func probe = {"probe", 3, {4, 8, 16, 0}};
+static struct func noargs = {"noargs", 0, {0}};
+
+struct record {
+    unsigned int grid[3], block[3], shared, nparams;
+    unsigned long long stream;
+    unsigned char params[4 + 8 + 16];
+};
+static struct record launch_record;
+
+struct module { char image_head[16]; };
+
+static void write_log(unsigned int n, int *opts, void **vals, int buf_opt, int size_opt, const char *msg) {
+    char *buf = NULL;
+    size_t size = 0;
+    int size_idx = -1;
+    for (unsigned int i = 0; i < n; i++) {
+        if (opts[i] == buf_opt) buf = (char *)vals[i];
+        if (opts[i] == size_opt) { size = (size_t)(uintptr_t)vals[i]; size_idx = (int)i; }
+    }
+    if (buf == NULL || size == 0) return;
+    snprintf(buf, size, "%s", msg);
+    size_t used = strlen(buf) + 1;
+    vals[size_idx] = (void *)(uintptr_t)used; /* OUT: bytes filled, as the driver does */
+}
+
+CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned int n, int *opts, void **vals) {
+    const char *img = (const char *)image;
+    if (image == NULL) return INVALID_VALUE;
+    if (strncmp(img, "FAIL", 4) == 0) {
+        write_log(n, opts, vals, 5, 6,
+                  "ptxas application ptx input, line 7; error   : Unknown symbol 'bogus'\n"
+                  "ptxas fatal   : Ptx assembly aborted due to errors\n");
+        return INVALID_PTX;
+    }
+    char info[128];
+    /* strlen: PTX images must arrive NUL-terminated. */
+    snprintf(info, sizeof info, "fake JIT: %zu bytes, %u options\n", strlen(img), n);
+    write_log(n, opts, vals, 3, 4, info);
+    struct module *m = calloc(1, sizeof *m);
+    strncpy(m->image_head, img, sizeof m->image_head - 1);
+    *mod = m;
+    return SUCCESS;
+}
+
+CUresult cuModuleUnload(void *mod) {
+    if (mod == NULL) return INVALID_HANDLE;
+    free(mod);
+    return SUCCESS;
+}
+
+CUresult cuModuleGetFunction(void **f, void *mod, const char *name) {
+    if (mod == NULL) return INVALID_HANDLE;
+    if (strcmp(name, "probe") == 0) { *f = &probe; return SUCCESS; }
+    if (strcmp(name, "noargs") == 0) { *f = &noargs; return SUCCESS; }
+    return NOT_FOUND;
+}
+
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *p, size_t *bytes, void *mod, const char *name) {
+    if (mod == NULL) return INVALID_HANDLE;
+    if (strcmp(name, "launch_record") != 0) return NOT_FOUND;
+    if (p) *p = (CUdeviceptr)(uintptr_t)&launch_record;
+    if (bytes) *bytes = sizeof launch_record;
+    return SUCCESS;
+}
+
+CUresult cuFuncGetAttribute(int *v, int attr, void *f) {
+    if (f == NULL) return INVALID_HANDLE;
+    switch (attr) {
+    case 0: *v = 1024; return SUCCESS;
+    case 4: *v = 42; return SUCCESS; /* num regs */
+    }
+    return INVALID_VALUE;
+}
+
+static int max_dynamic_shared = 48 * 1024;
+CUresult cuFuncSetAttribute(void *f, int attr, int v) {
+    if (f == NULL) return INVALID_HANDLE;
+    if (attr != 8 || v < 0 || v > 227 * 1024) return INVALID_VALUE;
+    max_dynamic_shared = v;
+    return SUCCESS;
+}
+
+CUresult cuLaunchKernel(void *fp, unsigned int gx, unsigned int gy, unsigned int gz,
+                        unsigned int bx, unsigned int by, unsigned int bz,
+                        unsigned int shared, void *stream, void **params, void **extra) {
+    struct func *f = (struct func *)fp;
+    if (f == NULL) return INVALID_HANDLE;
+    if (extra != NULL) return INVALID_VALUE;
+    if (f->nparams > 0 && params == NULL) return INVALID_VALUE;
+    if ((int)shared > max_dynamic_shared) return INVALID_VALUE;
+    memset(&launch_record, 0, sizeof launch_record);
+    launch_record.grid[0] = gx; launch_record.grid[1] = gy; launch_record.grid[2] = gz;
+    launch_record.block[0] = bx; launch_record.block[1] = by; launch_record.block[2] = bz;
+    launch_record.shared = shared;
+    launch_record.nparams = (unsigned int)f->nparams;
+    launch_record.stream = (unsigned long long)(uintptr_t)stream;
+    size_t off = 0;
+    for (int i = 0; i < f->nparams; i++) {
+        memcpy(launch_record.params + off, params[i], f->sizes[i]);
+        off += f->sizes[i];
+    }
+    return SUCCESS;
+}
+
+/* ---- memory ---- */
+
+CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t bytes) {
+    if (bytes == 0) return INVALID_VALUE;
+    if (bytes > ((size_t)1 << 40)) return OUT_OF_MEMORY;
+    void *m = malloc(bytes);
+    if (m == NULL) return OUT_OF_MEMORY;
+    *p = (CUdeviceptr)(uintptr_t)m;
+    return SUCCESS;
+}
+
+CUresult cuMemFree_v2(CUdeviceptr p) {
+    if (p == 0) return INVALID_VALUE;
+    free((void *)(uintptr_t)p);
+    return SUCCESS;
+}
+
+#ifndef FAKE_OMIT_MEMSETD8
+CUresult cuMemsetD8_v2(CUdeviceptr p, unsigned char v, size_t n) {
+    if (v == 0xEE) return 12345;
+    memset((void *)(uintptr_t)p, v, n);
+    return SUCCESS;
+}
+#endif
+
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n) {
+    memcpy((void *)(uintptr_t)dst, src, n);
+    return SUCCESS;
+}
+CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
+    memcpy(dst, (const void *)(uintptr_t)src, n);
+    return SUCCESS;
+}
+CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) {
+    memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+    return SUCCESS;
+}
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, void *s) {
+    (void)s;
+    return cuMemcpyHtoD_v2(dst, src, n);
+}
+CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, void *s) {
+    (void)s;
+    return cuMemcpyDtoH_v2(dst, src, n);
+}
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, void *s) {
+    (void)s;
+    return cuMemcpyDtoD_v2(dst, src, n);
+}
+
+CUresult cuMemGetInfo_v2(size_t *free_, size_t *total) {
+    *free_ = (size_t)79 << 30;
+    *total = (size_t)80 << 30;
+    return SUCCESS;
+}
+
+/* ---- streams and events ---- */
+
+CUresult cuStreamCreate(void **s, unsigned int flags) {
+    (void)flags;
+    *s = malloc(1);
+    return SUCCESS;
+}
+CUresult cuStreamSynchronize(void *s) { (void)s; return SUCCESS; }
+CUresult cuStreamDestroy_v2(void *s) {
+    if (s == NULL) return INVALID_HANDLE;
+    free(s);
+    return SUCCESS;
+}
+
+struct event { double t_ms; int recorded; };
+
+CUresult cuEventCreate(void **e, unsigned int flags) {
+    (void)flags;
+    *e = calloc(1, sizeof(struct event));
+    return SUCCESS;
+}
+CUresult cuEventRecord(void *ep, void *s) {
+    (void)s;
+    struct event *e = (struct event *)ep;
+    if (e == NULL) return INVALID_HANDLE;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    e->t_ms = (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+    e->recorded = 1;
+    return SUCCESS;
+}
+CUresult cuEventSynchronize(void *e) { return e ? SUCCESS : INVALID_HANDLE; }
+CUresult cuEventElapsedTime(float *ms, void *a, void *b) {
+    struct event *s = (struct event *)a, *e = (struct event *)b;
+    if (s == NULL || e == NULL) return INVALID_HANDLE;
+    if (!s->recorded || !e->recorded) return INVALID_HANDLE;
+    *ms = (float)(e->t_ms - s->t_ms);
+    return SUCCESS;
+}
+CUresult cuEventDestroy_v2(void *e) {
+    if (e == NULL) return INVALID_HANDLE;
+    free(e);
+    return SUCCESS;
+}

@@ -1,0 +1,251 @@
+// ldcheck's CUDA prelude: what CUDA device code needs from the toolkit's
+// headers, written for clang in CUDA mode with -nocudainc, so that ldcheck can
+// parse kernels (and, without nvcc, compile them to PTX with clang) on a
+// machine with no CUDA toolkit. Force-included before the user's file.
+//
+// Fast-math intrinsics map to the PTX approximate instructions; the precise
+// libm functions (expf, sinf, ...) are only declared, so PTX that uses them
+// needs nvcc (which ldcheck prefers whenever it is on PATH).
+#pragma once
+#define __LDCHECK_PRELUDE__ 1
+#ifndef __CUDACC__
+#define __CUDACC__ 1
+#endif
+
+#define __host__ __attribute__((host))
+#define __device__ __attribute__((device))
+#define __global__ __attribute__((global))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
+#define __builtin_align__(n) __attribute__((aligned(n)))
+
+typedef __SIZE_TYPE__ size_t;
+
+// Vector types, with CUDA's alignment.
+#define LDC_VEC2(T, N, A) struct __attribute__((aligned(A))) N##2 { T x, y; }; \
+  static __host__ __device__ __forceinline__ N##2 make_##N##2(T x, T y) { N##2 v = {x, y}; return v; }
+#define LDC_VEC3(T, N) struct N##3 { T x, y, z; }; \
+  static __host__ __device__ __forceinline__ N##3 make_##N##3(T x, T y, T z) { N##3 v = {x, y, z}; return v; }
+#define LDC_VEC4(T, N, A) struct __attribute__((aligned(A))) N##4 { T x, y, z, w; }; \
+  static __host__ __device__ __forceinline__ N##4 make_##N##4(T x, T y, T z, T w) { N##4 v = {x, y, z, w}; return v; }
+LDC_VEC2(signed char, char, 2) LDC_VEC4(signed char, char, 4)
+LDC_VEC2(unsigned char, uchar, 2) LDC_VEC4(unsigned char, uchar, 4)
+LDC_VEC2(short, short, 4) LDC_VEC4(short, short, 8)
+LDC_VEC2(unsigned short, ushort, 4) LDC_VEC4(unsigned short, ushort, 8)
+LDC_VEC2(int, int, 8) LDC_VEC3(int, int) LDC_VEC4(int, int, 16)
+LDC_VEC2(unsigned int, uint, 8) LDC_VEC3(unsigned int, uint) LDC_VEC4(unsigned int, uint, 16)
+LDC_VEC2(float, float, 8) LDC_VEC3(float, float) LDC_VEC4(float, float, 16)
+LDC_VEC2(double, double, 16) LDC_VEC3(double, double) LDC_VEC4(double, double, 16)
+LDC_VEC2(long long, longlong, 16) LDC_VEC2(unsigned long long, ulonglong, 16)
+#undef LDC_VEC2
+#undef LDC_VEC3
+#undef LDC_VEC4
+
+struct dim3 {
+  unsigned int x, y, z;
+  __host__ __device__ constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+  __host__ __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+  __host__ __device__ constexpr operator uint3() const { return uint3{x, y, z}; }
+};
+
+// Builtin variables: reads of x/y/z become PTX special-register reads.
+#define LDC_BUILTIN_VAR(TYPE, NAME, REG)                                                   \
+  struct TYPE {                                                                           \
+    static __device__ __forceinline__ unsigned int get_x() { return __nvvm_read_ptx_sreg_##REG##_x(); } \
+    static __device__ __forceinline__ unsigned int get_y() { return __nvvm_read_ptx_sreg_##REG##_y(); } \
+    static __device__ __forceinline__ unsigned int get_z() { return __nvvm_read_ptx_sreg_##REG##_z(); } \
+    __declspec(property(get = get_x)) unsigned int x;                                     \
+    __declspec(property(get = get_y)) unsigned int y;                                     \
+    __declspec(property(get = get_z)) unsigned int z;                                     \
+    __device__ operator dim3() const { return dim3(x, y, z); }                            \
+    __device__ operator uint3() const { return uint3{x, y, z}; }                          \
+  };                                                                                      \
+  extern const __device__ __attribute__((weak)) TYPE NAME;
+LDC_BUILTIN_VAR(__ldc_threadIdx_t, threadIdx, tid)
+LDC_BUILTIN_VAR(__ldc_blockIdx_t, blockIdx, ctaid)
+LDC_BUILTIN_VAR(__ldc_blockDim_t, blockDim, ntid)
+LDC_BUILTIN_VAR(__ldc_gridDim_t, gridDim, nctaid)
+#undef LDC_BUILTIN_VAR
+#define warpSize 32
+
+// Barriers. __syncthreads itself is a clang builtin.
+static __device__ __forceinline__ int __syncthreads_count(int p) { return __nvvm_bar0_popc(p); }
+static __device__ __forceinline__ int __syncthreads_and(int p) { return __nvvm_bar0_and(p); }
+static __device__ __forceinline__ int __syncthreads_or(int p) { return __nvvm_bar0_or(p); }
+static __device__ __forceinline__ void __syncwarp(unsigned mask = 0xffffffffu) { __nvvm_bar_warp_sync(mask); }
+static __device__ __forceinline__ void __threadfence() { __nvvm_membar_gl(); }
+static __device__ __forceinline__ void __threadfence_block() { __nvvm_membar_cta(); }
+static __device__ __forceinline__ void __threadfence_system() { __nvvm_membar_sys(); }
+static __device__ __forceinline__ unsigned __activemask() { unsigned m; asm volatile("activemask.b32 %0;" : "=r"(m)); return m; }
+
+// Warp vote and shuffle.
+static __device__ __forceinline__ unsigned __ballot_sync(unsigned m, int p) { return __nvvm_vote_ballot_sync(m, p); }
+static __device__ __forceinline__ int __any_sync(unsigned m, int p) { return __nvvm_vote_any_sync(m, p); }
+static __device__ __forceinline__ int __all_sync(unsigned m, int p) { return __nvvm_vote_all_sync(m, p); }
+#define LDC_SHFL(NAME, OP, LANE_T, CLAMP)                                                                   \
+  static __device__ __forceinline__ int NAME(unsigned m, int v, LANE_T l, int w = 32) {                     \
+    return __nvvm_shfl_sync_##OP##_i32(m, v, l, CLAMP); }                                                  \
+  static __device__ __forceinline__ unsigned NAME(unsigned m, unsigned v, LANE_T l, int w = 32) {           \
+    return (unsigned)__nvvm_shfl_sync_##OP##_i32(m, (int)v, l, CLAMP); }                                   \
+  static __device__ __forceinline__ float NAME(unsigned m, float v, LANE_T l, int w = 32) {                 \
+    return __nvvm_shfl_sync_##OP##_f32(m, v, l, CLAMP); }                                                  \
+  static __device__ __forceinline__ long long NAME(unsigned m, long long v, LANE_T l, int w = 32) {         \
+    int lo = __nvvm_shfl_sync_##OP##_i32(m, (int)v, l, CLAMP);                                             \
+    int hi = __nvvm_shfl_sync_##OP##_i32(m, (int)(v >> 32), l, CLAMP);                                     \
+    return ((long long)hi << 32) | (unsigned)lo; }                                                         \
+  static __device__ __forceinline__ unsigned long long NAME(unsigned m, unsigned long long v, LANE_T l, int w = 32) { \
+    return (unsigned long long)NAME(m, (long long)v, l, w); }                                              \
+  static __device__ __forceinline__ double NAME(unsigned m, double v, LANE_T l, int w = 32) {               \
+    return __builtin_bit_cast(double, NAME(m, __builtin_bit_cast(long long, v), l, w)); }
+LDC_SHFL(__shfl_sync, idx, int, ((32 - w) << 8) | 0x1f)
+LDC_SHFL(__shfl_up_sync, up, unsigned, (32 - w) << 8)
+LDC_SHFL(__shfl_down_sync, down, unsigned, ((32 - w) << 8) | 0x1f)
+LDC_SHFL(__shfl_xor_sync, bfly, int, ((32 - w) << 8) | 0x1f)
+#undef LDC_SHFL
+
+// Atomics.
+static __device__ __forceinline__ int atomicAdd(int *p, int v) { return __nvvm_atom_add_gen_i(p, v); }
+static __device__ __forceinline__ unsigned atomicAdd(unsigned *p, unsigned v) { return (unsigned)__nvvm_atom_add_gen_i((int *)p, (int)v); }
+static __device__ __forceinline__ unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) { return (unsigned long long)__nvvm_atom_add_gen_ll((long long *)p, (long long)v); }
+static __device__ __forceinline__ float atomicAdd(float *p, float v) { return __nvvm_atom_add_gen_f(p, v); }
+static __device__ __forceinline__ double atomicAdd(double *p, double v) { return __nvvm_atom_add_gen_d(p, v); }
+static __device__ __forceinline__ int atomicSub(int *p, int v) { return __nvvm_atom_add_gen_i(p, -v); }
+static __device__ __forceinline__ unsigned atomicSub(unsigned *p, unsigned v) { return (unsigned)__nvvm_atom_add_gen_i((int *)p, -(int)v); }
+static __device__ __forceinline__ int atomicExch(int *p, int v) { return __nvvm_atom_xchg_gen_i(p, v); }
+static __device__ __forceinline__ unsigned atomicExch(unsigned *p, unsigned v) { return (unsigned)__nvvm_atom_xchg_gen_i((int *)p, (int)v); }
+static __device__ __forceinline__ unsigned long long atomicExch(unsigned long long *p, unsigned long long v) { return (unsigned long long)__nvvm_atom_xchg_gen_ll((long long *)p, (long long)v); }
+static __device__ __forceinline__ float atomicExch(float *p, float v) { return __builtin_bit_cast(float, __nvvm_atom_xchg_gen_i((int *)p, __builtin_bit_cast(int, v))); }
+static __device__ __forceinline__ int atomicMin(int *p, int v) { return __nvvm_atom_min_gen_i(p, v); }
+static __device__ __forceinline__ unsigned atomicMin(unsigned *p, unsigned v) { return __nvvm_atom_min_gen_ui(p, v); }
+static __device__ __forceinline__ int atomicMax(int *p, int v) { return __nvvm_atom_max_gen_i(p, v); }
+static __device__ __forceinline__ unsigned atomicMax(unsigned *p, unsigned v) { return __nvvm_atom_max_gen_ui(p, v); }
+static __device__ __forceinline__ unsigned atomicInc(unsigned *p, unsigned v) { return __nvvm_atom_inc_gen_ui(p, v); }
+static __device__ __forceinline__ unsigned atomicDec(unsigned *p, unsigned v) { return __nvvm_atom_dec_gen_ui(p, v); }
+static __device__ __forceinline__ int atomicCAS(int *p, int c, int v) { return __nvvm_atom_cas_gen_i(p, c, v); }
+static __device__ __forceinline__ unsigned atomicCAS(unsigned *p, unsigned c, unsigned v) { return (unsigned)__nvvm_atom_cas_gen_i((int *)p, (int)c, (int)v); }
+static __device__ __forceinline__ unsigned long long atomicCAS(unsigned long long *p, unsigned long long c, unsigned long long v) { return (unsigned long long)__nvvm_atom_cas_gen_ll((long long *)p, (long long)c, (long long)v); }
+static __device__ __forceinline__ int atomicAnd(int *p, int v) { return __nvvm_atom_and_gen_i(p, v); }
+static __device__ __forceinline__ unsigned atomicAnd(unsigned *p, unsigned v) { return (unsigned)__nvvm_atom_and_gen_i((int *)p, (int)v); }
+static __device__ __forceinline__ int atomicOr(int *p, int v) { return __nvvm_atom_or_gen_i(p, v); }
+static __device__ __forceinline__ unsigned atomicOr(unsigned *p, unsigned v) { return (unsigned)__nvvm_atom_or_gen_i((int *)p, (int)v); }
+static __device__ __forceinline__ int atomicXor(int *p, int v) { return __nvvm_atom_xor_gen_i(p, v); }
+static __device__ __forceinline__ unsigned atomicXor(unsigned *p, unsigned v) { return (unsigned)__nvvm_atom_xor_gen_i((int *)p, (int)v); }
+
+// Integer and bit intrinsics.
+static __device__ __forceinline__ int __popc(unsigned x) { return __builtin_popcount(x); }
+static __device__ __forceinline__ int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+static __device__ __forceinline__ int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+static __device__ __forceinline__ int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+static __device__ __forceinline__ int __ffs(int x) { return __builtin_ffs(x); }
+static __device__ __forceinline__ unsigned __brev(unsigned x) { return __builtin_bitreverse32(x); }
+static __device__ __forceinline__ int __mul24(int a, int b) { return __nvvm_mul24_i(a, b); }
+static __device__ __forceinline__ unsigned __umul24(unsigned a, unsigned b) { return __nvvm_mul24_ui(a, b); }
+static __device__ __forceinline__ int __mulhi(int a, int b) { return __nvvm_mulhi_i(a, b); }
+static __device__ __forceinline__ unsigned __umulhi(unsigned a, unsigned b) { return __nvvm_mulhi_ui(a, b); }
+static __host__ __device__ __forceinline__ int min(int a, int b) { return a < b ? a : b; }
+static __host__ __device__ __forceinline__ unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+static __host__ __device__ __forceinline__ long long min(long long a, long long b) { return a < b ? a : b; }
+static __host__ __device__ __forceinline__ float min(float a, float b) { return a < b ? a : b; }
+static __host__ __device__ __forceinline__ double min(double a, double b) { return a < b ? a : b; }
+static __host__ __device__ __forceinline__ int max(int a, int b) { return a > b ? a : b; }
+static __host__ __device__ __forceinline__ unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+static __host__ __device__ __forceinline__ long long max(long long a, long long b) { return a > b ? a : b; }
+static __host__ __device__ __forceinline__ float max(float a, float b) { return a > b ? a : b; }
+static __host__ __device__ __forceinline__ double max(double a, double b) { return a > b ? a : b; }
+
+// Bit casts.
+static __device__ __forceinline__ int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
+static __device__ __forceinline__ unsigned __float_as_uint(float x) { return __builtin_bit_cast(unsigned, x); }
+static __device__ __forceinline__ float __int_as_float(int x) { return __builtin_bit_cast(float, x); }
+static __device__ __forceinline__ float __uint_as_float(unsigned x) { return __builtin_bit_cast(float, x); }
+static __device__ __forceinline__ long long __double_as_longlong(double x) { return __builtin_bit_cast(long long, x); }
+static __device__ __forceinline__ double __longlong_as_double(long long x) { return __builtin_bit_cast(double, x); }
+
+// Floating point: exact operations through PTX instructions, fast-math
+// intrinsics through the approximate ones.
+static __device__ __forceinline__ float sqrtf(float x) { return __nvvm_sqrt_rn_f(x); }
+static __device__ __forceinline__ double sqrt(double x) { return __nvvm_sqrt_rn_d(x); }
+static __device__ __forceinline__ float rsqrtf(float x) { return __nvvm_rsqrt_approx_f(x); }
+static __device__ __forceinline__ float fabsf(float x) { return __nvvm_fabs_f(x); }
+static __device__ __forceinline__ double fabs(double x) { return __nvvm_fabs_d(x); }
+static __device__ __forceinline__ float fminf(float a, float b) { return __nvvm_fmin_f(a, b); }
+static __device__ __forceinline__ float fmaxf(float a, float b) { return __nvvm_fmax_f(a, b); }
+static __device__ __forceinline__ double fmin(double a, double b) { return __nvvm_fmin_d(a, b); }
+static __device__ __forceinline__ double fmax(double a, double b) { return __nvvm_fmax_d(a, b); }
+static __device__ __forceinline__ float floorf(float x) { return __nvvm_floor_f(x); }
+static __device__ __forceinline__ float ceilf(float x) { return __nvvm_ceil_f(x); }
+static __device__ __forceinline__ float truncf(float x) { return __nvvm_trunc_f(x); }
+static __device__ __forceinline__ float fmaf(float a, float b, float c) { return __nvvm_fma_rn_f(a, b, c); }
+static __device__ __forceinline__ double fma(double a, double b, double c) { return __nvvm_fma_rn_d(a, b, c); }
+static __device__ __forceinline__ float __fmaf_rn(float a, float b, float c) { return __nvvm_fma_rn_f(a, b, c); }
+static __device__ __forceinline__ float __fadd_rn(float a, float b) { return __nvvm_add_rn_f(a, b); }
+static __device__ __forceinline__ float __fmul_rn(float a, float b) { return __nvvm_mul_rn_f(a, b); }
+static __device__ __forceinline__ float __fdividef(float a, float b) { return __nvvm_div_approx_f(a, b); }
+static __device__ __forceinline__ float __saturatef(float x) { return __nvvm_saturate_f(x); }
+static __device__ __forceinline__ float __expf(float x) { return __nvvm_ex2_approx_f(x * 1.4426950408889634f); }
+static __device__ __forceinline__ float __logf(float x) { return __nvvm_lg2_approx_f(x) * 0.6931471805599453f; }
+static __device__ __forceinline__ float __sinf(float x) { return __nvvm_sin_approx_f(x); }
+static __device__ __forceinline__ float __cosf(float x) { return __nvvm_cos_approx_f(x); }
+static __device__ __forceinline__ float __powf(float a, float b) { return __nvvm_ex2_approx_f(b * __nvvm_lg2_approx_f(a)); }
+extern "C" {
+__device__ float expf(float);
+__device__ float logf(float);
+__device__ float sinf(float);
+__device__ float cosf(float);
+__device__ float tanhf(float);
+__device__ float powf(float, float);
+__device__ double exp(double);
+__device__ double log(double);
+__device__ double sin(double);
+__device__ double cos(double);
+__device__ double pow(double, double);
+__device__ int printf(const char *, ...);
+__device__ void __assertfail(const char *, const char *, unsigned, const char *, size_t);
+}
+static __device__ __forceinline__ unsigned int clock() { return __nvvm_read_ptx_sreg_clock(); }
+static __device__ __forceinline__ long long clock64() { return __nvvm_read_ptx_sreg_clock64(); }
+
+// Host side: enough of the runtime API for host code in the same file to
+// parse. ldcheck never compiles or runs host code; it launches kernels itself.
+typedef enum cudaError { cudaSuccess = 0, cudaErrorMemoryAllocation = 2, cudaErrorInvalidValue = 1 } cudaError_t;
+typedef enum cudaMemcpyKind { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3, cudaMemcpyDefault = 4 } cudaMemcpyKind;
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+extern "C" {
+__host__ cudaError_t cudaMalloc(void **, size_t);
+__host__ cudaError_t cudaMallocManaged(void **, size_t, unsigned = 1);
+__host__ cudaError_t cudaMallocHost(void **, size_t);
+__host__ cudaError_t cudaFree(void *);
+__host__ cudaError_t cudaFreeHost(void *);
+__host__ cudaError_t cudaMemcpy(void *, const void *, size_t, cudaMemcpyKind);
+__host__ cudaError_t cudaMemcpyAsync(void *, const void *, size_t, cudaMemcpyKind, cudaStream_t = 0);
+__host__ cudaError_t cudaMemset(void *, int, size_t);
+__host__ cudaError_t cudaDeviceSynchronize(void);
+__host__ cudaError_t cudaDeviceReset(void);
+__host__ cudaError_t cudaGetLastError(void);
+__host__ cudaError_t cudaPeekAtLastError(void);
+__host__ const char *cudaGetErrorString(cudaError_t);
+__host__ const char *cudaGetErrorName(cudaError_t);
+__host__ cudaError_t cudaSetDevice(int);
+__host__ cudaError_t cudaGetDevice(int *);
+__host__ cudaError_t cudaGetDeviceCount(int *);
+__host__ cudaError_t cudaEventCreate(cudaEvent_t *);
+__host__ cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0);
+__host__ cudaError_t cudaEventSynchronize(cudaEvent_t);
+__host__ cudaError_t cudaEventElapsedTime(float *, cudaEvent_t, cudaEvent_t);
+__host__ cudaError_t cudaEventDestroy(cudaEvent_t);
+__host__ cudaError_t cudaStreamCreate(cudaStream_t *);
+__host__ cudaError_t cudaStreamSynchronize(cudaStream_t);
+__host__ cudaError_t cudaStreamDestroy(cudaStream_t);
+__host__ cudaError_t cudaConfigureCall(dim3, dim3, size_t = 0, cudaStream_t = 0);
+}
+template <class T> static __host__ cudaError_t cudaMalloc(T **p, size_t n) { return cudaMalloc((void **)p, n); }
+template <class T> static __host__ cudaError_t cudaMallocManaged(T **p, size_t n, unsigned f = 1) { return cudaMallocManaged((void **)p, n, f); }
+template <class T> static __host__ cudaError_t cudaMemcpyToSymbol(const T &, const void *, size_t, size_t = 0, cudaMemcpyKind = cudaMemcpyHostToDevice);
+template <class T> static __host__ cudaError_t cudaMemcpyFromSymbol(void *, const T &, size_t, size_t = 0, cudaMemcpyKind = cudaMemcpyDeviceToHost);

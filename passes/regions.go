@@ -1,0 +1,274 @@
+package passes
+
+import (
+	"sort"
+	"strings"
+)
+
+// Region starts and ends: barrier IDs, or entry/exit.
+const (
+	Entry = -1
+	Exit  = -1
+)
+
+// starts is the set of region starts (barrier IDs or Entry) from which a
+// program point can be reached without crossing a block barrier.
+type starts map[int]bool
+
+func (s starts) union(o starts) starts {
+	out := starts{}
+	for k := range s {
+		out[k] = true
+	}
+	for k := range o {
+		out[k] = true
+	}
+	return out
+}
+
+func (s starts) equal(o starts) bool {
+	if len(s) != len(o) {
+		return false
+	}
+	for k := range s {
+		if !o[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// jumps collects the starts that leave a loop or switch by break/continue.
+type jumps struct {
+	breaks, continues starts
+	isLoop            bool
+}
+
+// regionFlow is the regions pass's state: a forward data-flow over the
+// structured syntax tree, with loops iterated to a fixed point.
+type regionFlow struct {
+	src     []byte
+	sites   map[*Node]int // barrier call sites -> barrier ID
+	lines   map[int]int   // barrier ID -> line
+	offsets map[int]int   // barrier ID -> offset
+	body    *Node
+	found   map[[2]int]*Region
+	stack   []*jumps
+	// switchIn is what flows into the innermost switch: every case label
+	// can be entered from there.
+	switchIn starts
+}
+
+// regionsPass: body, barrier call sites -> the AP regions.
+func (ka *kernelAnalysis) regionsPass(barriers []Barrier, sites map[*Node]int) []Region {
+	rf := &regionFlow{src: ka.unit.Source, sites: sites, lines: map[int]int{}, offsets: map[int]int{}, body: ka.fn.Body, found: map[[2]int]*Region{}}
+	for _, b := range barriers {
+		rf.lines[b.ID] = b.Pos.Line
+		rf.offsets[b.ID] = b.Pos.Offset
+	}
+	out := rf.stmt(ka.fn.Body, starts{Entry: true})
+	rf.reach(out, Exit, lineAt(ka.unit.Source, ka.fn.Body.Pos.End-1))
+	regions := make([]Region, 0, len(rf.found))
+	for _, r := range rf.found {
+		regions = append(regions, *r)
+	}
+	order := func(id int) int {
+		if id < 0 {
+			return -1
+		}
+		return rf.offsets[id]
+	}
+	sort.Slice(regions, func(i, j int) bool {
+		a, b := regions[i], regions[j]
+		if a.From != b.From {
+			return order(a.From) < order(b.From)
+		}
+		if a.To == Exit || b.To == Exit {
+			return b.To == Exit && a.To != Exit
+		}
+		return order(a.To) < order(b.To)
+	})
+	for i := range regions {
+		regions[i].ID = i
+	}
+	return regions
+}
+
+func lineAt(src []byte, off int) int {
+	if off > len(src) {
+		off = len(src)
+	}
+	if off < 0 {
+		off = 0
+	}
+	return 1 + strings.Count(string(src[:off]), "\n")
+}
+
+// reach records that every start in from reaches end (a barrier ID or Exit)
+// at endLine.
+func (rf *regionFlow) reach(from starts, end, endLine int) {
+	for s := range from {
+		key := [2]int{s, end}
+		begin := lineAt(rf.src, rf.body.Pos.Offset)
+		if s != Entry {
+			begin = rf.lines[s]
+		}
+		r := rf.found[key]
+		if r == nil {
+			r = &Region{From: s, To: end, BeginLine: begin, EndLine: endLine}
+			rf.found[key] = r
+		}
+		if endLine > r.EndLine {
+			r.EndLine = endLine
+		}
+		if s != Entry && end != Exit && rf.offsets[end] <= rf.offsets[s] {
+			r.Wraps = true
+		}
+	}
+}
+
+// expr passes the starts through an expression or declaration, in source
+// order of the barrier calls it holds.
+func (rf *regionFlow) expr(n *Node, in starts) starts {
+	var calls []*Node
+	n.Walk(func(c *Node) bool {
+		if _, ok := rf.sites[c]; ok {
+			calls = append(calls, c)
+		}
+		return true
+	})
+	sort.Slice(calls, func(i, j int) bool { return calls[i].Pos.Offset < calls[j].Pos.Offset })
+	for _, c := range calls {
+		id := rf.sites[c]
+		rf.reach(in, id, rf.lines[id])
+		in = starts{id: true}
+	}
+	return in
+}
+
+func (rf *regionFlow) innermost(loop bool) *jumps {
+	for i := len(rf.stack) - 1; i >= 0; i-- {
+		if !loop || rf.stack[i].isLoop {
+			return rf.stack[i]
+		}
+	}
+	return nil
+}
+
+// stmt returns the starts that flow out of statement n given those flowing in.
+func (rf *regionFlow) stmt(n *Node, in starts) starts {
+	if len(in) == 0 {
+		return in // unreachable code
+	}
+	switch n.Kind {
+	case "CompoundStmt":
+		for _, c := range n.Children {
+			in = rf.stmt(c, in)
+		}
+		return in
+	case "IfStmt":
+		parts := n.Children
+		if len(parts) < 2 {
+			return rf.expr(n, in)
+		}
+		var cond, then, els *Node
+		if len(parts) >= 3 {
+			cond, then, els = parts[len(parts)-3], parts[len(parts)-2], parts[len(parts)-1]
+		} else {
+			cond, then = parts[0], parts[1]
+		}
+		in = rf.expr(cond, in)
+		out := rf.stmt(then, in)
+		if els != nil {
+			return out.union(rf.stmt(els, in))
+		}
+		return out.union(in)
+	case "ForStmt", "WhileStmt", "CXXForRangeStmt":
+		body := n.Children[len(n.Children)-1]
+		j := &jumps{breaks: starts{}, continues: starts{}, isLoop: true}
+		rf.stack = append(rf.stack, j)
+		head := in
+		for {
+			out := rf.stmt(body, head)
+			next := in.union(out).union(j.continues)
+			if next.equal(head) {
+				break
+			}
+			head = next
+		}
+		rf.stack = rf.stack[:len(rf.stack)-1]
+		if rf.infinite(n) {
+			return j.breaks
+		}
+		return head.union(j.breaks)
+	case "DoStmt":
+		body := n.Children[0]
+		j := &jumps{breaks: starts{}, continues: starts{}, isLoop: true}
+		rf.stack = append(rf.stack, j)
+		head := in
+		var out starts
+		for {
+			out = rf.stmt(body, head).union(j.continues)
+			next := in.union(out)
+			if next.equal(head) {
+				break
+			}
+			head = next
+		}
+		rf.stack = rf.stack[:len(rf.stack)-1]
+		return out.union(j.breaks)
+	case "SwitchStmt":
+		j := &jumps{breaks: starts{}, continues: starts{}}
+		rf.stack = append(rf.stack, j)
+		in = rf.expr(n.Children[0], in)
+		body := n.Children[len(n.Children)-1]
+		saved := rf.switchIn
+		rf.switchIn = in
+		out := rf.stmt(body, starts{})
+		rf.switchIn = saved
+		rf.stack = rf.stack[:len(rf.stack)-1]
+		return out.union(j.breaks).union(in)
+	case "CaseStmt", "DefaultStmt":
+		in = in.union(rf.switchIn)
+		return rf.stmt(n.Children[len(n.Children)-1], in)
+	case "BreakStmt":
+		if j := rf.innermost(false); j != nil {
+			j.breaks = j.breaks.union(in)
+		}
+		return starts{}
+	case "ContinueStmt":
+		if j := rf.innermost(true); j != nil {
+			j.continues = j.continues.union(in)
+		}
+		return starts{}
+	case "ReturnStmt":
+		in = rf.expr(n, in)
+		rf.reach(in, Exit, n.Pos.Line)
+		return starts{}
+	case "LabelStmt":
+		return rf.stmt(n.Children[len(n.Children)-1], in)
+	}
+	return rf.expr(n, in)
+}
+
+// infinite reports whether a loop has no exit but break: for(;;), while(1),
+// while(true).
+func (rf *regionFlow) infinite(n *Node) bool {
+	switch n.Kind {
+	case "WhileStmt":
+		c := n.Children[0]
+		return c.Kind == "CXXBoolLiteralExpr" && string(rf.src[c.Pos.Offset:c.Pos.End]) == "true" ||
+			c.Kind == "IntegerLiteral" && string(rf.src[c.Pos.Offset:c.Pos.End]) != "0"
+	case "ForStmt":
+		// The condition is the middle of the three ';'-separated clauses.
+		body := n.Children[len(n.Children)-1]
+		header := string(rf.src[n.Pos.Offset:body.Pos.Offset])
+		open, close := strings.IndexByte(header, '('), strings.LastIndexByte(header, ')')
+		if open < 0 || close < open {
+			return false
+		}
+		parts := strings.Split(header[open+1:close], ";")
+		return len(parts) == 3 && strings.TrimSpace(parts[1]) == ""
+	}
+	return false
+}

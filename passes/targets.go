@@ -1,0 +1,363 @@
+package passes
+
+import (
+	"fmt"
+	"strings"
+)
+
+// access is one use of a candidate variable.
+type access struct {
+	ref    *Node
+	read   bool
+	write  bool
+	escape bool   // a pointer to it flows somewhere we do not follow
+	atomic string // the atomic call it is an argument of
+	// index is the subscript when the use is exactly v[index] (one
+	// subscript, nothing else); nil otherwise.
+	index *Node
+}
+
+func isPointerOrArray(t string) bool {
+	t = strings.TrimSpace(t)
+	return strings.HasSuffix(t, "*") || strings.HasSuffix(t, "]") || strings.Contains(t, "*__restrict") || strings.Contains(t, "* __restrict") || strings.Contains(t, "*const")
+}
+
+func isAtomicCall(n *Node) bool {
+	return n.Kind == "CallExpr" && (strings.HasPrefix(n.Name, "atomic") || strings.HasPrefix(n.Name, "__atomic"))
+}
+
+// classify follows a reference up the tree to the operation that uses it.
+func classify(ref *Node) access {
+	a := access{ref: ref}
+	cur := ref
+	subscripts := 0
+	var firstIndex *Node
+	derived := false // cur is a pointer computed from the variable
+	for p := cur.Parent; p != nil; cur, p = p, p.Parent {
+		switch p.Kind {
+		case "ParenExpr", "UnexposedExpr", "CStyleCastExpr", "CXXStaticCastExpr", "CXXReinterpretCastExpr", "CXXConstCastExpr":
+			continue
+		case "ArraySubscriptExpr":
+			if p.Children[0] == cur {
+				subscripts++
+				if subscripts == 1 && !derived {
+					firstIndex = p.Children[1]
+				}
+				continue
+			}
+			a.read = true // the variable's value is used as an index
+		case "MemberRefExpr":
+			if len(p.Children) > 0 && p.Children[0] == cur {
+				derived = true // a field: no longer the whole element
+				continue
+			}
+			a.read = true
+		case "UnaryOperator":
+			switch p.Op {
+			case "*":
+				derived = true
+				continue
+			case "&":
+				if call := enclosingAtomicFirstArg(p); call != "" {
+					a.atomic = call
+				} else {
+					a.escape = true
+				}
+			case "++", "--":
+				a.read, a.write = true, true
+			default:
+				a.read = true
+			}
+		case "BinaryOperator":
+			switch {
+			case p.Op == "=" && p.Children[0] == cur:
+				a.write = true
+			case (p.Op == "+" || p.Op == "-") && isPointerOrArray(cur.Type):
+				derived = true
+				continue
+			default:
+				a.read = true
+			}
+		case "CompoundAssignOperator":
+			a.read = true
+			a.write = p.Children[0] == cur
+		case "CallExpr":
+			if isAtomicCall(p) && len(p.Children) > 1 && p.Children[1] == cur {
+				a.atomic = p.Name
+			} else if isPointerOrArray(cur.Type) && cur != p.Children[0] {
+				a.escape = true
+			} else {
+				a.read = true
+			}
+		case "VarDecl", "ReturnStmt", "InitListExpr":
+			if isPointerOrArray(cur.Type) {
+				a.escape = true
+			} else {
+				a.read = true
+			}
+		default:
+			a.read = true
+		}
+		break
+	}
+	if subscripts == 1 && !derived && !a.escape && a.atomic == "" {
+		a.index = firstIndex
+	}
+	return a
+}
+
+// enclosingAtomicFirstArg returns the atomic call whose first argument is
+// the address expression n (possibly through casts), or "".
+func enclosingAtomicFirstArg(n *Node) string {
+	cur := n
+	for p := n.Parent; p != nil; cur, p = p, p.Parent {
+		switch p.Kind {
+		case "ParenExpr", "UnexposedExpr", "CStyleCastExpr", "CXXStaticCastExpr", "CXXReinterpretCastExpr":
+			continue
+		case "CallExpr":
+			if isAtomicCall(p) && len(p.Children) > 1 && p.Children[1] == cur {
+				return p.Name
+			}
+		}
+		return ""
+	}
+	return ""
+}
+
+// baseVariable strips an address expression down to the variable it is
+// computed from: &s[i].f, p + 4, (int *)q -> s, p, q.
+func baseVariable(n *Node) *Node {
+	for n != nil {
+		switch n.Kind {
+		case "DeclRefExpr":
+			return n
+		case "ParenExpr", "UnexposedExpr", "CStyleCastExpr", "CXXStaticCastExpr", "CXXReinterpretCastExpr", "ArraySubscriptExpr", "MemberRefExpr", "UnaryOperator":
+		case "BinaryOperator":
+			if len(n.Children) == 2 && isPointerOrArray(n.Children[1].Type) && !isPointerOrArray(n.Children[0].Type) {
+				n = n.Children[1]
+				continue
+			}
+		default:
+			return nil
+		}
+		if len(n.Children) == 0 {
+			return nil
+		}
+		n = n.Children[0]
+	}
+	return nil
+}
+
+// atomicsPass: body, device functions -> the atomic operations and the
+// variables they touch.
+func (ka *kernelAnalysis) atomicsPass(k *Kernel) []Atomic {
+	var out []Atomic
+	visit := func(body *Node) {
+		body.Walk(func(n *Node) bool {
+			if isAtomicCall(n) && len(n.Children) > 1 {
+				at := Atomic{Call: n.Name, Pos: n.Pos}
+				if b := baseVariable(n.Children[1]); b != nil {
+					at.Variable = b.Name
+				}
+				out = append(out, at)
+			}
+			return true
+		})
+	}
+	visit(ka.fn.Body)
+	for _, f := range ka.reach {
+		visit(f.Body)
+	}
+	return out
+}
+
+// candidate is a variable that might be a target.
+type candidate struct {
+	key, name, typ, kind string
+	space                Space
+	bytes                int64
+	constElem            bool
+	line                 int
+	accesses             []access
+}
+
+// targetsPass: accesses, atomics, variables -> targets and unchecked variables.
+func (ka *kernelAnalysis) targetsPass(k *Kernel) ([]Target, []Unchecked) {
+	var cands []*candidate
+	byKey := map[string]*candidate{}
+	add := func(c *candidate) {
+		cands = append(cands, c)
+		byKey[c.key] = c
+	}
+	for i, p := range ka.fn.Params {
+		if !k.Params[i].Pointer {
+			continue
+		}
+		add(&candidate{key: p.Key, name: p.Name, typ: p.Type, kind: "param", space: Global, constElem: k.Params[i].ElemConst, line: p.Pos.Line})
+	}
+	ka.fn.Body.Walk(func(n *Node) bool {
+		if n.Kind == "VarDecl" && n.Space == Shared {
+			add(&candidate{key: n.Key, name: n.Name, typ: n.Type, kind: "shared", space: Shared, bytes: n.Size, line: n.Pos.Line})
+		}
+		return true
+	})
+	for _, key := range ka.globalOrder {
+		g := ka.globals[key]
+		add(&candidate{key: key, name: g.Name, typ: g.Type, kind: "device", space: g.Space, bytes: g.Bytes, line: g.Pos.Line})
+	}
+
+	collect := func(body *Node) {
+		body.Walk(func(n *Node) bool {
+			if n.Kind == "DeclRefExpr" {
+				if c := byKey[n.Ref]; c != nil {
+					c.accesses = append(c.accesses, classify(n))
+				}
+			}
+			return true
+		})
+	}
+	collect(ka.fn.Body)
+	for _, f := range ka.reach {
+		collect(f.Body)
+	}
+
+	single := singleDefinitions(ka.fn.Body)
+	var targets []Target
+	var unchecked []Unchecked
+	for _, c := range cands {
+		if len(c.accesses) == 0 {
+			if c.kind == "param" {
+				unchecked = append(unchecked, Unchecked{Name: c.name, Reason: "not used by the kernel", Line: c.line})
+			}
+			continue
+		}
+		var writes []Pos
+		atomic, escape := "", false
+		atomicLine := 0
+		for _, a := range c.accesses {
+			if a.write {
+				writes = append(writes, a.ref.Pos)
+			}
+			if a.atomic != "" && atomic == "" {
+				atomic, atomicLine = a.atomic, a.ref.Pos.Line
+			}
+			escape = escape || a.escape
+		}
+		switch {
+		case atomic != "":
+			unchecked = append(unchecked, Unchecked{Name: c.name, Line: atomicLine, Reason: fmt.Sprintf("touched by %s at line %d: variables updated by atomics are not privatized, so races on them are not checked", atomic, atomicLine)})
+			continue
+		case c.space == Constant:
+			unchecked = append(unchecked, Unchecked{Name: c.name, Line: c.line, Reason: "__constant__ memory is read-only in kernels"})
+			continue
+		case len(writes) == 0 && (!escape || c.constElem):
+			reason := "read-only in this kernel: no race possible"
+			if c.constElem {
+				reason = "read-only (const pointee): no race possible"
+			}
+			unchecked = append(unchecked, Unchecked{Name: c.name, Line: c.line, Reason: reason})
+			continue
+		}
+		if idx, ok := privateIndex(c, single); ok && !escape {
+			unchecked = append(unchecked, Unchecked{Name: c.name, Line: c.line, Reason: fmt.Sprintf("no race possible: every access is %s[%s], a different element for each thread (holds for 1-D launches; ldcheck run checks the launch)", c.name, idx), Requires: "1-D launch"})
+			continue
+		}
+		t := Target{Name: c.name, Space: c.space, Type: c.typ, Kind: c.kind}
+		if c.bytes > 0 {
+			t.Bytes = c.bytes
+		}
+		if len(writes) > 0 {
+			t.Reason = fmt.Sprintf("written at line %d and its accesses are not provably private to one thread", writes[0].Line)
+		} else {
+			t.Reason = "a pointer to it escapes (passed on or stored), so writes through it cannot be ruled out"
+		}
+		if len(writes) > 4 {
+			writes = writes[:4]
+		}
+		t.Writes = writes
+		targets = append(targets, t)
+	}
+	return targets, unchecked
+}
+
+// singleDefinitions maps each local variable that is assigned exactly once,
+// by its initializer, to that initializer.
+func singleDefinitions(body *Node) map[string]*Node {
+	init := map[string]*Node{}
+	body.Walk(func(n *Node) bool {
+		if n.Kind == "VarDecl" && n.Space == "" && len(n.Children) > 0 {
+			last := n.Children[len(n.Children)-1]
+			if last.Kind != "TypeRef" {
+				init[n.Key] = last
+			}
+		}
+		return true
+	})
+	body.Walk(func(n *Node) bool {
+		if n.Kind == "DeclRefExpr" && init[n.Ref] != nil {
+			if a := classify(n); a.write || a.escape {
+				delete(init, n.Ref)
+			}
+		}
+		return true
+	})
+	return init
+}
+
+// privateIndex reports whether every access to c is c[i] with i the same
+// thread-unique expression: the global thread id for global memory,
+// threadIdx.x for shared memory (unique within a 1-D block).
+func privateIndex(c *candidate, single map[string]*Node) (string, bool) {
+	want := "(+ (* blockDim.x blockIdx.x) threadIdx.x)"
+	shown := "blockIdx.x*blockDim.x+threadIdx.x"
+	if c.space == Shared {
+		want, shown = "threadIdx.x", "threadIdx.x"
+	}
+	for _, a := range c.accesses {
+		if a.index == nil || canon(a.index, single, 0) != want {
+			return "", false
+		}
+	}
+	return shown, true
+}
+
+// canon renders an index expression in a canonical form: casts and
+// parentheses dropped, single-definition locals replaced by their
+// definitions, operands of + and * sorted.
+func canon(n *Node, single map[string]*Node, depth int) string {
+	if n == nil || depth > 16 {
+		return "?"
+	}
+	switch n.Kind {
+	case "ParenExpr", "UnexposedExpr", "CStyleCastExpr", "CXXStaticCastExpr", "CXXFunctionalCastExpr":
+		if len(n.Children) == 1 {
+			return canon(n.Children[0], single, depth+1)
+		}
+	case "MemberRefExpr":
+		if len(n.Children) == 1 {
+			base := canon(n.Children[0], single, depth+1)
+			switch base {
+			case "threadIdx", "blockIdx", "blockDim", "gridDim":
+				return base + "." + n.Name
+			}
+		}
+	case "DeclRefExpr":
+		switch n.Name {
+		case "threadIdx", "blockIdx", "blockDim", "gridDim":
+			return n.Name
+		}
+		if def := single[n.Ref]; def != nil {
+			return canon(def, single, depth+1)
+		}
+		return "var:" + n.Ref
+	case "BinaryOperator":
+		if len(n.Children) == 2 && (n.Op == "+" || n.Op == "*") {
+			a, b := canon(n.Children[0], single, depth+1), canon(n.Children[1], single, depth+1)
+			if b < a {
+				a, b = b, a
+			}
+			return "(" + n.Op + " " + a + " " + b + ")"
+		}
+	}
+	return "?"
+}

@@ -1,0 +1,145 @@
+package passes
+
+// Analysis is everything the front end learned about one source file. It is
+// plain data: JSON-encodable, and all privatize needs besides the source text.
+type Analysis struct {
+	File        string       `json:"file"`
+	Kernels     []*Kernel    `json:"kernels"`
+	Globals     []*Variable  `json:"globals,omitempty"` // module-scope __device__ / __constant__ variables
+	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+}
+
+// Pos is a place in the analysed file: byte offsets [Offset, End) and the
+// 1-based line and column of Offset.
+type Pos struct {
+	Line   int `json:"line"`
+	Col    int `json:"col"`
+	Offset int `json:"offset"`
+	End    int `json:"end"`
+}
+
+// Kernel is one __global__ function as written (a template counts once).
+type Kernel struct {
+	Name     string  `json:"name"`
+	Mangled  string  `json:"mangled,omitempty"`
+	Template bool    `json:"template,omitempty"`
+	Pos      Pos     `json:"pos"`
+	Body     Pos     `json:"body"`
+	Params   []Param `json:"params"`
+	// Shared lists the __shared__ variables declared in the kernel body.
+	Shared    []*Variable `json:"shared,omitempty"`
+	Barriers  []Barrier   `json:"barriers"`
+	Regions   []Region    `json:"regions"`
+	Targets   []Target    `json:"targets"`
+	Unchecked []Unchecked `json:"unchecked"`
+	Atomics   []Atomic    `json:"atomics,omitempty"`
+	// Calls names the device functions the kernel calls, directly or not.
+	Calls []string `json:"calls,omitempty"`
+
+	body *Node // the syntax tree of the body, for later passes
+}
+
+// BodyTree returns the kernel body's syntax tree.
+func (k *Kernel) BodyTree() *Node { return k.body }
+
+// Param is a kernel parameter.
+type Param struct {
+	Name    string `json:"name"`
+	Type    string `json:"type"`
+	Size    int64  `json:"size"` // bytes the parameter occupies in the launch
+	Pointer bool   `json:"pointer"`
+	// For pointers: the pointee type, its size (0 when unknown, e.g. void)
+	// and whether it is const (a const pointee is never written).
+	Elem      string `json:"elem,omitempty"`
+	ElemSize  int64  `json:"elem_size,omitempty"`
+	ElemConst bool   `json:"elem_const,omitempty"`
+}
+
+// Space is a memory space.
+type Space string
+
+const (
+	Shared   Space = "shared"
+	Global   Space = "global"
+	Constant Space = "constant"
+)
+
+// Variable is a __shared__, __device__ or __constant__ variable.
+type Variable struct {
+	Name  string `json:"name"`
+	Type  string `json:"type"`
+	Space Space  `json:"space"`
+	// Bytes is the static size; -1 for extern __shared__ (sized at launch).
+	Bytes    int64   `json:"bytes"`
+	Elem     string  `json:"elem"`      // innermost element type
+	ElemSize int64   `json:"elem_size"` // its size in bytes
+	Dims     []int64 `json:"dims,omitempty"`
+	Extern   bool    `json:"extern,omitempty"`
+	Pos      Pos     `json:"pos"`
+	// Decl is the extent of the whole declaration statement, for rewriting.
+	Decl Pos `json:"decl"`
+}
+
+// Barrier is a call that synchronises the block (or the warp).
+type Barrier struct {
+	ID   int    `json:"id"`
+	Call string `json:"call"` // __syncthreads, __syncthreads_count, __syncwarp, ...
+	Pos  Pos    `json:"pos"`
+	// Context is where it sits: "top", "loop", "conditional" (block-uniform
+	// control flow is assumed), or "device-function" (reached through a call).
+	Context string `json:"context"`
+	// Warp is true for __syncwarp: it orders a warp only and does not end
+	// an AP region.
+	Warp bool `json:"warp,omitempty"`
+	// Via names the device function the barrier is in, when not the kernel.
+	Via string `json:"via,omitempty"`
+}
+
+// Region is an asynchronous-parallel region: code that runs between two
+// consecutive block barriers. From and To are barrier IDs, -1 meaning
+// kernel entry (From) or kernel exit (To).
+type Region struct {
+	ID        int  `json:"id"`
+	From      int  `json:"from"`
+	To        int  `json:"to"`
+	BeginLine int  `json:"begin_line"`
+	EndLine   int  `json:"end_line"`
+	Wraps     bool `json:"wraps,omitempty"` // crosses a loop's back edge
+}
+
+// Target is a variable that may race and will be privatized.
+type Target struct {
+	Name   string `json:"name"`
+	Space  Space  `json:"space"`
+	Type   string `json:"type"`
+	Bytes  int64  `json:"bytes,omitempty"` // static size, when known
+	Kind   string `json:"kind"`            // "shared", "device" (module scope), "param" (pointer parameter)
+	Reason string `json:"reason"`
+	Writes []Pos  `json:"writes,omitempty"`
+}
+
+// Unchecked is a variable ldcheck will not check, and why.
+type Unchecked struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+	Line   int    `json:"line,omitempty"`
+	// Requires names a launch property the reason depends on ("1-D
+	// launch"); the runtime must check it.
+	Requires string `json:"requires,omitempty"`
+}
+
+// Atomic is an atomic operation and the variable it touches.
+type Atomic struct {
+	Call     string `json:"call"`
+	Variable string `json:"variable"` // "" when the address could not be traced
+	Pos      Pos    `json:"pos"`
+}
+
+// Diagnostic is a message about the source, compiler-style.
+type Diagnostic struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Col      int    `json:"col"`
+	Severity string `json:"severity"` // error, warning, note
+	Message  string `json:"message"`
+}
