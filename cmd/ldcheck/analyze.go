@@ -81,6 +81,9 @@ for each __global__ kernel:
 			if err != nil {
 				return err
 			}
+			for _, d := range a.Diagnostics {
+				fmt.Fprintf(c.App.ErrWriter, "%s:%d:%d: %s: %s\n", d.File, d.Line, d.Col, d.Severity, d.Message)
+			}
 			if format == "json" {
 				enc := json.NewEncoder(c.App.Writer)
 				enc.SetIndent("", "  ")
@@ -103,9 +106,6 @@ func plural(n int, word string) string {
 // regions and variables.
 func printAnalysis(w io.Writer, a *passes.Analysis) {
 	file := filepath.Base(a.File)
-	for _, d := range a.Diagnostics {
-		fmt.Fprintf(w, "%s:%d:%d: %s: %s\n", d.File, d.Line, d.Col, d.Severity, d.Message)
-	}
 	for i, k := range a.Kernels {
 		if i > 0 {
 			fmt.Fprintln(w)

@@ -206,6 +206,10 @@ __device__ double sin(double);
 __device__ double cos(double);
 __device__ double pow(double, double);
 __device__ int printf(const char *, ...);
+__device__ void *malloc(size_t);
+__device__ void free(void *);
+__device__ void *memcpy(void *, const void *, size_t);
+__device__ void *memset(void *, int, size_t);
 __device__ void __assertfail(const char *, const char *, unsigned, const char *, size_t);
 }
 static __device__ __forceinline__ unsigned int clock() { return __nvvm_read_ptx_sreg_clock(); }

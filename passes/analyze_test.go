@@ -1,0 +1,264 @@
+package passes_test
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"ldcheck/passes"
+	"ldcheck/passes/clang"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+func loadClang(t *testing.T) *clang.Lib {
+	t.Helper()
+	lib, err := clang.Load("")
+	if err != nil {
+		t.Fatalf("the front-end tests need libclang 15 (run `make deps`): %v", err)
+	}
+	return lib
+}
+
+func analyze(t *testing.T, lib *clang.Lib, path string) *passes.Analysis {
+	t.Helper()
+	u, _, err := passes.Parse(lib, path, passes.Options{})
+	if err != nil {
+		t.Fatalf("parse %s: %v", path, err)
+	}
+	return passes.Analyze(u)
+}
+
+// TestGolden compares the JSON analysis of every kernel file in testdata
+// with testdata/golden/analyze/NAME.json. Run with -update to rewrite.
+func TestGolden(t *testing.T) {
+	lib := loadClang(t)
+	files, _ := filepath.Glob("../testdata/acceptance/*.cu")
+	more, _ := filepath.Glob("../testdata/kernels/*.cu")
+	files = append(files, more...)
+	if len(files) < 15 {
+		t.Fatalf("found only %d test kernels", len(files))
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "bad_syntax.cu") {
+			continue
+		}
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			a := analyze(t, lib, f)
+			got, err := json.MarshalIndent(a, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("../testdata/golden/analyze", strings.TrimSuffix(filepath.Base(f), ".cu")+".json")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./passes -update)", err)
+			}
+			if d := cmp.Diff(strings.TrimSpace(string(want)), strings.TrimSpace(string(got))); d != "" {
+				t.Errorf("analysis of %s differs from %s (-want +got):\n%s", f, golden, d)
+			}
+		})
+	}
+}
+
+type region struct{ from, to int }
+
+// TestFacts states, kernel by kernel, what the analysis must find. Unlike
+// the golden files these are written by hand, so an -update cannot bless a
+// wrong answer.
+func TestFacts(t *testing.T) {
+	lib := loadClang(t)
+	tests := []struct {
+		file, kernel string
+		barriers     int // block-level barriers
+		regions      []region
+		targets      map[string]passes.Space
+		unchecked    []string // names, in any order
+		diag         []string // substrings of diagnostics
+	}{
+		{file: "acceptance/hs_scan_ok.cu", kernel: "scan", barriers: 2,
+			regions: []region{{-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}},
+			targets: map[string]passes.Space{"buf": passes.Shared}, unchecked: []string{"data"}},
+		{file: "acceptance/hs_scan_racy.cu", kernel: "scan", barriers: 2,
+			targets: map[string]passes.Space{"s": passes.Shared}, unchecked: []string{"data"}},
+		{file: "acceptance/matmul_racy.cu", kernel: "mm", barriers: 1,
+			regions: []region{{-1, 0}, {-1, -1}, {0, 0}, {0, -1}},
+			targets: map[string]passes.Space{"As": passes.Shared, "Bs": passes.Shared, "C": passes.Global}, unchecked: []string{"A", "B"}},
+		{file: "acceptance/matmul_ok.cu", kernel: "mm", barriers: 2,
+			regions: []region{{-1, 0}, {-1, -1}, {0, 1}, {1, 0}, {1, -1}},
+			targets: map[string]passes.Space{"As": passes.Shared, "Bs": passes.Shared, "C": passes.Global}, unchecked: []string{"A", "B"}},
+		{file: "acceptance/shift_ok.cu", kernel: "k", regions: []region{{-1, -1}},
+			targets: map[string]passes.Space{}, unchecked: []string{"in", "out"}},
+		{file: "acceptance/device_sum_ww.cu", kernel: "k",
+			targets: map[string]passes.Space{"total": passes.Global}, unchecked: []string{"in"}},
+		{file: "acceptance/overlap_ww_global.cu", kernel: "k",
+			targets: map[string]passes.Space{"out": passes.Global}},
+		{file: "acceptance/shared_max_ww.cu", kernel: "k", barriers: 1,
+			targets: map[string]passes.Space{"best": passes.Shared, "out": passes.Global}, unchecked: []string{"in"}},
+		{file: "acceptance/loop_break_ok.cu", kernel: "k", barriers: 1, regions: []region{{-1, 0}, {0, -1}},
+			targets: map[string]passes.Space{"s": passes.Shared}, unchecked: []string{"in", "out"}},
+		{file: "acceptance/transpose_racy.cu", kernel: "tr", regions: []region{{-1, -1}},
+			targets: map[string]passes.Space{"tile": passes.Shared, "out": passes.Global}, unchecked: []string{"in"}},
+		{file: "kernels/control_flow.cu", kernel: "flow", barriers: 5,
+			regions: []region{{-1, 0}, {-1, -1}, {0, 1}, {0, 3}, {1, 1}, {1, 2}, {1, 3}, {2, 1}, {2, 3}, {3, 3}, {3, 4}, {3, -1}, {4, -1}},
+			targets: map[string]passes.Space{"s": passes.Shared}, unchecked: []string{"data"}},
+		{file: "kernels/dynamic_device.cu", kernel: "dyn", barriers: 2,
+			targets:   map[string]passes.Space{"buf": passes.Shared, "table": passes.Global, "out": passes.Global},
+			unchecked: []string{"counter", "coeff"}},
+		{file: "kernels/template_struct.cu", kernel: "tsum", barriers: 2,
+			targets: map[string]passes.Space{"acc": passes.Shared, "cube": passes.Shared, "out": passes.Global}, unchecked: []string{"in"}},
+		{file: "kernels/private_index.cu", kernel: "scale", targets: map[string]passes.Space{}, unchecked: []string{"v"}},
+		{file: "kernels/private_index.cu", kernel: "shifted", targets: map[string]passes.Space{"v": passes.Global}},
+		{file: "kernels/private_index.cu", kernel: "reassigned", targets: map[string]passes.Space{"v": passes.Global}},
+		{file: "kernels/host_code.cu", kernel: "fill", targets: map[string]passes.Space{"a": passes.Global, "tmp": passes.Shared}},
+		{file: "kernels/unsupported.cu", kernel: "weird", barriers: 2,
+			targets: map[string]passes.Space{"s": passes.Shared, "out": passes.Global}, unchecked: []string{"hits"},
+			diag: []string{"unsupported.cu:14:3: warning: weird calls device function stage", "16:3: warning: inline PTX", "17:29: warning: device-side malloc", "20:19: warning: goto", "21:3: warning: grid-wide barrier"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file+"/"+tc.kernel, func(t *testing.T) {
+			a := analyze(t, lib, "../testdata/"+tc.file)
+			var k *passes.Kernel
+			for _, kk := range a.Kernels {
+				if kk.Name == tc.kernel {
+					k = kk
+				}
+			}
+			if k == nil {
+				t.Fatalf("kernel %s not found", tc.kernel)
+			}
+			blocks := 0
+			for _, b := range k.Barriers {
+				if !b.Warp {
+					blocks++
+				}
+			}
+			if blocks != tc.barriers {
+				t.Errorf("block barriers = %d, want %d", blocks, tc.barriers)
+			}
+			if tc.regions != nil {
+				var got []region
+				for _, r := range k.Regions {
+					got = append(got, region{r.From, r.To})
+				}
+				if d := cmp.Diff(tc.regions, got, cmp.AllowUnexported(region{})); d != "" {
+					t.Errorf("regions (-want +got):\n%s", d)
+				}
+			}
+			gotT := map[string]passes.Space{}
+			for _, tg := range k.Targets {
+				gotT[tg.Name] = tg.Space
+			}
+			if d := cmp.Diff(tc.targets, gotT); d != "" {
+				t.Errorf("targets (-want +got):\n%s", d)
+			}
+			var gotU []string
+			for _, u := range k.Unchecked {
+				gotU = append(gotU, u.Name)
+			}
+			if d := cmp.Diff(tc.unchecked, gotU, cmpSet); d != "" {
+				t.Errorf("unchecked (-want +got):\n%s", d)
+			}
+			var diags []string
+			for _, d := range a.Diagnostics {
+				diags = append(diags, filepath.Base(d.File)+":"+strconv.Itoa(d.Line)+":"+strconv.Itoa(d.Col)+": "+d.Severity+": "+d.Message)
+			}
+			for _, want := range tc.diag {
+				found := false
+				for _, d := range diags {
+					found = found || strings.Contains(d, want)
+				}
+				if !found {
+					t.Errorf("no diagnostic containing %q in:\n%s", want, strings.Join(diags, "\n"))
+				}
+			}
+			if tc.diag == nil && len(diags) > 0 {
+				t.Errorf("unexpected diagnostics:\n%s", strings.Join(diags, "\n"))
+			}
+		})
+	}
+}
+
+var cmpSet = cmp.Transformer("set", func(s []string) map[string]bool {
+	m := map[string]bool{}
+	for _, x := range s {
+		m[x] = true
+	}
+	return m
+})
+
+
+// TestBadInput: every kind of bad input is an *InputError naming the file,
+// never a panic.
+func TestBadInput(t *testing.T) {
+	lib := loadClang(t)
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tests := []struct {
+		name, path, want string
+	}{
+		{"missing", filepath.Join(dir, "nope.cu"), "nope.cu: no such file"},
+		{"directory", dir, "is a directory"},
+		{"empty", write("empty.cu", []byte("  \n")), "empty.cu: file is empty"},
+		{"binary", write("bin.cu", []byte("__global__ void k() {}\n\xff\xfe\x00")), "bin.cu: line 2: not valid UTF-8"},
+		{"syntax", "../testdata/acceptance/bad_syntax.cu", "bad_syntax.cu:3:24: error: expected ';'"},
+		{"missing include", write("inc.cu", []byte("#include \"nothere.h\"\n__global__ void k() {}\n")), "inc.cu:1:10: error: 'nothere.h' file not found"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := passes.Parse(lib, tc.path, passes.Options{})
+			var ie *passes.InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("got %v (%T), want an *InputError", err, err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestOptions: -D and -I reach the parser.
+func TestOptions(t *testing.T) {
+	lib := loadClang(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "n.h"), []byte("#define N 64\n"), 0o644)
+	src := filepath.Join(dir, "k.cu")
+	os.WriteFile(src, []byte("#include \"sub/n.h\"\n__global__ void k(float *a) { __shared__ float s[N * SCALE]; s[threadIdx.x] = a[0]; __syncthreads(); a[threadIdx.x] = s[0]; }\n"), 0o644)
+	sub := filepath.Join(dir, "inc", "sub")
+	os.MkdirAll(sub, 0o755)
+	os.Rename(filepath.Join(dir, "n.h"), filepath.Join(sub, "n.h"))
+	if _, _, err := passes.Parse(lib, src, passes.Options{}); err == nil {
+		t.Fatal("parse without -I and -D succeeded; want an error")
+	}
+	u, _, err := passes.Parse(lib, src, passes.Options{Includes: []string{filepath.Join(dir, "inc")}, Defines: []string{"SCALE=2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := passes.Analyze(u)
+	if got := a.Kernels[0].Shared[0].Bytes; got != 512 {
+		t.Errorf("s is %d bytes, want 512 (N*SCALE floats)", got)
+	}
+}
