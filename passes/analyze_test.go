@@ -203,7 +203,6 @@ var cmpSet = cmp.Transformer("set", func(s []string) map[string]bool {
 	return m
 })
 
-
 // TestBadInput: every kind of bad input is an *InputError naming the file,
 // never a panic.
 func TestBadInput(t *testing.T) {
