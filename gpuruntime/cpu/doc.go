@@ -1,0 +1,16 @@
+// Package cpu is the CPU backend's engine: it compiles CUDA device code as
+// C++17 against an embedded CUDA-on-CPU header (include/ldcheck_cpu.h), loads
+// the resulting shared library with purego (no cgo: the package builds with
+// CGO_ENABLED=0) and launches kernels on it, every GPU thread a fiber.
+//
+// It owns: the header and its stub CUDA headers, finding and running the C++
+// compiler, loading modules, launching kernels and the memory that stands in
+// for device memory (mmap'd, outside the Go heap, so C may keep pointers to
+// it).
+//
+// It does not know about checking, manifests or instrumentation: the
+// instrumenter (privatize) emits the kernel entry points this package calls
+// (see the header's contract), and gpuruntime builds the Backend on top of
+// it. It must not import passes, privatize or gpuruntime, and it keeps no
+// package-level mutable state: a Module holds its own function pointers.
+package cpu

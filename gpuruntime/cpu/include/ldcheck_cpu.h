@@ -1,0 +1,1379 @@
+// ldcheck_cpu.h: CUDA device code as C++17 on the CPU (ldcheck's CPU backend).
+//
+// Contract with the instrumenter and with gpuruntime/cpu (Go):
+//
+//   * The kernel source is compiled as exactly one translation unit with this
+//     header force-included and this directory on the include path:
+//       c++ -std=c++17 -O2 -fPIC -shared -I<dir>
+//           -include <dir>/ldcheck_cpu.h -x c++ FILE.cu -o FILE.so -lpthread
+//     The launch engine below is defined here (not just declared), so a second
+//     translation unit including this header would define it twice.
+//   * Each kernel NAME gets an entry point taking its parameters by address:
+//       extern "C" void ldc_entry_NAME(void **args) {
+//         NAME(*(T0 *)args[0], *(T1 *)args[1], ...);
+//       }
+//   * `extern __shared__ T name[];` is rewritten to `LDC_DYNAMIC_SHARED(T, name);`
+//     (at function or namespace scope).
+//   * ldc_cpu_launch() runs one grid and returns 0, or non-zero with a one-line
+//     message (deadlock, failed assert, bad launch configuration).
+//
+// Execution model:
+//   * Blocks are taken from an atomic counter by `workers` OS threads created
+//     for this launch; a worker runs one block at a time, start to finish.
+//   * Every GPU thread of a block is a fiber (ucontext) on its worker's OS
+//     thread. Fibers are scheduled cooperatively: a fiber runs until it waits
+//     on a barrier or a warp intrinsic, or returns. So:
+//       - __shared__ is `thread_local`: one copy per worker = per running block;
+//       - accesses by threads of one block never overlap in time: code
+//         between two synchronisation points runs one thread after another,
+//         in order of linear id, which is one of the schedules a GPU allows;
+//       - blocks on different workers run truly in parallel, so atomics are
+//         real atomics.
+//   * A warp is 32 consecutive linear thread ids (x fastest, then y, then z).
+//     A warp intrinsic completes when every lane of its mask has called one
+//     with the same mask; a mask naming a lane that exited deadlocks, lanes
+//     past the end of a partial last warp are ignored, and a mask without the
+//     calling lane fails the launch.
+//   * When every live fiber of a block waits and nothing can complete, the
+//     launch fails with a "deadlock" message instead of hanging.
+//
+// Known differences from a GPU (by design of the model):
+//   * Warp-synchronous code that relies on lockstep execution without
+//     __syncwarp or a *_sync intrinsic sees a fiber run ahead of its lanes.
+//   * Spinning on a value that another thread of the same block, or a block
+//     not yet started, will write never ends (no preemption). __nanosleep()
+//     yields, so spin loops that back off with it do make progress within a
+//     block.
+//   * __activemask() returns the lanes of the warp that are waiting in
+//     __activemask() once the whole block has nothing else to run: lanes that
+//     took another branch are excluded, lanes in two different __activemask()
+//     call sites are merged.
+//   * A kernel that faults (bad pointer, fiber stack overflow into the guard
+//     page) kills the host process. Stacks are LDC_FIBER_STACK_SIZE bytes
+//     (default 256 KiB; -D to change).
+//   * clock() is the C library's (process CPU time); clock64() counts
+//     nanoseconds of CLOCK_MONOTONIC.
+
+#ifndef LDCHECK_CPU_H
+#define LDCHECK_CPU_H
+
+#ifndef __cplusplus
+#error "ldcheck_cpu.h: compile CUDA sources as C++17 (-x c++ -std=c++17)"
+#endif
+
+// System headers come first: the CUDA qualifiers defined below (__noinline__
+// in particular) would otherwise clash with attribute spellings inside them.
+#include <climits>
+#include <cmath>
+#include <cstdarg>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <math.h>
+#include <new>
+#include <type_traits>
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "assert.h"
+
+// ---------------------------------------------------------------------------
+// Qualifiers and predefined macros
+// ---------------------------------------------------------------------------
+
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __grid_constant__
+// All fibers of a block share one OS thread and a worker runs one block at a
+// time, so a thread_local is exactly one block's shared memory.
+#define __shared__ thread_local
+// Empty rather than `inline`: g++ rejects `inline __forceinline__` as a
+// duplicate specifier, and inlining does not change meaning here.
+#define __forceinline__
+// Empty rather than an attribute: libstdc++ spells `__attribute__((__noinline__))`,
+// which stays valid (`__attribute__(())`) only if this expands to nothing.
+#define __noinline__
+#define __launch_bounds__(...)
+#define __align__(n) alignas(n)
+// __restrict__ is a keyword of both g++ and clang++; nothing to define.
+
+// Device code compiled here takes its device-side branches.
+#define __CUDACC__ 1
+#define __CUDA_ARCH__ 800
+
+#ifndef LDC_FIBER_STACK_SIZE
+#define LDC_FIBER_STACK_SIZE (256 * 1024)
+#endif
+
+// ---------------------------------------------------------------------------
+// Vector types (sizes and alignments as in CUDA's vector_types.h)
+// ---------------------------------------------------------------------------
+
+struct uint3 {
+  unsigned int x, y, z;
+};
+
+struct dim3 {
+  unsigned int x, y, z;
+  constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
+      : x(vx), y(vy), z(vz) {}
+  constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+  constexpr operator uint3() const { return uint3{x, y, z}; }
+};
+
+#define LDC_VEC2(name, T, align)                                               \
+  struct alignas(align) name {                                                 \
+    T x, y;                                                                    \
+  };                                                                           \
+  inline name make_##name(T x, T y) { return name{x, y}; }
+#define LDC_VEC3(name, T)                                                      \
+  struct name {                                                                \
+    T x, y, z;                                                                 \
+  };                                                                           \
+  inline name make_##name(T x, T y, T z) { return name{x, y, z}; }
+#define LDC_VEC4(name, T, align)                                               \
+  struct alignas(align) name {                                                 \
+    T x, y, z, w;                                                              \
+  };                                                                           \
+  inline name make_##name(T x, T y, T z, T w) { return name{x, y, z, w}; }
+
+LDC_VEC2(char2, signed char, 2)
+LDC_VEC4(char4, signed char, 4)
+LDC_VEC2(uchar2, unsigned char, 2)
+LDC_VEC4(uchar4, unsigned char, 4)
+LDC_VEC2(short2, short, 4)
+LDC_VEC4(short4, short, 8)
+LDC_VEC2(ushort2, unsigned short, 4)
+LDC_VEC4(ushort4, unsigned short, 8)
+LDC_VEC2(int2, int, 8)
+LDC_VEC3(int3, int)
+LDC_VEC4(int4, int, 16)
+LDC_VEC2(uint2, unsigned int, 8)
+LDC_VEC4(uint4, unsigned int, 16)
+LDC_VEC2(float2, float, 8)
+LDC_VEC3(float3, float)
+LDC_VEC4(float4, float, 16)
+LDC_VEC2(double2, double, 16)
+LDC_VEC3(double3, double)
+LDC_VEC4(double4, double, 16)
+LDC_VEC2(longlong2, long long, 16)
+LDC_VEC2(ulonglong2, unsigned long long, 16)
+inline uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) {
+  return uint3{x, y, z};
+}
+
+#undef LDC_VEC2
+#undef LDC_VEC3
+#undef LDC_VEC4
+
+// ---------------------------------------------------------------------------
+// Engine state
+// ---------------------------------------------------------------------------
+
+namespace ldc {
+
+constexpr unsigned kWarpSize = 32;
+constexpr unsigned kMaxBlockThreads = 1024;
+constexpr unsigned kFullMask = 0xffffffffu;
+
+struct Worker;
+
+enum class FiberState : unsigned char {
+  ready,        // in the run queue
+  running,      //
+  at_barrier,   // __syncthreads*
+  in_warp_op,   // __syncwarp, __shfl*_sync, __ballot_sync, ...
+  at_activemask,
+  exited,
+};
+
+// One GPU thread.
+struct Fiber {
+  ucontext_t ctx;
+  char *stack; // lowest usable byte, just above the guard page
+  uint3 thread_idx;
+  unsigned linear; // x fastest, then y, then z
+  FiberState state;
+  Worker *worker;
+};
+
+enum class WarpOp : unsigned char {
+  sync,
+  shfl_idx,
+  shfl_up,
+  shfl_down,
+  shfl_xor,
+  ballot,
+  any,
+  all,
+  match_any,
+  match_all,
+  reduce_add,
+  reduce_min,
+  reduce_max,
+  reduce_and,
+  reduce_or,
+  reduce_xor,
+};
+
+struct WarpResult {
+  uint64_t value;
+  bool pred;
+};
+
+// What one lane brought to a warp intrinsic, and what it gets back.
+struct LaneCall {
+  WarpOp op;
+  const char *name;
+  unsigned mask; // already restricted to the lanes that exist
+  uint64_t value;
+  int arg; // source lane, delta or lane mask
+  int width;
+  bool is_signed;
+  WarpResult result;
+};
+
+struct Warp {
+  unsigned present;       // lanes that exist (the last warp may be partial)
+  unsigned exited;        // lanes that have returned from the kernel
+  unsigned waiting;       // lanes waiting in a warp intrinsic
+  unsigned at_activemask; // lanes waiting in __activemask()
+  LaneCall lane[kWarpSize];
+};
+
+struct Launch {
+  void (*entry)(void **);
+  void **args;
+  dim3 grid, block;
+  unsigned long long nblocks;
+  unsigned nthreads; // per block
+  size_t dyn_shared;
+  unsigned long long next_block; // atomic
+  int failed;                    // atomic; first failure wins the message
+  pthread_mutex_t mu;
+  char message[1024];
+};
+
+// A worker OS thread and the block it is running. Everything here belongs to
+// one OS thread; only Launch is shared.
+struct Worker {
+  Launch *launch;
+  ucontext_t scheduler;
+  bool aborted; // a fiber failed (assert, bad warp intrinsic call)
+
+  Fiber *fibers; // launch->nthreads of them, reused for every block
+  char *stacks;  // one mapping: [guard][stack] per fiber
+  size_t stacks_len;
+  char *dyn_shared;
+
+  uint3 block_idx;
+  unsigned live; // fibers of this block that have not exited
+
+  // Run queue: a ring of fiber ids; a fiber is in it at most once.
+  unsigned *queue;
+  unsigned qhead, qlen;
+
+  // The block barrier (Volta+: threads that exited count as arrived).
+  unsigned bar_arrived, bar_count;
+  bool bar_and, bar_or;
+  unsigned *bar_waiters;
+  unsigned bar_nwaiters;
+  // Reductions of the last completed barrier, read by the released threads.
+  unsigned res_count;
+  bool res_and, res_or;
+
+  Warp *warps;
+  unsigned nwarps;
+};
+
+// The running fiber of this OS thread (null outside kernels).
+static thread_local Fiber *current_fiber = nullptr;
+// This worker's dynamic shared memory; valid for the whole launch.
+static thread_local char *current_dyn_shared = nullptr;
+
+// Keeps the compiler from caching shared or global memory across a
+// synchronisation point, including function-local statics (__shared__) whose
+// address never escapes.
+inline void compiler_barrier() { __asm__ __volatile__("" ::: "memory"); }
+
+inline const uint3 &thread_idx() { return current_fiber->thread_idx; }
+inline const uint3 &block_idx() { return current_fiber->worker->block_idx; }
+inline const dim3 &block_dim() { return current_fiber->worker->launch->block; }
+inline const dim3 &grid_dim() { return current_fiber->worker->launch->grid; }
+inline char *dynamic_shared() { return current_dyn_shared; }
+
+__attribute__((format(printf, 2, 0))) inline void
+record_error_v(Launch *L, const char *fmt, va_list ap) {
+  pthread_mutex_lock(&L->mu);
+  if (!L->failed) {
+    vsnprintf(L->message, sizeof L->message, fmt, ap);
+    __atomic_store_n(&L->failed, 1, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&L->mu);
+}
+
+__attribute__((format(printf, 2, 3))) inline void
+record_error(Launch *L, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  record_error_v(L, fmt, ap);
+  va_end(ap);
+}
+
+// Fails the launch from inside a kernel thread; the fiber never resumes.
+__attribute__((format(printf, 1, 2), noreturn)) inline void
+fail_fiber(const char *fmt, ...) {
+  char what[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  Fiber *f = current_fiber;
+  if (f == nullptr) {
+    fprintf(stderr, "ldcheck: %s (outside a kernel)\n", what);
+    abort();
+  }
+  Worker *w = f->worker;
+  record_error(w->launch, "block (%u,%u,%u) thread (%u,%u,%u): %s",
+               w->block_idx.x, w->block_idx.y, w->block_idx.z,
+               f->thread_idx.x, f->thread_idx.y, f->thread_idx.z, what);
+  w->aborted = true;
+  setcontext(&w->scheduler);
+  abort(); // setcontext does not return
+}
+
+inline void make_ready(Worker *w, unsigned id) {
+  Fiber &f = w->fibers[id];
+  f.state = FiberState::ready;
+  unsigned n = w->launch->nthreads;
+  w->queue[(w->qhead + w->qlen) % n] = id;
+  w->qlen++;
+}
+
+// Gives the OS thread back to the scheduler until someone makes f ready.
+inline void suspend(FiberState why) {
+  Fiber *f = current_fiber;
+  f->state = why;
+  swapcontext(&f->ctx, &f->worker->scheduler);
+}
+
+// ---------------------------------------------------------------------------
+// Block barrier
+// ---------------------------------------------------------------------------
+
+struct BarrierResult {
+  unsigned count;
+  bool all, any;
+};
+
+inline void release_barrier(Worker *w) {
+  w->res_count = w->bar_count;
+  w->res_and = w->bar_and;
+  w->res_or = w->bar_or;
+  for (unsigned i = 0; i < w->bar_nwaiters; i++)
+    make_ready(w, w->bar_waiters[i]);
+  w->bar_nwaiters = 0;
+  w->bar_arrived = 0;
+  w->bar_count = 0;
+  w->bar_and = true;
+  w->bar_or = false;
+}
+
+inline BarrierResult block_barrier(int pred) {
+  compiler_barrier();
+  Fiber *f = current_fiber;
+  Worker *w = f->worker;
+  bool p = pred != 0;
+  w->bar_arrived++;
+  w->bar_count += p;
+  w->bar_and = w->bar_and && p;
+  w->bar_or = w->bar_or || p;
+  if (w->bar_arrived == w->live) {
+    release_barrier(w); // the last to arrive goes on without a switch
+  } else {
+    w->bar_waiters[w->bar_nwaiters++] = f->linear;
+    suspend(FiberState::at_barrier);
+  }
+  // res_* stay valid until this thread arrives at the next barrier: that
+  // barrier cannot complete without it.
+  BarrierResult r{w->res_count, w->res_and, w->res_or};
+  compiler_barrier();
+  return r;
+}
+
+// ---------------------------------------------------------------------------
+// Warp intrinsics: a rendezvous of the lanes named in the mask
+// ---------------------------------------------------------------------------
+
+inline uint64_t lane_value(const Warp &wp, unsigned lane, unsigned mask,
+                           unsigned src) {
+  // A source lane outside the group (or past the segment) yields the
+  // caller's own value, as the hardware does for out-of-range lanes.
+  if (src < kWarpSize && (mask >> src & 1u))
+    return wp.lane[src].value;
+  return wp.lane[lane].value;
+}
+
+inline WarpResult compute_lane(const Warp &wp, unsigned mask, unsigned l) {
+  const LaneCall &c = wp.lane[l];
+  unsigned width = (unsigned)c.width;
+  unsigned seg = l & ~(width - 1); // first lane of l's segment
+  unsigned lw = l - seg;           // l's index within its segment
+  unsigned arg = (unsigned)c.arg;
+  WarpResult r{0, false};
+  switch (c.op) {
+  case WarpOp::sync:
+    break;
+  case WarpOp::shfl_idx:
+    r.value = lane_value(wp, l, mask, seg + (arg & (width - 1)));
+    break;
+  case WarpOp::shfl_up:
+    r.value = arg > lw ? c.value : lane_value(wp, l, mask, l - arg);
+    break;
+  case WarpOp::shfl_down:
+    r.value = arg >= width - lw ? c.value : lane_value(wp, l, mask, l + arg);
+    break;
+  case WarpOp::shfl_xor: {
+    // Lanes of earlier segments may be read, later ones may not.
+    unsigned src = l ^ arg;
+    r.value = src > seg + width - 1 ? c.value : lane_value(wp, l, mask, src);
+    break;
+  }
+  case WarpOp::ballot:
+  case WarpOp::any:
+  case WarpOp::all: {
+    unsigned ballot = 0;
+    for (unsigned k = 0; k < kWarpSize; k++)
+      if ((mask >> k & 1u) && wp.lane[k].value != 0)
+        ballot |= 1u << k;
+    if (c.op == WarpOp::ballot)
+      r.value = ballot;
+    else if (c.op == WarpOp::any)
+      r.value = ballot != 0;
+    else
+      r.value = ballot == mask;
+    break;
+  }
+  case WarpOp::match_any:
+  case WarpOp::match_all: {
+    unsigned same = 0;
+    for (unsigned k = 0; k < kWarpSize; k++)
+      if ((mask >> k & 1u) && wp.lane[k].value == c.value)
+        same |= 1u << k;
+    if (c.op == WarpOp::match_any) {
+      r.value = same;
+    } else {
+      r.pred = same == mask;
+      r.value = r.pred ? mask : 0;
+    }
+    break;
+  }
+  default: { // reductions over the group's 32-bit values
+    bool first = true;
+    uint32_t acc = 0;
+    for (unsigned k = 0; k < kWarpSize; k++) {
+      if (!(mask >> k & 1u))
+        continue;
+      uint32_t v = (uint32_t)wp.lane[k].value;
+      if (first) {
+        acc = v;
+        first = false;
+        continue;
+      }
+      switch (c.op) {
+      case WarpOp::reduce_add: acc += v; break;
+      case WarpOp::reduce_and: acc &= v; break;
+      case WarpOp::reduce_or: acc |= v; break;
+      case WarpOp::reduce_xor: acc ^= v; break;
+      case WarpOp::reduce_min:
+        if (c.is_signed ? (int32_t)v < (int32_t)acc : v < acc) acc = v;
+        break;
+      case WarpOp::reduce_max:
+        if (c.is_signed ? (int32_t)v > (int32_t)acc : v > acc) acc = v;
+        break;
+      default: break;
+      }
+    }
+    r.value = acc;
+    break;
+  }
+  }
+  return r;
+}
+
+inline WarpResult warp_call(WarpOp op, const char *name, unsigned mask,
+                            uint64_t value, int arg = 0, int width = 32,
+                            bool is_signed = false) {
+  compiler_barrier();
+  Fiber *f = current_fiber;
+  Worker *w = f->worker;
+  unsigned lane = f->linear % kWarpSize;
+  unsigned base = f->linear - lane;
+  Warp &wp = w->warps[f->linear / kWarpSize];
+  unsigned self = 1u << lane;
+  if (!(mask & self))
+    fail_fiber("%s(mask 0x%08x): the mask does not include the calling lane %u",
+               name, mask, lane);
+  if (width < 1 || width > 32 || (width & (width - 1)) != 0)
+    fail_fiber("%s: width %d is not a power of two in [1, 32]", name, width);
+  // Lanes past the end of a partial last warp do not exist; naming them in a
+  // full mask is common and harmless on hardware.
+  mask &= wp.present;
+
+  LaneCall &c = wp.lane[lane];
+  c.op = op;
+  c.name = name;
+  c.mask = mask;
+  c.value = value;
+  c.arg = arg;
+  c.width = width;
+  c.is_signed = is_signed;
+  wp.waiting |= self;
+
+  // The group completes when every lane of the mask waits with that same mask.
+  bool complete = (wp.waiting & mask) == mask;
+  for (unsigned k = 0; complete && k < kWarpSize; k++)
+    if ((mask >> k & 1u) && wp.lane[k].mask != mask)
+      complete = false;
+  if (complete) {
+    WarpResult results[kWarpSize];
+    for (unsigned k = 0; k < kWarpSize; k++)
+      if (mask >> k & 1u)
+        results[k] = compute_lane(wp, mask, k);
+    wp.waiting &= ~mask;
+    for (unsigned k = 0; k < kWarpSize; k++) {
+      if (!(mask >> k & 1u))
+        continue;
+      wp.lane[k].result = results[k];
+      if (k != lane)
+        make_ready(w, base + k);
+    }
+  } else {
+    suspend(FiberState::in_warp_op);
+  }
+  compiler_barrier();
+  return c.result;
+}
+
+inline unsigned activemask() {
+  compiler_barrier();
+  Fiber *f = current_fiber;
+  Worker *w = f->worker;
+  unsigned lane = f->linear % kWarpSize;
+  Warp &wp = w->warps[f->linear / kWarpSize];
+  wp.at_activemask |= 1u << lane;
+  suspend(FiberState::at_activemask);
+  compiler_barrier();
+  return (unsigned)wp.lane[lane].result.value;
+}
+
+// Lets the other fibers of the block run before this one goes on.
+inline void yield() {
+  compiler_barrier();
+  Fiber *f = current_fiber;
+  make_ready(f->worker, f->linear);
+  swapcontext(&f->ctx, &f->worker->scheduler);
+  compiler_barrier();
+}
+
+template <typename T> inline uint64_t to_bits(T v) {
+  static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value,
+                "warp intrinsics take values of at most 8 bytes");
+  uint64_t bits = 0;
+  memcpy(&bits, &v, sizeof v);
+  return bits;
+}
+
+template <typename T> inline T from_bits(uint64_t bits) {
+  T v;
+  memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
+} // namespace ldc
+
+// ---------------------------------------------------------------------------
+// Builtin variables
+// ---------------------------------------------------------------------------
+
+#define threadIdx (::ldc::thread_idx())
+#define blockIdx (::ldc::block_idx())
+#define blockDim (::ldc::block_dim())
+#define gridDim (::ldc::grid_dim())
+static constexpr int warpSize = 32;
+
+// The worker's dynamic shared buffer is allocated once per launch and its
+// threads are created per launch, so a thread_local initialised on first use
+// points at the right buffer for every block the worker runs.
+#define LDC_DYNAMIC_SHARED(T, name)                                            \
+  static thread_local T *const name =                                          \
+      reinterpret_cast<T *>(::ldc::dynamic_shared())
+
+// ---------------------------------------------------------------------------
+// Barriers and warp intrinsics
+// ---------------------------------------------------------------------------
+
+inline void __syncthreads() { ldc::block_barrier(1); }
+inline int __syncthreads_count(int pred) {
+  return (int)ldc::block_barrier(pred).count;
+}
+inline int __syncthreads_and(int pred) { return ldc::block_barrier(pred).all; }
+inline int __syncthreads_or(int pred) { return ldc::block_barrier(pred).any; }
+
+inline void __syncwarp(unsigned mask = 0xffffffffu) {
+  ldc::warp_call(ldc::WarpOp::sync, "__syncwarp", mask, 0);
+}
+
+template <typename T>
+inline T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize) {
+  return ldc::from_bits<T>(ldc::warp_call(ldc::WarpOp::shfl_idx, "__shfl_sync",
+                                          mask, ldc::to_bits(var), src_lane,
+                                          width)
+                               .value);
+}
+template <typename T>
+inline T __shfl_up_sync(unsigned mask, T var, unsigned delta,
+                        int width = warpSize) {
+  return ldc::from_bits<T>(ldc::warp_call(ldc::WarpOp::shfl_up,
+                                          "__shfl_up_sync", mask,
+                                          ldc::to_bits(var), (int)delta, width)
+                               .value);
+}
+template <typename T>
+inline T __shfl_down_sync(unsigned mask, T var, unsigned delta,
+                          int width = warpSize) {
+  return ldc::from_bits<T>(ldc::warp_call(ldc::WarpOp::shfl_down,
+                                          "__shfl_down_sync", mask,
+                                          ldc::to_bits(var), (int)delta, width)
+                               .value);
+}
+template <typename T>
+inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask,
+                         int width = warpSize) {
+  return ldc::from_bits<T>(ldc::warp_call(ldc::WarpOp::shfl_xor,
+                                          "__shfl_xor_sync", mask,
+                                          ldc::to_bits(var), lane_mask, width)
+                               .value);
+}
+
+inline unsigned __ballot_sync(unsigned mask, int pred) {
+  return (unsigned)ldc::warp_call(ldc::WarpOp::ballot, "__ballot_sync", mask,
+                                  pred != 0)
+      .value;
+}
+inline int __any_sync(unsigned mask, int pred) {
+  return (int)ldc::warp_call(ldc::WarpOp::any, "__any_sync", mask, pred != 0)
+      .value;
+}
+inline int __all_sync(unsigned mask, int pred) {
+  return (int)ldc::warp_call(ldc::WarpOp::all, "__all_sync", mask, pred != 0)
+      .value;
+}
+inline unsigned __activemask() { return ldc::activemask(); }
+
+template <typename T> inline unsigned __match_any_sync(unsigned mask, T value) {
+  return (unsigned)ldc::warp_call(ldc::WarpOp::match_any, "__match_any_sync",
+                                  mask, ldc::to_bits(value))
+      .value;
+}
+template <typename T>
+inline unsigned __match_all_sync(unsigned mask, T value, int *pred) {
+  ldc::WarpResult r = ldc::warp_call(ldc::WarpOp::match_all,
+                                     "__match_all_sync", mask,
+                                     ldc::to_bits(value));
+  *pred = r.pred;
+  return (unsigned)r.value;
+}
+
+#define LDC_WARP_REDUCE(fn, op)                                                \
+  inline unsigned fn(unsigned mask, unsigned value) {                          \
+    return (unsigned)ldc::warp_call(op, #fn, mask, value).value;               \
+  }                                                                            \
+  inline int fn(unsigned mask, int value) {                                    \
+    return (int)(uint32_t)ldc::warp_call(op, #fn, mask, (uint32_t)value, 0,    \
+                                         32, true)                             \
+        .value;                                                                \
+  }
+LDC_WARP_REDUCE(__reduce_add_sync, ldc::WarpOp::reduce_add)
+LDC_WARP_REDUCE(__reduce_min_sync, ldc::WarpOp::reduce_min)
+LDC_WARP_REDUCE(__reduce_max_sync, ldc::WarpOp::reduce_max)
+#undef LDC_WARP_REDUCE
+inline unsigned __reduce_and_sync(unsigned mask, unsigned value) {
+  return (unsigned)ldc::warp_call(ldc::WarpOp::reduce_and, "__reduce_and_sync",
+                                  mask, value)
+      .value;
+}
+inline unsigned __reduce_or_sync(unsigned mask, unsigned value) {
+  return (unsigned)ldc::warp_call(ldc::WarpOp::reduce_or, "__reduce_or_sync",
+                                  mask, value)
+      .value;
+}
+inline unsigned __reduce_xor_sync(unsigned mask, unsigned value) {
+  return (unsigned)ldc::warp_call(ldc::WarpOp::reduce_xor, "__reduce_xor_sync",
+                                  mask, value)
+      .value;
+}
+
+inline void __nanosleep(unsigned) { ldc::yield(); }
+[[noreturn]] inline void __trap() { ldc::fail_fiber("__trap() called"); }
+
+// ---------------------------------------------------------------------------
+// Atomics and fences
+// ---------------------------------------------------------------------------
+
+namespace ldc {
+// Read-modify-write through compare-and-swap, for operations the compiler
+// has no builtin for (float add, min/max, inc/dec).
+template <typename T, typename F> inline T atomic_update(T *addr, F op) {
+  T old;
+  __atomic_load(addr, &old, __ATOMIC_RELAXED);
+  T desired;
+  do {
+    desired = op(old);
+  } while (!__atomic_compare_exchange(addr, &old, &desired, true,
+                                      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+  return old;
+}
+} // namespace ldc
+
+#define LDC_ATOMIC_FETCH(fn, builtin, T)                                       \
+  inline T fn(T *addr, T val) { return builtin(addr, val, __ATOMIC_SEQ_CST); }
+LDC_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, int)
+LDC_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, unsigned int)
+LDC_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, unsigned long long)
+LDC_ATOMIC_FETCH(atomicSub, __atomic_fetch_sub, int)
+LDC_ATOMIC_FETCH(atomicSub, __atomic_fetch_sub, unsigned int)
+LDC_ATOMIC_FETCH(atomicExch, __atomic_exchange_n, int)
+LDC_ATOMIC_FETCH(atomicExch, __atomic_exchange_n, unsigned int)
+LDC_ATOMIC_FETCH(atomicExch, __atomic_exchange_n, unsigned long long)
+LDC_ATOMIC_FETCH(atomicAnd, __atomic_fetch_and, int)
+LDC_ATOMIC_FETCH(atomicAnd, __atomic_fetch_and, unsigned int)
+LDC_ATOMIC_FETCH(atomicAnd, __atomic_fetch_and, unsigned long long)
+LDC_ATOMIC_FETCH(atomicOr, __atomic_fetch_or, int)
+LDC_ATOMIC_FETCH(atomicOr, __atomic_fetch_or, unsigned int)
+LDC_ATOMIC_FETCH(atomicOr, __atomic_fetch_or, unsigned long long)
+LDC_ATOMIC_FETCH(atomicXor, __atomic_fetch_xor, int)
+LDC_ATOMIC_FETCH(atomicXor, __atomic_fetch_xor, unsigned int)
+LDC_ATOMIC_FETCH(atomicXor, __atomic_fetch_xor, unsigned long long)
+#undef LDC_ATOMIC_FETCH
+
+inline float atomicAdd(float *addr, float val) {
+  return ldc::atomic_update(addr, [val](float old) { return old + val; });
+}
+inline double atomicAdd(double *addr, double val) {
+  return ldc::atomic_update(addr, [val](double old) { return old + val; });
+}
+inline float atomicExch(float *addr, float val) {
+  float old;
+  __atomic_exchange(addr, &val, &old, __ATOMIC_SEQ_CST);
+  return old;
+}
+
+#define LDC_ATOMIC_MINMAX(T)                                                   \
+  inline T atomicMin(T *addr, T val) {                                         \
+    return ldc::atomic_update(addr,                                            \
+                              [val](T old) { return val < old ? val : old; }); \
+  }                                                                            \
+  inline T atomicMax(T *addr, T val) {                                         \
+    return ldc::atomic_update(addr,                                            \
+                              [val](T old) { return val > old ? val : old; }); \
+  }
+LDC_ATOMIC_MINMAX(int)
+LDC_ATOMIC_MINMAX(unsigned int)
+LDC_ATOMIC_MINMAX(long long)
+LDC_ATOMIC_MINMAX(unsigned long long)
+#undef LDC_ATOMIC_MINMAX
+
+inline unsigned int atomicInc(unsigned int *addr, unsigned int val) {
+  return ldc::atomic_update(
+      addr, [val](unsigned int old) { return old >= val ? 0u : old + 1; });
+}
+inline unsigned int atomicDec(unsigned int *addr, unsigned int val) {
+  return ldc::atomic_update(addr, [val](unsigned int old) {
+    return (old == 0 || old > val) ? val : old - 1;
+  });
+}
+
+#define LDC_ATOMIC_CAS(T)                                                      \
+  inline T atomicCAS(T *addr, T compare, T val) {                              \
+    __atomic_compare_exchange_n(addr, &compare, val, false, __ATOMIC_SEQ_CST,  \
+                                __ATOMIC_SEQ_CST);                             \
+    return compare; /* the old value, whether or not it matched */            \
+  }
+LDC_ATOMIC_CAS(int)
+LDC_ATOMIC_CAS(unsigned int)
+LDC_ATOMIC_CAS(unsigned long long)
+LDC_ATOMIC_CAS(unsigned short)
+#undef LDC_ATOMIC_CAS
+
+// Scoped variants: every scope is the strongest one here.
+#define LDC_ATOMIC_SCOPED(fn)                                                  \
+  template <typename... A>                                                     \
+  inline auto fn##_block(A... a)->decltype(fn(a...)) {                         \
+    return fn(a...);                                                           \
+  }                                                                            \
+  template <typename... A>                                                     \
+  inline auto fn##_system(A... a)->decltype(fn(a...)) {                        \
+    return fn(a...);                                                           \
+  }
+LDC_ATOMIC_SCOPED(atomicAdd)
+LDC_ATOMIC_SCOPED(atomicSub)
+LDC_ATOMIC_SCOPED(atomicExch)
+LDC_ATOMIC_SCOPED(atomicMin)
+LDC_ATOMIC_SCOPED(atomicMax)
+LDC_ATOMIC_SCOPED(atomicInc)
+LDC_ATOMIC_SCOPED(atomicDec)
+LDC_ATOMIC_SCOPED(atomicCAS)
+LDC_ATOMIC_SCOPED(atomicAnd)
+LDC_ATOMIC_SCOPED(atomicOr)
+LDC_ATOMIC_SCOPED(atomicXor)
+#undef LDC_ATOMIC_SCOPED
+
+inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+// A block lives on one OS thread: only the compiler can reorder within it.
+inline void __threadfence_block() { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+
+template <typename T> inline T __ldg(const T *p) { return *p; }
+
+// ---------------------------------------------------------------------------
+// Math and integer intrinsics (the <cmath> float functions come from libm)
+// ---------------------------------------------------------------------------
+
+inline float __expf(float x) { return expf(x); }
+inline float __exp10f(float x) { return exp10f(x); }
+inline float __logf(float x) { return logf(x); }
+inline float __log2f(float x) { return log2f(x); }
+inline float __log10f(float x) { return log10f(x); }
+inline float __sinf(float x) { return sinf(x); }
+inline float __cosf(float x) { return cosf(x); }
+inline float __tanf(float x) { return tanf(x); }
+inline void __sincosf(float x, float *s, float *c) { sincosf(x, s, c); }
+inline float __powf(float x, float y) { return powf(x, y); }
+inline float __fdividef(float x, float y) { return x / y; }
+inline float fdividef(float x, float y) { return x / y; }
+inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+inline float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
+inline float __fsqrt_rn(float x) { return sqrtf(x); }
+inline float __frcp_rn(float x) { return 1.0f / x; }
+inline float __saturatef(float x) { return x > 1.0f ? 1.0f : (x > 0.0f ? x : 0.0f); }
+inline float __fmaf_rn(float x, float y, float z) { return fmaf(x, y, z); }
+inline float __fadd_rn(float x, float y) { return x + y; }
+inline float __fsub_rn(float x, float y) { return x - y; }
+inline float __fmul_rn(float x, float y) { return x * y; }
+inline float __fdiv_rn(float x, float y) { return x / y; }
+inline double __fma_rn(double x, double y, double z) { return fma(x, y, z); }
+inline double __dadd_rn(double x, double y) { return x + y; }
+inline double __dmul_rn(double x, double y) { return x * y; }
+
+inline int __float2int_rn(float x) { return (int)nearbyintf(x); }
+inline int __float2int_rz(float x) { return (int)x; }
+inline int __float2int_rd(float x) { return (int)floorf(x); }
+inline int __float2int_ru(float x) { return (int)ceilf(x); }
+inline unsigned int __float2uint_rn(float x) { return (unsigned int)nearbyintf(x); }
+inline float __int2float_rn(int x) { return (float)x; }
+inline float __uint2float_rn(unsigned int x) { return (float)x; }
+
+inline int __float_as_int(float x) { return ldc::from_bits<int>(ldc::to_bits(x)); }
+inline float __int_as_float(int x) { return ldc::from_bits<float>(ldc::to_bits(x)); }
+inline unsigned int __float_as_uint(float x) {
+  return ldc::from_bits<unsigned int>(ldc::to_bits(x));
+}
+inline float __uint_as_float(unsigned int x) {
+  return ldc::from_bits<float>(ldc::to_bits(x));
+}
+inline long long __double_as_longlong(double x) {
+  return ldc::from_bits<long long>(ldc::to_bits(x));
+}
+inline double __longlong_as_double(long long x) {
+  return ldc::from_bits<double>(ldc::to_bits(x));
+}
+
+inline int __popc(unsigned int x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+inline int __clzll(long long x) {
+  return x == 0 ? 64 : __builtin_clzll((unsigned long long)x);
+}
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline unsigned int __brev(unsigned int x) {
+  unsigned int r = 0;
+  for (int i = 0; i < 32; i++, x >>= 1)
+    r = (r << 1) | (x & 1u);
+  return r;
+}
+inline unsigned long long __brevll(unsigned long long x) {
+  return (unsigned long long)__brev((unsigned int)x) << 32 | __brev((unsigned int)(x >> 32));
+}
+// Low 32 bits of the product of the low 24 bits (sign-extended for __mul24).
+inline int __mul24(int x, int y) {
+  int64_t a = (int32_t)((uint32_t)x << 8) >> 8, b = (int32_t)((uint32_t)y << 8) >> 8;
+  return (int)(uint32_t)(uint64_t)(a * b);
+}
+inline unsigned int __umul24(unsigned int x, unsigned int y) {
+  return (x & 0xffffffu) * (y & 0xffffffu);
+}
+inline int __mulhi(int x, int y) { return (int)(((int64_t)x * y) >> 32); }
+inline unsigned int __umulhi(unsigned int x, unsigned int y) {
+  return (unsigned int)(((uint64_t)x * y) >> 32);
+}
+inline long long __mul64hi(long long x, long long y) {
+  return (long long)(((__int128)x * y) >> 64);
+}
+inline unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
+  return (unsigned long long)(((unsigned __int128)x * y) >> 64);
+}
+inline int __sad(int x, int y, unsigned int z) {
+  return (int)((x > y ? (unsigned)x - (unsigned)y : (unsigned)y - (unsigned)x) + z);
+}
+inline unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) {
+  return (x > y ? x - y : y - x) + z;
+}
+
+// min/max as CUDA overloads them (mixed signed/unsigned goes unsigned).
+#define LDC_MINMAX(R, A, B)                                                    \
+  inline R min(A a, B b) { return (R)a < (R)b ? (R)a : (R)b; }                 \
+  inline R max(A a, B b) { return (R)a > (R)b ? (R)a : (R)b; }
+LDC_MINMAX(int, int, int)
+LDC_MINMAX(unsigned int, unsigned int, unsigned int)
+LDC_MINMAX(unsigned int, int, unsigned int)
+LDC_MINMAX(unsigned int, unsigned int, int)
+LDC_MINMAX(long, long, long)
+LDC_MINMAX(unsigned long, unsigned long, unsigned long)
+LDC_MINMAX(unsigned long, long, unsigned long)
+LDC_MINMAX(unsigned long, unsigned long, long)
+LDC_MINMAX(long long, long long, long long)
+LDC_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+LDC_MINMAX(unsigned long long, long long, unsigned long long)
+LDC_MINMAX(unsigned long long, unsigned long long, long long)
+#undef LDC_MINMAX
+inline float min(float a, float b) { return fminf(a, b); }
+inline float max(float a, float b) { return fmaxf(a, b); }
+inline double min(double a, double b) { return fmin(a, b); }
+inline double max(double a, double b) { return fmax(a, b); }
+inline double min(float a, double b) { return fmin(a, b); }
+inline double max(float a, double b) { return fmax(a, b); }
+inline double min(double a, float b) { return fmin(a, b); }
+inline double max(double a, float b) { return fmax(a, b); }
+inline unsigned int umin(unsigned int a, unsigned int b) { return min(a, b); }
+inline unsigned int umax(unsigned int a, unsigned int b) { return max(a, b); }
+inline long long llmin(long long a, long long b) { return min(a, b); }
+inline long long llmax(long long a, long long b) { return max(a, b); }
+inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return min(a, b); }
+inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return max(a, b); }
+
+// clock() is the C library's (process CPU time: monotonic, coarse).
+inline long long clock64() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+extern "C" void ldc_assert_fail(const char *expr, const char *file, int line,
+                               const char *func) {
+  ldc::fail_fiber("%s:%d: %s: assertion `%s' failed", file, line, func, expr);
+}
+
+// ---------------------------------------------------------------------------
+// The launch engine
+// ---------------------------------------------------------------------------
+
+namespace ldc {
+
+inline void fiber_main() {
+  Fiber *f = current_fiber;
+  Launch *L = f->worker->launch;
+  try {
+    L->entry(L->args);
+  } catch (...) {
+    fail_fiber("the kernel threw a C++ exception");
+  }
+  // Exited threads count as arrived at the block barrier (Volta+), so this
+  // exit may be what the others wait for.
+  compiler_barrier();
+  f = current_fiber;
+  Worker *w = f->worker;
+  f->state = FiberState::exited;
+  w->live--;
+  w->warps[f->linear / kWarpSize].exited |= 1u << (f->linear % kWarpSize);
+  if (w->bar_arrived > 0 && w->bar_arrived == w->live)
+    release_barrier(w);
+  // Returning resumes uc_link: the scheduler.
+}
+
+// Appends printf-style text to a fixed buffer, silently truncating.
+struct Text {
+  char *buf;
+  size_t cap, len;
+  __attribute__((format(printf, 2, 3))) void add(const char *fmt, ...) {
+    if (len + 1 >= cap)
+      return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + len, cap - len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+      len = len + (size_t)n < cap ? len + (size_t)n : cap - 1;
+  }
+  // Writes the set bits of a bitset as ranges: "0-4,6,8-31".
+  void ranges(const unsigned *bits, unsigned nbits) {
+    bool first = true;
+    for (unsigned i = 0; i < nbits;) {
+      if (!(bits[i / 32] >> (i % 32) & 1u)) {
+        i++;
+        continue;
+      }
+      unsigned j = i;
+      while (j + 1 < nbits && (bits[(j + 1) / 32] >> ((j + 1) % 32) & 1u))
+        j++;
+      if (j == i)
+        add("%s%u", first ? "" : ",", i);
+      else
+        add("%s%u-%u", first ? "" : ",", i, j);
+      first = false;
+      i = j + 1;
+    }
+  }
+};
+
+// Explains, on one line, why no fiber of the block can run.
+inline void report_deadlock(Worker *w) {
+  Launch *L = w->launch;
+  char msg[sizeof L->message];
+  Text t{msg, sizeof msg, 0};
+  t.add("block (%u,%u,%u): deadlock:", w->block_idx.x, w->block_idx.y,
+        w->block_idx.z);
+  const char *sep = " ";
+  for (unsigned wi = 0; wi < w->nwarps; wi++) {
+    Warp &wp = w->warps[wi];
+    unsigned pending = wp.waiting;
+    while (pending != 0) {
+      unsigned l = (unsigned)__builtin_ctz(pending);
+      const LaneCall &c = wp.lane[l];
+      unsigned group = 0;
+      for (unsigned k = 0; k < kWarpSize; k++)
+        if ((pending >> k & 1u) && wp.lane[k].mask == c.mask &&
+            wp.lane[k].name == c.name)
+          group |= 1u << k;
+      pending &= ~group;
+      t.add("%swarp %u lanes ", sep, wi);
+      t.ranges(&group, kWarpSize);
+      t.add(" wait in %s(mask 0x%08x)", c.name, c.mask);
+      // Why the rest of the mask is not there.
+      unsigned missing = c.mask & ~group, exited = 0, at_barrier = 0, other = 0;
+      for (unsigned k = 0; k < kWarpSize; k++) {
+        if (!(missing >> k & 1u))
+          continue;
+        FiberState s = w->fibers[wi * kWarpSize + k].state;
+        if (s == FiberState::exited)
+          exited |= 1u << k;
+        else if (s == FiberState::at_barrier)
+          at_barrier |= 1u << k;
+        else
+          other |= 1u << k;
+      }
+      const unsigned sets[] = {exited, at_barrier, other};
+      const char *why[] = {"exited", "wait at __syncthreads",
+                           "wait in another warp intrinsic call"};
+      for (int i = 0; i < 3; i++) {
+        if (sets[i] == 0)
+          continue;
+        t.add(", lane%s ", __builtin_popcount(sets[i]) > 1 ? "s" : "");
+        t.ranges(&sets[i], kWarpSize);
+        t.add(" %s", why[i]);
+      }
+      sep = "; ";
+    }
+  }
+  if (w->bar_nwaiters > 0) {
+    unsigned bits[kMaxBlockThreads / 32] = {};
+    for (unsigned i = 0; i < w->bar_nwaiters; i++)
+      bits[w->bar_waiters[i] / 32] |= 1u << (w->bar_waiters[i] % 32);
+    t.add("%sthreads ", sep);
+    t.ranges(bits, L->nthreads);
+    t.add(" wait at __syncthreads (%u of %u live threads arrived)",
+          w->bar_arrived, w->live);
+  }
+  record_error(L, "%s", msg);
+}
+
+// Hands every lane waiting in __activemask() the set of such lanes of its warp.
+inline bool resolve_activemask(Worker *w) {
+  bool any = false;
+  for (unsigned wi = 0; wi < w->nwarps; wi++) {
+    Warp &wp = w->warps[wi];
+    unsigned m = wp.at_activemask;
+    if (m == 0)
+      continue;
+    for (unsigned k = 0; k < kWarpSize; k++) {
+      if (m >> k & 1u) {
+        wp.lane[k].result.value = m;
+        make_ready(w, wi * kWarpSize + k);
+      }
+    }
+    wp.at_activemask = 0;
+    any = true;
+  }
+  return any;
+}
+
+// Runs block `id` to completion; false when the launch failed.
+inline bool run_block(Worker *w, unsigned long long id) {
+  Launch *L = w->launch;
+  unsigned long long gx = L->grid.x, gy = L->grid.y;
+  w->block_idx = uint3{(unsigned)(id % gx), (unsigned)(id / gx % gy),
+                       (unsigned)(id / (gx * gy))};
+  w->live = L->nthreads;
+  w->qhead = w->qlen = 0;
+  w->bar_arrived = w->bar_count = w->bar_nwaiters = 0;
+  w->bar_and = true;
+  w->bar_or = false;
+  for (unsigned i = 0; i < w->nwarps; i++) {
+    w->warps[i].exited = w->warps[i].waiting = w->warps[i].at_activemask = 0;
+    for (unsigned k = 0; k < kWarpSize; k++)
+      w->warps[i].lane[k].mask = 0;
+  }
+  for (unsigned i = 0; i < L->nthreads; i++) {
+    Fiber &f = w->fibers[i];
+    f.ctx.uc_stack.ss_sp = f.stack;
+    f.ctx.uc_stack.ss_size = LDC_FIBER_STACK_SIZE;
+    f.ctx.uc_link = &w->scheduler;
+    makecontext(&f.ctx, fiber_main, 0);
+    make_ready(w, i);
+  }
+  for (;;) {
+    while (w->qlen > 0) {
+      Fiber *f = &w->fibers[w->queue[w->qhead]];
+      w->qhead = (w->qhead + 1) % L->nthreads;
+      w->qlen--;
+      f->state = FiberState::running;
+      current_fiber = f;
+      swapcontext(&w->scheduler, &f->ctx);
+      current_fiber = nullptr;
+      if (w->aborted || __atomic_load_n(&L->failed, __ATOMIC_RELAXED))
+        return false;
+    }
+    if (w->live == 0)
+      return true;
+    if (resolve_activemask(w))
+      continue;
+    report_deadlock(w);
+    return false;
+  }
+}
+
+inline size_t page_size() { return (size_t)sysconf(_SC_PAGESIZE); }
+inline size_t stack_slot() {
+  size_t page = page_size();
+  return (LDC_FIBER_STACK_SIZE + page - 1) / page * page + page;
+}
+
+inline void worker_free(Worker *w) {
+  if (w->stacks)
+    munmap(w->stacks, w->stacks_len);
+  delete[] w->fibers;
+  delete[] w->queue;
+  delete[] w->bar_waiters;
+  delete[] w->warps;
+  free(w->dyn_shared);
+}
+
+// getcontext once per fiber; makecontext re-arms the context for every block.
+// Out of line: getcontext returns twice as far as the compiler knows.
+__attribute__((noinline)) inline void init_context(ucontext_t *ctx) {
+  getcontext(ctx);
+}
+
+inline bool worker_init(Worker *w, Launch *L) {
+  unsigned n = L->nthreads;
+  w->launch = L;
+  w->nwarps = (n + kWarpSize - 1) / kWarpSize;
+  w->fibers = new (std::nothrow) Fiber[n];
+  w->queue = new (std::nothrow) unsigned[n];
+  w->bar_waiters = new (std::nothrow) unsigned[n];
+  w->warps = new (std::nothrow) Warp[w->nwarps];
+  // Zeroed, 16-byte aligned, never null (even for 0 bytes), like the GPU's.
+  size_t dyn = (L->dyn_shared + 15) / 16 * 16;
+  if (dyn == 0)
+    dyn = 16;
+  if (posix_memalign((void **)&w->dyn_shared, 16, dyn) != 0)
+    w->dyn_shared = nullptr;
+  if (!w->fibers || !w->queue || !w->bar_waiters || !w->warps || !w->dyn_shared) {
+    record_error(L, "out of memory setting up a worker for %u threads", n);
+    return false;
+  }
+  memset(w->dyn_shared, 0, dyn);
+
+  size_t page = page_size(), slot = stack_slot();
+  w->stacks_len = slot * n;
+  void *m = mmap(nullptr, w->stacks_len, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (m == MAP_FAILED) {
+    w->stacks = nullptr;
+    record_error(L, "cannot map %zu bytes of fiber stacks: %s", w->stacks_len,
+                 strerror(errno));
+    return false;
+  }
+  w->stacks = (char *)m;
+  for (unsigned i = 0; i < n; i++) {
+    // Guard page below each stack: an overflow faults instead of silently
+    // corrupting the neighbouring thread's stack.
+    if (mprotect(w->stacks + i * slot, page, PROT_NONE) != 0) {
+      record_error(L, "cannot protect a fiber stack guard page: %s", strerror(errno));
+      return false;
+    }
+    Fiber &f = w->fibers[i];
+    f.stack = w->stacks + i * slot + page;
+    f.linear = i;
+    f.worker = w;
+    f.thread_idx = uint3{i % L->block.x, i / L->block.x % L->block.y,
+                         i / (L->block.x * L->block.y)};
+    f.state = FiberState::exited;
+    init_context(&f.ctx);
+  }
+  for (unsigned i = 0; i < w->nwarps; i++) {
+    unsigned lanes = n - i * kWarpSize < kWarpSize ? n - i * kWarpSize : kWarpSize;
+    w->warps[i].present = lanes == kWarpSize ? kFullMask : (1u << lanes) - 1;
+  }
+  current_dyn_shared = w->dyn_shared;
+  return true;
+}
+
+inline void *worker_main(void *arg) {
+  Launch *L = (Launch *)arg;
+  Worker w;
+  memset((void *)&w, 0, sizeof w);
+  if (worker_init(&w, L)) {
+    while (!__atomic_load_n(&L->failed, __ATOMIC_RELAXED)) {
+      unsigned long long id = __atomic_fetch_add(&L->next_block, 1, __ATOMIC_RELAXED);
+      if (id >= L->nblocks || !run_block(&w, id))
+        break;
+    }
+  }
+  current_dyn_shared = nullptr;
+  worker_free(&w);
+  return nullptr;
+}
+
+inline unsigned cpu_count() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+    return (unsigned)CPU_COUNT(&set);
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (unsigned)n : 1;
+}
+
+__attribute__((format(printf, 3, 4))) inline int
+launch_error(char *err, unsigned long errlen, const char *fmt, ...) {
+  if (err && errlen > 0) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+  }
+  return 1;
+}
+
+} // namespace ldc
+
+extern "C" __attribute__((visibility("default"))) int ldc_cpu_abi_version(void) {
+  return 1;
+}
+
+extern "C" __attribute__((visibility("default"))) int
+ldc_cpu_launch(void (*entry)(void **args), void **args, const unsigned grid[3],
+               const unsigned block[3], unsigned long dyn_shared, int workers,
+               char *err, unsigned long errlen) {
+  using namespace ldc;
+  if (err && errlen > 0)
+    err[0] = '\0';
+  if (entry == nullptr)
+    return launch_error(err, errlen, "no kernel entry point");
+  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+    return launch_error(err, errlen, "empty grid (%u,%u,%u)", grid[0], grid[1], grid[2]);
+  if (grid[0] > 0x7fffffffu || grid[1] > 65535 || grid[2] > 65535)
+    return launch_error(err, errlen,
+                        "grid (%u,%u,%u) exceeds the limits (2147483647,65535,65535)",
+                        grid[0], grid[1], grid[2]);
+  if (block[0] == 0 || block[1] == 0 || block[2] == 0)
+    return launch_error(err, errlen, "empty block (%u,%u,%u)", block[0], block[1], block[2]);
+  unsigned long long nthreads = (unsigned long long)block[0] * block[1] * block[2];
+  if (block[0] > 1024 || block[1] > 1024 || block[2] > 64 || nthreads > kMaxBlockThreads)
+    return launch_error(err, errlen,
+                        "block (%u,%u,%u) has %llu threads; the limits are 1024 "
+                        "threads and (1024,1024,64)",
+                        block[0], block[1], block[2], nthreads);
+  if (dyn_shared > (1ul << 30))
+    return launch_error(err, errlen, "%lu bytes of dynamic shared memory is too much",
+                        dyn_shared);
+
+  Launch L;
+  memset((void *)&L, 0, sizeof L);
+  L.entry = entry;
+  L.args = args;
+  L.grid = dim3(grid[0], grid[1], grid[2]);
+  L.block = dim3(block[0], block[1], block[2]);
+  L.nblocks = (unsigned long long)grid[0] * grid[1] * grid[2];
+  L.nthreads = (unsigned)nthreads;
+  L.dyn_shared = dyn_shared;
+  pthread_mutex_init(&L.mu, nullptr);
+
+  unsigned long long n = workers > 0 ? (unsigned)workers : cpu_count();
+  if (n > L.nblocks)
+    n = L.nblocks;
+  // Each fiber stack with its guard page is two memory mappings; stay well
+  // inside the kernel's default limit of 65530 mappings per process.
+  unsigned long long by_maps = 30000 / (2 * nthreads + 8);
+  if (n > by_maps)
+    n = by_maps > 0 ? by_maps : 1;
+
+  pthread_t *threads = new (std::nothrow) pthread_t[n];
+  if (threads == nullptr)
+    return launch_error(err, errlen, "out of memory");
+  // Workers block asynchronous signals: they are not Go threads, and the
+  // host's signals must go to threads that can handle them.
+  sigset_t all, old;
+  sigfillset(&all);
+  static const int synchronous[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+                                    SIGTRAP, SIGABRT, SIGSYS};
+  for (int s : synchronous)
+    sigdelset(&all, s);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  unsigned long long started = 0;
+  int create_err = 0;
+  for (; started < n; started++) {
+    create_err = pthread_create(&threads[started], nullptr, worker_main, &L);
+    if (create_err != 0)
+      break;
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  for (unsigned long long i = 0; i < started; i++)
+    pthread_join(threads[i], nullptr);
+  delete[] threads;
+  fflush(stdout); // kernel printf: the Go host never flushes C's stdio
+
+  pthread_mutex_destroy(&L.mu);
+
+  if (started == 0)
+    return launch_error(err, errlen, "cannot start worker threads: %s",
+                        strerror(create_err));
+  if (L.failed)
+    return launch_error(err, errlen, "%s", L.message);
+  return 0;
+}
+
+#endif // LDCHECK_CPU_H
