@@ -1,0 +1,344 @@
+// ldcheck_rt.h: the device side of ldcheck, compiled into the same module
+// as the instrumented kernel, so the CUDA and CPU backends run one
+// implementation. The instrumenter (privatize) emits calls to what is
+// defined here; the host (gpuruntime) fills ldc_g before each launch.
+//
+// Modes (ldc_g.mode):
+//   LDC_MODE_PLAIN   the kernel as written: barriers are barriers, no copies.
+//   LDC_MODE_BLOCK   level 1: unit = block, region = the whole kernel; global
+//                    targets are redirected to the block's private copy; the
+//                    host runs the two passes and the fused checks.
+//   LDC_MODE_REPLAY  level 2: unit = warp, regions between barriers; shared
+//                    targets get a copy per warp; each region runs twice and
+//                    the block checks it at the barrier that ends it.
+#pragma once
+#if defined(LDC_CPU)
+// ldcheck_cpu.h is force-included by the CPU backend's compile.
+#elif defined(__NVCC__)
+#include <cuda_runtime.h>
+#elif !defined(__LDCHECK_PRELUDE__)
+#error "ldcheck_rt.h: compile with nvcc, with the CPU backend, or with clang -include ldcheck_prelude.h"
+#endif
+
+#define LDC_MODE_PLAIN 0
+#define LDC_MODE_BLOCK 1
+#define LDC_MODE_REPLAY 2
+
+#define LDC_MAX_ALLOCS 16
+#define LDC_MAX_SHARED 16
+#define LDC_ATOMIC_SLOTS 16
+
+// Race record kinds and spaces (shared with gpuruntime's Go side).
+#define LDC_RACE_WW 1
+#define LDC_RACE_RW 2
+#define LDC_SPACE_SHARED 1
+#define LDC_SPACE_GLOBAL 2
+#define LDC_SPACE_LOCAL 3
+
+struct ldc_alloc {
+  unsigned long long base, size; // the original allocation
+  unsigned long long copies;     // private copy u is at copies + u * size
+};
+
+struct ldc_record {
+  int kind, space, target;         // target: shared table slot, allocation, or -1 for locals
+  int from, to;                    // region: barrier IDs, -1 entry/exit
+  int unit_a, unit_b;              // warps (level 2) or blocks (level 1)
+  int block;                       // linear block index
+  int thread;                      // linear thread index in the block (locals), else -1
+  long long offset;                // byte offset in the target
+  unsigned int values;             // original, unit a's, unit b's byte (8 bits each)
+};
+
+struct ldc_trace {
+  int block, thread, pass, from, to, differ;
+};
+
+struct ldc_ctx {
+  int mode;
+  int pass; // level 1: which host-driven pass this launch is
+  int nallocs;
+  struct ldc_alloc allocs[LDC_MAX_ALLOCS];
+  // Level 2: copies of shared target i for warp w of block b live at
+  // shared_scratch + b * shared_per_block + shared_off[i] + w * shared_bytes[i].
+  unsigned long long shared_scratch, shared_per_block;
+  unsigned long long shared_off[LDC_MAX_SHARED], shared_bytes[LDC_MAX_SHARED];
+  int nshared;
+  // Atomics run once: atomic_mode 1 runs and logs each thread's results,
+  // 2 replays them from the log (one row of LDC_ATOMIC_SLOTS per thread).
+  int atomic_mode;
+  unsigned long long *atomic_log;
+  int *atomic_overflow;
+  struct ldc_record *records;
+  int *nrecords;
+  int max_records;
+  struct ldc_trace *trace; // optional: one entry per region end per thread
+  int *ntrace;
+  int max_trace;
+};
+
+#ifdef LDC_CPU
+extern "C" {
+struct ldc_ctx ldc_g;
+}
+#else
+extern "C" __device__ struct ldc_ctx ldc_g;
+__device__ struct ldc_ctx ldc_g;
+#endif
+
+// Per-thread state of the instrumented kernel.
+struct ldc_thread {
+  int mode, pass;
+  int start, end1; // the region's start barrier; where pass 1 ended
+  int differ;      // pass 2 ended with other locals, or elsewhere, than pass 1
+  int done;        // returned from the kernel and checked
+  int natomic, atomic_start;
+};
+
+struct ldc_block_state {
+  void *shared_orig[LDC_MAX_SHARED];
+  int pass, from, to;
+};
+
+static __device__ __forceinline__ unsigned ldc_block_linear() {
+  return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+}
+static __device__ __forceinline__ unsigned ldc_thread_linear() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+static __device__ __forceinline__ unsigned ldc_block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
+static __device__ __forceinline__ unsigned ldc_warps() { return (ldc_block_threads() + 31) / 32; }
+
+static __device__ __forceinline__ void ldc_copy_bytes(void *dst, const void *src, unsigned long n) {
+  unsigned char *d = (unsigned char *)dst;
+  const unsigned char *s = (const unsigned char *)src;
+  for (unsigned long i = 0; i < n; i++) d[i] = s[i];
+}
+static __device__ __forceinline__ int ldc_bytes_differ(const void *a, const void *b, unsigned long n) {
+  const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
+  for (unsigned long i = 0; i < n; i++)
+    if (x[i] != y[i]) return 1;
+  return 0;
+}
+#define LDC_PUT(q, x) (ldc_copy_bytes((q), &(x), sizeof(x)), (q) += sizeof(x))
+#define LDC_GET(q, x) (ldc_copy_bytes(&(x), (q), sizeof(x)), (q) += sizeof(x))
+#define LDC_CMP(q, d, x) ((d) |= ldc_bytes_differ((q), &(x), sizeof(x)), (q) += sizeof(x))
+
+static __device__ __forceinline__ struct ldc_block_state *ldc_block() {
+  __shared__ struct ldc_block_state bs;
+  return &bs;
+}
+
+// ldc_record_race appends a race record. This is the only atomic in the
+// checks, and it runs only when a race is found.
+static __device__ void ldc_record_race(struct ldc_record r) {
+  if (!ldc_g.records) return;
+  int k = atomicAdd(ldc_g.nrecords, 1);
+  if (k < ldc_g.max_records) ldc_g.records[k] = r;
+}
+
+static __device__ void ldc_begin(struct ldc_thread *t) {
+  t->mode = ldc_g.mode;
+  t->pass = 1;
+  t->start = -1;
+  t->end1 = -1;
+  t->differ = 0;
+  t->done = 0;
+  t->natomic = 0;
+  t->atomic_start = 0;
+}
+
+// ldc_redirect maps a pointer into a target allocation to the current
+// unit's private copy of it (level 1: the block's copy).
+static __device__ void *ldc_redirect(void *p) {
+  if (ldc_g.mode != LDC_MODE_BLOCK) return p;
+  unsigned long long a = (unsigned long long)p;
+  for (int i = 0; i < ldc_g.nallocs; i++) {
+    const struct ldc_alloc *al = &ldc_g.allocs[i];
+    if (a >= al->base && a < al->base + al->size)
+      return (void *)(al->copies + (unsigned long long)ldc_block_linear() * al->size + (a - al->base));
+  }
+  return p;
+}
+
+// ldc_shared_copy returns the calling warp's copy of shared target i (the
+// original in other modes) and initialises every warp's copy from the
+// original. Every thread of the block calls it at the same place.
+static __device__ void *ldc_shared_copy(struct ldc_thread *t, int i, void *orig, unsigned long bytes) {
+  if (t->mode != LDC_MODE_REPLAY) return orig;
+  if (bytes == 0) bytes = ldc_g.shared_bytes[i];
+  unsigned char *base = (unsigned char *)(ldc_g.shared_scratch + (unsigned long long)ldc_block_linear() * ldc_g.shared_per_block + ldc_g.shared_off[i]);
+  unsigned tid = ldc_thread_linear(), n = ldc_block_threads(), w = ldc_warps();
+  if (tid == 0) ldc_block()->shared_orig[i] = orig;
+  __syncthreads();
+  const unsigned char *s = (const unsigned char *)orig;
+  for (unsigned long j = tid; j < bytes * w; j += n) base[j] = s[j % bytes];
+  __syncthreads();
+  return base + (tid / 32) * bytes;
+}
+
+// ldc_check is the block-cooperative check at the end of a region: every
+// thread of the block calls it, those that reached the barrier (or the
+// exit) with pass 1 or 2 and those already done with pass 0. It returns 1
+// when every thread of the block is done.
+//
+// Pass 1, for every byte j of every shared target (U kept in the original
+// S): a warp wrote j if its copy differs from S; two writers are a
+// write-write race; S becomes the last writer's value; each warp's copy
+// becomes the pass-2 state (U, with its own change reverted).
+// Pass 2: a warp whose copy differs from U read something another warp
+// wrote: a read-write race. Every copy is reset to U for the next region.
+static __device__ int ldc_check(struct ldc_thread *t, int pass, int id) {
+  struct ldc_block_state *bs = ldc_block();
+  if (pass) {
+    bs->pass = pass;
+    bs->from = t->start;
+    bs->to = id;
+  }
+  if (__syncthreads_and(t->done)) return 1;
+  int p = bs->pass;
+  unsigned tid = ldc_thread_linear(), n = ldc_block_threads(), W = ldc_warps();
+  int block = (int)ldc_block_linear();
+  for (int i = 0; i < ldc_g.nshared; i++) {
+    unsigned long bytes = ldc_g.shared_bytes[i];
+    unsigned char *s = (unsigned char *)bs->shared_orig[i];
+    unsigned char *c = (unsigned char *)(ldc_g.shared_scratch + (unsigned long long)block * ldc_g.shared_per_block + ldc_g.shared_off[i]);
+    if (!s) continue;
+    for (unsigned long j = tid; j < bytes; j += n) {
+      unsigned char orig = s[j];
+      if (p == 1) {
+        unsigned char u = orig;
+        int writer = -1;
+        for (unsigned w = 0; w < W; w++) {
+          unsigned char v = c[w * bytes + j];
+          if (v != orig) {
+            if (writer >= 0) {
+              struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_SHARED, i, bs->from, bs->to, writer, (int)w, block, -1, (long long)j,
+                                     (unsigned)orig | ((unsigned)u << 8) | ((unsigned)v << 16)};
+              ldc_record_race(r);
+            }
+            writer = (int)w;
+            u = v;
+          }
+        }
+        for (unsigned w = 0; w < W; w++) c[w * bytes + j] = (int)w == writer ? orig : u;
+        s[j] = u;
+      } else if (p == 2) {
+        for (unsigned w = 0; w < W; w++) {
+          unsigned char v = c[w * bytes + j];
+          if (v != orig) {
+            struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_SHARED, i, bs->from, bs->to, (int)w, -1, block, -1, (long long)j,
+                                   (unsigned)orig | ((unsigned)v << 8)};
+            ldc_record_race(r);
+            c[w * bytes + j] = orig;
+          }
+        }
+      }
+    }
+  }
+  if (p == 2 && pass == 2 && t->differ) {
+    struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_LOCAL, -1, t->start, id, (int)(tid / 32), -1, block, (int)tid, 0, 0};
+    ldc_record_race(r);
+  }
+  if (pass && ldc_g.trace) {
+    int k = atomicAdd(ldc_g.ntrace, 1);
+    if (k < ldc_g.max_trace) {
+      struct ldc_trace tr = {block, (int)tid, pass, t->start, id, t->differ};
+      ldc_g.trace[k] = tr;
+    }
+  }
+  __syncthreads();
+  return 0;
+}
+
+// ldc_boundary is called by a thread that reached barrier id (or the exit,
+// -1) in replay mode. It returns 1 when the thread must restore its locals
+// and run the region again (end of pass 1).
+static __device__ int ldc_boundary(struct ldc_thread *t, int id) {
+  if (t->pass == 1) {
+    t->end1 = id;
+    t->differ = 0;
+    ldc_check(t, 1, id);
+    t->pass = 2;
+    t->natomic = t->atomic_start;
+    return 1;
+  }
+  if (id != t->end1) t->differ = 1;
+  ldc_check(t, 2, id);
+  t->pass = 1;
+  t->start = id;
+  t->differ = 0;
+  t->atomic_start = t->natomic;
+  return 0;
+}
+
+// ldc_idle keeps a finished thread in its block's checks until all are done.
+static __device__ void ldc_idle(struct ldc_thread *t) {
+  t->done = 1;
+  while (!ldc_check(t, 0, -1)) {
+  }
+}
+
+static __device__ __forceinline__ void ldc_finish(struct ldc_thread *t) { (void)t; }
+
+// Atomics take effect once per checked run: the first execution logs each
+// result in the thread's row; replays return the logged value.
+static __device__ __forceinline__ int ldc_atomic_replaying(struct ldc_thread *t) {
+  return ldc_g.atomic_mode == 2 || (t->mode == LDC_MODE_REPLAY && t->pass == 2);
+}
+static __device__ __forceinline__ unsigned long long *ldc_atomic_slot(struct ldc_thread *t) {
+  if (!ldc_g.atomic_log) return 0;
+  if (t->natomic >= LDC_ATOMIC_SLOTS) {
+    *ldc_g.atomic_overflow = 1;
+    return 0;
+  }
+  unsigned long long row = (unsigned long long)ldc_block_linear() * ldc_block_threads() + ldc_thread_linear();
+  return ldc_g.atomic_log + row * LDC_ATOMIC_SLOTS + t->natomic++;
+}
+template <class T> static __device__ T ldc_atomic_record(struct ldc_thread *t, T v) {
+  unsigned long long *slot = ldc_atomic_slot(t);
+  if (slot) {
+    unsigned long long raw = 0;
+    ldc_copy_bytes(&raw, &v, sizeof(T));
+    *slot = raw;
+  }
+  return v;
+}
+template <class T> static __device__ T ldc_atomic_replay(struct ldc_thread *t) {
+  T v;
+  unsigned long long *slot = ldc_atomic_slot(t);
+  unsigned long long raw = slot ? *slot : 0;
+  ldc_copy_bytes(&v, &raw, sizeof(T));
+  return v;
+}
+#define LDC_ATOMIC(E) (ldc_atomic_replaying(&ldc_t) ? ldc_atomic_replay<decltype(E)>(&ldc_t) : ldc_atomic_record<decltype(E)>(&ldc_t, (E)))
+#define LDC_ONCE(E) (((ldc_t.mode == LDC_MODE_REPLAY && ldc_t.pass == 2) || (ldc_t.mode == LDC_MODE_BLOCK && ldc_g.pass == 2)) ? 0 : (E))
+
+#define LDC_BARRIER(K, ID)                                      \
+  do {                                                          \
+    if (ldc_t.mode != LDC_MODE_REPLAY) {                        \
+      __syncthreads();                                          \
+    } else {                                                    \
+      if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
+      else LDC_SAVE_##K(ldc_end);                               \
+      if (ldc_boundary(&ldc_t, ID)) {                           \
+        LDC_LOAD_##K(ldc_start);                                \
+        goto ldc_dispatch_##K;                                  \
+      }                                                         \
+      LDC_SAVE_##K(ldc_start);                                  \
+    }                                                           \
+  } while (0)
+
+#define LDC_EXIT(K)                                             \
+  do {                                                          \
+    if (ldc_t.mode == LDC_MODE_REPLAY) {                        \
+      if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
+      else LDC_SAVE_##K(ldc_end);                               \
+      if (ldc_boundary(&ldc_t, -1)) {                           \
+        LDC_LOAD_##K(ldc_start);                                \
+        goto ldc_dispatch_##K;                                  \
+      }                                                         \
+      ldc_idle(&ldc_t);                                         \
+    }                                                           \
+    ldc_finish(&ldc_t);                                         \
+  } while (0)

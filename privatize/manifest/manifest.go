@@ -1,0 +1,141 @@
+// Package manifest is the contract between `ldcheck build` and `ldcheck run`:
+// what was instrumented, where the compiled modules are, and everything the
+// runtime must know to launch and check each kernel. privatize writes it,
+// gpuruntime reads it; neither reads the other's code.
+package manifest
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Version changes whenever the instrumented code's hooks or this file's
+// meaning change; a build directory of another version must be rebuilt.
+const Version = 1
+
+// FileName is the manifest's name inside a build directory.
+const FileName = "manifest.json"
+
+// Manifest describes one build directory.
+type Manifest struct {
+	Version int    `json:"version"`
+	Source  string `json:"source"`       // the user's file, absolute
+	SHA256  string `json:"sha256"`       // of the source, to notice edits
+	Output  string `json:"instrumented"` // instrumented source, relative to the build dir
+	// Compiled modules, relative to the build dir; empty when not built.
+	PTX     string   `json:"ptx,omitempty"`
+	Cubin   string   `json:"cubin,omitempty"`
+	Arch    string   `json:"arch,omitempty"`
+	CPU     string   `json:"cpu,omitempty"` // shared library for the CPU backend
+	Kernels []Kernel `json:"kernels"`
+}
+
+// Kernel is one __global__ function.
+type Kernel struct {
+	Name   string  `json:"name"`
+	Symbol string  `json:"symbol"`    // the CUDA module's function name
+	Entry  string  `json:"cpu_entry"` // the CPU library's entry point
+	Line   int     `json:"line"`
+	Params []Param `json:"params"`
+	// Instrumented is false when the kernel could not be instrumented;
+	// Reason says why (it then runs unchecked).
+	Instrumented bool        `json:"instrumented"`
+	Reason       string      `json:"reason,omitempty"`
+	Barriers     []Barrier   `json:"barriers"`
+	Regions      []Region    `json:"regions"`
+	Targets      []Target    `json:"targets"`
+	Unchecked    []Unchecked `json:"unchecked"`
+	// Requires1D lists variables left unprivatized because every access is
+	// indexed by the global thread id, which is private only in 1-D launches.
+	Requires1D []string `json:"requires_1d,omitempty"`
+}
+
+// Param is a kernel parameter as laid out in the launch.
+type Param struct {
+	Name     string `json:"name"`
+	Type     string `json:"type"`
+	Size     int64  `json:"size"`
+	Pointer  bool   `json:"pointer"`
+	Elem     string `json:"elem,omitempty"`
+	ElemSize int64  `json:"elem_size,omitempty"`
+	Const    bool   `json:"const,omitempty"` // pointee is const
+}
+
+// Barrier is a block barrier the hooks report by ID.
+type Barrier struct {
+	ID   int    `json:"id"`
+	Line int    `json:"line"`
+	Call string `json:"call"`
+}
+
+// Region is an AP region: From and To are barrier IDs, -1 for kernel entry
+// (From) and exit (To).
+type Region struct {
+	ID        int  `json:"id"`
+	From      int  `json:"from"`
+	To        int  `json:"to"`
+	BeginLine int  `json:"begin_line"`
+	EndLine   int  `json:"end_line"`
+	Wraps     bool `json:"wraps,omitempty"`
+}
+
+// Target is a privatized variable. Index is its slot in the device-side
+// target table (the order the hooks use).
+type Target struct {
+	Index    int    `json:"index"`
+	Name     string `json:"name"`
+	Space    string `json:"space"` // shared or global
+	Kind     string `json:"kind"`  // shared, device (module scope), param
+	Param    int    `json:"param"` // parameter index for kind param, else -1
+	Type     string `json:"type"`
+	Elem     string `json:"elem,omitempty"`
+	ElemSize int64  `json:"elem_size,omitempty"`
+	Bytes    int64  `json:"bytes"`             // static size; 0 when sized at run time
+	Dynamic  bool   `json:"dynamic,omitempty"` // extern __shared__
+	Line     int    `json:"line"`
+}
+
+// Unchecked is a variable that is not checked, and why.
+type Unchecked struct {
+	Name     string `json:"name"`
+	Reason   string `json:"reason"`
+	Requires string `json:"requires,omitempty"`
+}
+
+// Write stores m as DIR/manifest.json.
+func (m *Manifest) Write(dir string) error {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, FileName), append(b, '\n'), 0o644)
+}
+
+// Read loads DIR/manifest.json and checks its version.
+func Read(dir string) (*Manifest, error) {
+	path := filepath.Join(dir, FileName)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not an ldcheck build directory (run `ldcheck build FILE.cu` first): %w", dir, err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: corrupt manifest (rebuild with `ldcheck build`): %v", path, err)
+	}
+	if m.Version != Version {
+		return nil, fmt.Errorf("%s: made by another ldcheck version (manifest version %d, this ldcheck reads %d); rebuild with `ldcheck build`", path, m.Version, Version)
+	}
+	return &m, nil
+}
+
+// Kernel returns the kernel called name.
+func (m *Manifest) Kernel(name string) (*Kernel, bool) {
+	for i := range m.Kernels {
+		if m.Kernels[i].Name == name {
+			return &m.Kernels[i], true
+		}
+	}
+	return nil, false
+}

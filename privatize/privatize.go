@@ -1,0 +1,148 @@
+package privatize
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"ldcheck/passes"
+	"ldcheck/privatize/manifest"
+)
+
+// Result is what Instrument produces: the instrumented source and the
+// manifest (without module paths; the build step fills those in).
+type Result struct {
+	Source   string
+	Manifest *manifest.Manifest
+}
+
+// RuntimeHeader is the header the instrumented source includes; the build
+// puts it (from gpuruntime) on the include path.
+const RuntimeHeader = "ldcheck_rt.h"
+
+// Instrument rewrites the analysed file. Kernels that cannot be
+// instrumented are left as written and marked so in the manifest, with the
+// reason; host-only functions are left out (ldcheck launches kernels itself).
+func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, error) {
+	sum := sha256.Sum256(u.Source)
+	m := &manifest.Manifest{
+		Version: manifest.Version,
+		Source:  absPath,
+		SHA256:  hex.EncodeToString(sum[:]),
+		Output:  strings.TrimSuffix(filepath.Base(absPath), filepath.Ext(absPath)) + ".ldcheck.cu",
+		Kernels: []manifest.Kernel{},
+	}
+	var es edits
+	for _, f := range u.Funcs {
+		if !f.Kernel && !f.Device {
+			es.replace(f.Pos.Offset, f.Pos.End, "/* ldcheck: host function "+f.Name+" left out: ldcheck launches kernels itself */")
+		}
+	}
+	var macros, entries strings.Builder
+	funcs := map[string]*passes.Func{}
+	for _, f := range u.Funcs {
+		funcs[f.Name] = f
+	}
+	for i, k := range a.Kernels {
+		mk := kernelManifest(i, k)
+		kr := &kernelRewrite{src: u.Source, index: i, k: k, fn: funcs[k.Name], tokens: u.Tokens}
+		if reason := kr.unsupported(u, a); reason != "" {
+			mk.Instrumented, mk.Reason = false, reason
+		} else {
+			ke, mac, err := kr.rewrite()
+			if err != nil {
+				mk.Instrumented, mk.Reason = false, err.Error()
+			} else {
+				es = append(es, ke...)
+				macros.WriteString(mac)
+			}
+		}
+		if !k.Template {
+			entries.WriteString(cpuEntry(mk))
+		}
+		m.Kernels = append(m.Kernels, mk)
+	}
+	body, err := es.apply(u.Source)
+	if err != nil {
+		return nil, err
+	}
+	var out strings.Builder
+	fmt.Fprintf(&out, "// Instrumented by ldcheck from %s. Do not edit: rebuild with `ldcheck build`.\n", absPath)
+	fmt.Fprintf(&out, "#include %q\n", RuntimeHeader)
+	out.WriteString(macros.String())
+	fmt.Fprintf(&out, "#line 1 %q\n", absPath)
+	out.WriteString(body)
+	if !strings.HasSuffix(body, "\n") {
+		out.WriteByte('\n')
+	}
+	fmt.Fprintf(&out, "#line 1 \"%s (ldcheck entry points)\"\n#ifdef LDC_CPU\n%s#endif\n", m.Output, entries.String())
+	return &Result{Source: out.String(), Manifest: m}, nil
+}
+
+func kernelManifest(i int, k *passes.Kernel) manifest.Kernel {
+	mk := manifest.Kernel{
+		Name:         k.Name,
+		Symbol:       k.Mangled,
+		Entry:        fmt.Sprintf("ldc_entry_%d", i),
+		Line:         k.Pos.Line,
+		Instrumented: true,
+		Params:       []manifest.Param{},
+		Barriers:     []manifest.Barrier{},
+		Regions:      []manifest.Region{},
+		Targets:      []manifest.Target{},
+		Unchecked:    []manifest.Unchecked{},
+	}
+	for _, p := range k.Params {
+		mk.Params = append(mk.Params, manifest.Param{Name: p.Name, Type: p.Type, Size: p.Size, Pointer: p.Pointer, Elem: p.Elem, ElemSize: p.ElemSize, Const: p.ElemConst})
+	}
+	for _, b := range k.Barriers {
+		if !b.Warp {
+			mk.Barriers = append(mk.Barriers, manifest.Barrier{ID: b.ID, Line: b.Pos.Line, Call: b.Call})
+		}
+	}
+	for _, r := range k.Regions {
+		mk.Regions = append(mk.Regions, manifest.Region{ID: r.ID, From: r.From, To: r.To, BeginLine: r.BeginLine, EndLine: r.EndLine, Wraps: r.Wraps})
+	}
+	for _, t := range orderedTargets(k) {
+		mt := manifest.Target{Index: len(mk.Targets), Name: t.Name, Space: string(t.Space), Kind: t.Kind, Param: -1, Type: t.Type, Bytes: t.Bytes}
+		for pi, p := range k.Params {
+			if t.Kind == "param" && p.Name == t.Name {
+				mt.Param, mt.Elem, mt.ElemSize = pi, p.Elem, p.ElemSize
+			}
+		}
+		for _, v := range k.Shared {
+			if t.Kind == "shared" && v.Name == t.Name {
+				mt.Elem, mt.ElemSize, mt.Dynamic, mt.Line = v.Elem, v.ElemSize, v.Extern, v.Pos.Line
+			}
+		}
+		mk.Targets = append(mk.Targets, mt)
+	}
+	for _, u := range k.Unchecked {
+		mk.Unchecked = append(mk.Unchecked, manifest.Unchecked{Name: u.Name, Reason: u.Reason, Requires: u.Requires})
+		if u.Requires == "1-D launch" {
+			mk.Requires1D = append(mk.Requires1D, u.Name)
+		}
+	}
+	return mk
+}
+
+// orderedTargets puts shared targets first: their table slots are the ones
+// the in-kernel checks walk.
+func orderedTargets(k *passes.Kernel) []passes.Target {
+	ts := append([]passes.Target(nil), k.Targets...)
+	sort.SliceStable(ts, func(i, j int) bool { return ts[i].Space == passes.Shared && ts[j].Space != passes.Shared })
+	return ts
+}
+
+// cpuEntry is the C entry point the CPU backend calls: it unpacks the
+// argument array and calls the kernel.
+func cpuEntry(k manifest.Kernel) string {
+	var args []string
+	for i, p := range k.Params {
+		args = append(args, fmt.Sprintf("*(%s *)a[%d]", p.Type, i))
+	}
+	return fmt.Sprintf("extern \"C\" void %s(void **a) { %s(%s); }\n", k.Entry, k.Name, strings.Join(args, ", "))
+}
