@@ -35,6 +35,16 @@ func WriteIncludes(dir string) error {
 	})
 }
 
+// WriteInclude writes one of the embedded headers (e.g. the
+// cooperative_groups.h stub) into dir.
+func WriteInclude(dir, name string) error {
+	b, err := includeFS.ReadFile("include/" + name)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, name), b, 0o644)
+}
+
 // Options are the compiler flags passed through from the command line.
 type Options struct {
 	Includes []string // -I

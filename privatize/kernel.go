@@ -196,7 +196,11 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 					err = fmt.Errorf("line %d: shared variable %s is used inside a macro; ldcheck cannot redirect it", n.Pos.Line, n.Name)
 					return false
 				}
-				leaves.replace(n.Pos.Offset, n.Pos.End, "(*ldc_p_"+n.Name+")")
+				if shared[n.Ref].Extern {
+					leaves.replace(n.Pos.Offset, n.Pos.End, "ldc_p_"+n.Name)
+				} else {
+					leaves.replace(n.Pos.Offset, n.Pos.End, "(*ldc_p_"+n.Name+")")
+				}
 			}
 		case "CallExpr":
 			if id, ok := barrierIDs[n.Pos.Offset]; ok {
@@ -333,15 +337,29 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 	// Shared target copies are set up right after each declaration (it must
 	// be in scope); everything after that may be re-entered.
 	for i, n := range sharedOrder {
-		end, ok := kr.semicolonAfter(n.Pos.End)
-		if !ok {
-			return nil, "", fmt.Errorf("line %d: cannot find the end of the declaration of %s", n.Pos.Line, n.Name)
+		stmt := n
+		if n.Parent != nil && n.Parent.Kind == "DeclStmt" {
+			stmt = n.Parent
 		}
-		size := "sizeof(" + n.Name + ")"
+		end := stmt.Pos.End
+		if !strings.HasSuffix(kr.text(stmt.Pos), ";") {
+			e, ok := kr.semicolonAfter(stmt.Pos.End)
+			if !ok {
+				return nil, "", fmt.Errorf("line %d: cannot find the end of the declaration of %s", n.Pos.Line, n.Name)
+			}
+			end = e
+		}
 		if n.Extern {
-			size = "0"
+			// extern __shared__ T name[]: the backends declare the dynamic
+			// buffer their own way; the warp's copy is a plain T pointer.
+			if len(stmt.Children) != 1 {
+				return nil, "", fmt.Errorf("line %d: declare extern __shared__ %s on its own line", n.Pos.Line, n.Name)
+			}
+			elem := strings.TrimSpace(strings.TrimSuffix(n.Type, "[]"))
+			es.replace(stmt.Pos.Offset, end, fmt.Sprintf("LDC_DYNAMIC_SHARED(%s, %s); %s *ldc_p_%s = (%s *)ldc_shared_copy(&ldc_t, %d, (void *)%s, 0);", elem, n.Name, elem, n.Name, elem, i, n.Name))
+			continue
 		}
-		es.insert(end, fmt.Sprintf(" decltype(&%s) ldc_p_%s = (decltype(&%s))ldc_shared_copy(&ldc_t, %d, (void *)&%s, %s);", n.Name, n.Name, n.Name, i, n.Name, size), 0)
+		es.insert(end, fmt.Sprintf(" decltype(&%s) ldc_p_%s = (decltype(&%s))ldc_shared_copy(&ldc_t, %d, (void *)&%s, sizeof(%s));", n.Name, n.Name, n.Name, i, n.Name, n.Name), 0)
 	}
 	// Target pointer parameters are redirected once, at entry.
 	var redirect strings.Builder

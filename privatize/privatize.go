@@ -39,7 +39,18 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 	for _, f := range u.Funcs {
 		if !f.Kernel && !f.Device {
 			es.replace(f.Pos.Offset, f.Pos.End, "/* ldcheck: host function "+f.Name+" left out: ldcheck launches kernels itself */")
+			continue
 		}
+		// Inline PTX cannot run on the CPU backend: there it traps, with a
+		// message, instead of failing the whole build.
+		f.Body.Walk(func(n *passes.Node) bool {
+			if n.Kind == "GCCAsmStmt" || n.Kind == "AsmStmt" {
+				es.insert(n.Pos.Offset, "LDC_INLINE_ASM(", 0)
+				es.insert(n.Pos.End, ")", 1)
+				return false
+			}
+			return true
+		})
 	}
 	var macros, entries strings.Builder
 	funcs := map[string]*passes.Func{}

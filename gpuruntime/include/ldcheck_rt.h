@@ -20,6 +20,13 @@
 #error "ldcheck_rt.h: compile with nvcc, with the CPU backend, or with clang -include ldcheck_prelude.h"
 #endif
 
+#ifndef LDC_CPU
+#define LDC_DYNAMIC_SHARED(T, name) extern __shared__ T name[]
+#define LDC_INLINE_ASM(...) __VA_ARGS__
+#else
+#define LDC_INLINE_ASM(...) __trap() /* inline PTX cannot run on the CPU backend */
+#endif
+
 #define LDC_MODE_PLAIN 0
 #define LDC_MODE_BLOCK 1
 #define LDC_MODE_REPLAY 2

@@ -212,6 +212,7 @@ __device__ void *memcpy(void *, const void *, size_t);
 __device__ void *memset(void *, int, size_t);
 __device__ void __assertfail(const char *, const char *, unsigned, const char *, size_t);
 }
+static __device__ __forceinline__ void __trap() { asm volatile("trap;"); }
 static __device__ __forceinline__ unsigned int clock() { return __nvvm_read_ptx_sreg_clock(); }
 static __device__ __forceinline__ long long clock64() { return __nvvm_read_ptx_sreg_clock64(); }
 

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"ldcheck/gpuruntime"
+	"ldcheck/passes"
+	"ldcheck/passes/clang"
+	"ldcheck/privatize"
+)
+
+func buildCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "build",
+		Usage:     "instrument a CUDA file and compile it for checking (-> FILE.ldcheck/)",
+		ArgsUsage: "FILE.cu",
+		Description: `build analyses FILE.cu, instruments every kernel it can (private copies of the
+variables that may race, access redirection, region replay at each barrier)
+and compiles the result:
+  - the device module: PTX with nvcc when it is on PATH (or --nvcc), for --arch
+    (default: the GPU present, else sm_80); without nvcc, sm_80 PTX with clang-15;
+  - the CPU library (when a C++ compiler is present), for --backend cpu.
+The build directory holds the instrumented source (readable, with #line
+directives back to FILE.cu), manifest.json (what ldcheck run needs) and the
+modules. Kernels that cannot be instrumented are listed with the reason and
+run unchecked.`,
+		Flags: append(compilerFlags(),
+			&cli.StringFlag{Name: "o", Usage: "write the build to `DIR` (default FILE.ldcheck next to FILE.cu)"},
+			&cli.StringFlag{Name: "arch", Usage: "GPU architecture `sm_XX` for nvcc (default: the GPU present, else sm_80)"},
+			&cli.StringFlag{Name: "nvcc", Usage: "`PATH` of nvcc (default: nvcc on PATH; without it, clang-15 makes PTX)"},
+		),
+		OnUsageError: usageError,
+		Action:       runBuild,
+	}
+}
+
+func runBuild(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return inputErr("build: expected one CUDA source file, got %d arguments (usage: ldcheck build [flags] FILE.cu)", c.NArg())
+	}
+	file := c.Args().First()
+	if arch := c.String("arch"); arch != "" && !strings.HasPrefix(arch, "sm_") {
+		return inputErr("--arch %q: want sm_XX, e.g. sm_90", arch)
+	}
+	lib, err := clang.Load("")
+	if err != nil {
+		return err
+	}
+	opt := parseOptions(c)
+	u, warnings, err := passes.Parse(lib, file, opt)
+	for _, w := range warnings {
+		fmt.Fprintf(c.App.ErrWriter, "%s:%d:%d: %s: %s\n", w.File, w.Line, w.Col, w.Severity, w.Message)
+	}
+	if err != nil {
+		return err
+	}
+	a := passes.Analyze(u)
+	if len(a.Kernels) == 0 {
+		return &passes.InputError{File: file, Msg: "no __global__ kernel defined in this file; nothing to check"}
+	}
+	for _, d := range a.Diagnostics {
+		fmt.Fprintf(c.App.ErrWriter, "%s:%d:%d: %s: %s\n", d.File, d.Line, d.Col, d.Severity, d.Message)
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return err
+	}
+	res, err := privatize.Instrument(u, a, abs)
+	if err != nil {
+		return &exitError{exitFailed, fmt.Errorf("instrument %s: %w", file, err)}
+	}
+
+	dir := c.String("o")
+	if dir == "" {
+		dir = strings.TrimSuffix(file, filepath.Ext(file)) + ".ldcheck"
+	}
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return inputErr("-o %s: exists and is not a directory", dir)
+	}
+	clangInc, rtInc, cpuInc := filepath.Join(dir, "include", "clang"), filepath.Join(dir, "include", "rt"), filepath.Join(dir, "include", "cpu")
+	for _, d := range []string{clangInc, rtInc, cpuInc} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return fmt.Errorf("build %s: %w", dir, err)
+		}
+	}
+	if err := passes.WriteIncludes(clangInc); err != nil {
+		return fmt.Errorf("build %s: %w", dir, err)
+	}
+	// The CPU backend has no CUDA toolkit either: it gets the
+	// cooperative_groups.h stub; nvcc must keep the real one.
+	if err := passes.WriteInclude(cpuInc, "cooperative_groups.h"); err != nil {
+		return fmt.Errorf("build %s: %w", dir, err)
+	}
+	if err := gpuruntime.WriteRuntimeInclude(rtInc); err != nil {
+		return fmt.Errorf("build %s: %w", dir, err)
+	}
+	m := res.Manifest
+	if err := os.WriteFile(filepath.Join(dir, m.Output), []byte(res.Source), 0o644); err != nil {
+		return fmt.Errorf("build %s: %w", dir, err)
+	}
+	abIncl := func(paths []string) []string {
+		var out []string
+		for _, p := range paths {
+			ap, _ := filepath.Abs(p)
+			out = append(out, ap)
+		}
+		return out
+	}
+	absClang, _ := filepath.Abs(clangInc)
+	absRT, _ := filepath.Abs(rtInc)
+	absCPU, _ := filepath.Abs(cpuInc)
+	built, err := gpuruntime.Compile(c.Context, dir, m, gpuruntime.BuildOptions{
+		Arch: c.String("arch"), NVCC: c.String("nvcc"), Includes: abIncl(opt.Includes), Defines: opt.Defines, Std: opt.Std,
+		ClangInclude: absClang, RuntimeInclude: absRT, CPUInclude: absCPU,
+	})
+	if err != nil {
+		return &exitError{exitFailed, err}
+	}
+	if err := m.Write(dir); err != nil {
+		return fmt.Errorf("build %s: %w", dir, err)
+	}
+	w := c.App.Writer
+	for _, k := range m.Kernels {
+		if k.Instrumented {
+			fmt.Fprintf(w, "%s:%d: kernel %s: instrumented: %s, %s\n", filepath.Base(file), k.Line, k.Name, plural(len(k.Regions), "region"), plural(len(k.Targets), "target"))
+		} else {
+			fmt.Fprintf(w, "%s:%d: kernel %s: not instrumented, it will run unchecked: %s\n", filepath.Base(file), k.Line, k.Name, k.Reason)
+		}
+	}
+	for _, n := range built.Notes {
+		fmt.Fprintf(w, "  %s\n", n)
+	}
+	fmt.Fprintf(w, "build: %s\n", dir)
+	return nil
+}

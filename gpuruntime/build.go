@@ -1,0 +1,164 @@
+package gpuruntime
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"ldcheck/gpuruntime/cpu"
+	"ldcheck/privatize/manifest"
+)
+
+// BuildOptions say how to compile an instrumented source into modules.
+type BuildOptions struct {
+	Arch     string   // sm_XX; "" means the GPU present, else sm_80
+	NVCC     string   // nvcc to use; "" means nvcc on PATH if any
+	Clang    string   // clang for PTX when there is no nvcc; "" means clang-15 or clang on PATH
+	Includes []string // user -I
+	Defines  []string // user -D
+	Std      string
+	// ClangInclude holds the CUDA prelude for compiling without a toolkit.
+	ClangInclude string
+	// RuntimeInclude holds ldcheck_rt.h (and nothing that shadows CUDA's headers).
+	RuntimeInclude string
+	// CPUInclude holds stubs only the CPU compile needs (cooperative_groups.h).
+	CPUInclude string
+	SkipCPU    bool
+}
+
+// CompileError is a failure to compile instrumented code: a bug of
+// ldcheck's, reported with the compiler's message (mapped back to the
+// user's lines by the #line directives).
+type CompileError struct {
+	Compiler, Output, Dir string
+}
+
+func (e *CompileError) Error() string {
+	return fmt.Sprintf("internal error: the instrumented source does not compile with %s (please report it with %s):\n%s", e.Compiler, e.Dir, e.Output)
+}
+
+// Built is what Compile produced, for the user to read.
+type Built struct {
+	Notes []string
+}
+
+// Compile compiles DIR/<instrumented> into the device module (PTX, with nvcc
+// or clang) and the CPU library, recording their names in m.
+func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOptions) (*Built, error) {
+	b := &Built{}
+	src := filepath.Join(dir, m.Output)
+	base := strings.TrimSuffix(m.Output, ".cu")
+	std := opt.Std
+	if std == "" {
+		std = "c++17"
+	}
+	var user []string
+	for _, i := range opt.Includes {
+		user = append(user, "-I"+i)
+	}
+	for _, d := range opt.Defines {
+		user = append(user, "-D"+d)
+	}
+
+	nvcc := opt.NVCC
+	if nvcc == "" {
+		nvcc, _ = exec.LookPath("nvcc")
+	}
+	arch := opt.Arch
+	if arch == "" {
+		arch = detectArch()
+	}
+	ptx := base + ".ptx"
+	switch {
+	case nvcc != "":
+		args := append([]string{"-ptx", "-arch=" + arch, "-std=" + std, "-lineinfo", "-I" + opt.RuntimeInclude}, user...)
+		args = append(args, "-o", filepath.Join(dir, ptx), src)
+		if err := run(ctx, dir, nvcc, args); err != nil {
+			return nil, err
+		}
+		m.PTX, m.Arch = ptx, arch
+		b.Notes = append(b.Notes, fmt.Sprintf("device module: %s (nvcc, %s)", ptx, arch))
+	default:
+		clang := opt.Clang
+		if clang == "" {
+			for _, c := range []string{"clang-15", "clang"} {
+				if p, err := exec.LookPath(c); err == nil {
+					clang = p
+					break
+				}
+			}
+		}
+		if clang == "" {
+			b.Notes = append(b.Notes, "no nvcc and no clang-15: no device module built; only the CPU backend can run this build")
+			break
+		}
+		if opt.Arch != "" && opt.Arch != "sm_80" {
+			b.Notes = append(b.Notes, "without nvcc the device module is PTX for sm_80 (it runs on newer GPUs); --arch "+opt.Arch+" needs nvcc")
+		}
+		args := []string{"-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_80",
+			"-Xclang", "-target-feature", "-Xclang", "+ptx70", "-std=" + std, "-O3", "-Wno-unknown-cuda-version",
+			"-include", filepath.Join(opt.ClangInclude, "ldcheck_prelude.h"), "-I" + opt.ClangInclude, "-I" + opt.RuntimeInclude}
+		args = append(args, user...)
+		args = append(args, "-S", "-o", filepath.Join(dir, ptx), src)
+		if err := run(ctx, dir, clang, args); err != nil {
+			return nil, err
+		}
+		m.PTX, m.Arch = ptx, "sm_80"
+		b.Notes = append(b.Notes, fmt.Sprintf("device module: %s (clang, sm_80 PTX)", ptx))
+	}
+
+	if !opt.SkipCPU {
+		so := base + ".so"
+		flags := append([]string{"-DLDC_CPU", "-I" + opt.RuntimeInclude, "-std=" + std}, user...)
+		if opt.CPUInclude != "" {
+			flags = append(flags, "-I"+opt.CPUInclude)
+		}
+		err := cpu.Compile(ctx, src, filepath.Join(dir, so), cpu.CompileOptions{Flags: flags})
+		switch {
+		case err == nil:
+			m.CPU = so
+			b.Notes = append(b.Notes, "CPU library: "+so)
+		case strings.Contains(err.Error(), "install g++"):
+			b.Notes = append(b.Notes, "no C++ compiler: no CPU library built ("+err.Error()+")")
+		default:
+			return nil, &CompileError{Compiler: "the C++ compiler (CPU backend)", Output: err.Error(), Dir: dir}
+		}
+	}
+	return b, nil
+}
+
+func run(ctx context.Context, dir, tool string, args []string) error {
+	cmd := exec.CommandContext(ctx, tool, args...)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return &CompileError{Compiler: filepath.Base(tool), Output: strings.TrimSpace(out.String()) + "\n(" + err.Error() + ")", Dir: dir}
+	}
+	return nil
+}
+
+// detectArch asks nvidia-smi for the GPU's compute capability.
+func detectArch() string {
+	out, err := exec.Command("nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader").Output()
+	if err == nil {
+		line := strings.TrimSpace(strings.Split(string(out), "\n")[0])
+		if v := strings.ReplaceAll(line, ".", ""); len(v) >= 2 && len(v) <= 3 {
+			return "sm_" + v
+		}
+	}
+	return "sm_80"
+}
+
+// WriteRuntimeInclude writes ldcheck_rt.h into a fresh dir (which must not
+// shadow the CUDA toolkit's headers).
+func WriteRuntimeInclude(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return WriteHeaders(dir)
+}
