@@ -28,6 +28,7 @@ type BuildOptions struct {
 	// CPUInclude holds stubs only the CPU compile needs (cooperative_groups.h).
 	CPUInclude string
 	SkipCPU    bool
+	SkipDevice bool // tests that only run on the CPU
 }
 
 // CompileError is a failure to compile instrumented code: a bug of
@@ -74,6 +75,7 @@ func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOpt
 	}
 	ptx := base + ".ptx"
 	switch {
+	case opt.SkipDevice:
 	case nvcc != "":
 		args := append([]string{"-ptx", "-arch=" + arch, "-std=" + std, "-lineinfo", "-I" + opt.RuntimeInclude}, user...)
 		args = append(args, "-o", filepath.Join(dir, ptx), src)

@@ -97,7 +97,7 @@ func kernelManifest(i int, k *passes.Kernel) manifest.Kernel {
 	mk := manifest.Kernel{
 		Name:         k.Name,
 		Symbol:       k.Mangled,
-		Entry:        fmt.Sprintf("ldc_entry_%d", i),
+		Entry:        "ldc_entry_" + k.Name,
 		Line:         k.Pos.Line,
 		Instrumented: true,
 		Params:       []manifest.Param{},

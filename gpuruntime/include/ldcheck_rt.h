@@ -87,6 +87,9 @@ struct ldc_ctx {
 #ifdef LDC_CPU
 extern "C" {
 struct ldc_ctx ldc_g;
+// The host checks these against its own view of the layouts.
+unsigned long ldc_ctx_size(void) { return sizeof(struct ldc_ctx); }
+unsigned long ldc_record_size(void) { return sizeof(struct ldc_record); }
 }
 #else
 extern "C" __device__ struct ldc_ctx ldc_g;

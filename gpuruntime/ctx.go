@@ -1,0 +1,90 @@
+package gpuruntime
+
+import (
+	"bytes"
+	"encoding/binary"
+)
+
+// Ctx mirrors struct ldc_ctx in include/ldcheck_rt.h field for field (the
+// explicit padding keeps the C layout); the host writes it into the
+// module's ldc_g before each launch.
+type Ctx struct {
+	Mode, Pass, NAllocs int32
+	_                   int32
+	Allocs              [16]Alloc
+	SharedScratch       uint64
+	SharedPerBlock      uint64
+	SharedOff           [16]uint64
+	SharedBytes         [16]uint64
+	NShared, AtomicMode int32
+	AtomicLog           uint64
+	AtomicOverflow      uint64
+	Records, NRecords   uint64
+	MaxRecords          int32
+	_                   int32
+	Trace, NTrace       uint64
+	MaxTrace            int32
+	_                   int32
+}
+
+// Alloc mirrors struct ldc_alloc: a target allocation and its copies.
+type Alloc struct{ Base, Size, Copies uint64 }
+
+// Modes of the instrumented code (LDC_MODE_*).
+const (
+	ModePlain  = 0
+	ModeBlock  = 1
+	ModeReplay = 2
+)
+
+// Race record kinds and spaces (LDC_RACE_*, LDC_SPACE_*).
+const (
+	RecordWW       = 1
+	RecordRW       = 2
+	SpaceShared    = 1
+	SpaceGlobal    = 2
+	SpaceLocal     = 3
+	MaxShared      = 16
+	AtomicSlots    = 16
+	CtxSize        = 744
+	RecordSize     = 56
+	TraceEntrySize = 24
+)
+
+// Bytes encodes the context as the device expects it.
+func (c *Ctx) Bytes() []byte {
+	var b bytes.Buffer
+	binary.Write(&b, binary.LittleEndian, c)
+	return b.Bytes()
+}
+
+// Record mirrors struct ldc_record.
+type Record struct {
+	Kind, Space, Target int32
+	From, To            int32
+	UnitA, UnitB        int32
+	Block, Thread       int32
+	_                   int32
+	Offset              int64
+	Values              uint32
+	_                   uint32
+}
+
+// TraceEntry mirrors struct ldc_trace: one thread's end of one pass of a region.
+type TraceEntry struct {
+	Block, Thread, Pass, From, To, Differ int32
+}
+
+// DecodeRecords reads n records from raw device memory.
+func DecodeRecords(raw []byte, n int) []Record {
+	out := make([]Record, n)
+	binary.Read(bytes.NewReader(raw[:n*RecordSize]), binary.LittleEndian, out)
+	return out
+}
+
+// DecodeTrace reads n trace entries.
+func DecodeTrace(raw []byte, n int) []TraceEntry {
+	out := make([]TraceEntry, n)
+	binary.Read(bytes.NewReader(raw[:n*TraceEntrySize]), binary.LittleEndian, out)
+	return out
+}
