@@ -1,0 +1,130 @@
+package privatize_test
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"ldcheck/gpuruntime"
+	"ldcheck/passes"
+	"ldcheck/passes/clang"
+	"ldcheck/privatize"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden/instrument")
+
+func instrument(t *testing.T, lib *clang.Lib, file string) *privatize.Result {
+	t.Helper()
+	u, _, err := passes.Parse(lib, file, passes.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The relative path keeps the #line directives (and the golden files)
+	// independent of where the repository is.
+	res, err := privatize.Instrument(u, passes.Analyze(u), file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestGolden shows the instrumented source of representative kernels.
+// Run with -update to rewrite; read the diff before committing it.
+func TestGolden(t *testing.T) {
+	lib, err := clang.Load("")
+	if err != nil {
+		t.Fatalf("needs libclang 15 (make deps): %v", err)
+	}
+	for _, f := range []string{
+		"../testdata/acceptance/hs_scan_ok.cu",
+		"../testdata/acceptance/matmul_racy.cu",
+		"../testdata/acceptance/device_sum_ww.cu",
+		"../testdata/kernels/control_flow.cu",
+		"../testdata/kernels/dynamic_device.cu",
+		"../testdata/kernels/atomic_count.cu",
+		"../testdata/kernels/host_code.cu",
+		"../testdata/kernels/unsupported.cu",
+	} {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			got := instrument(t, lib, f).Source
+			golden := filepath.Join("../testdata/golden/instrument", filepath.Base(f))
+			if *update {
+				os.MkdirAll(filepath.Dir(golden), 0o755)
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./privatize -update)", err)
+			}
+			if d := cmp.Diff(string(want), got); d != "" {
+				t.Errorf("instrumented %s differs from %s (-want +got):\n%s", f, golden, d)
+			}
+			// The user's lines keep their numbers: line N of the source is
+			// line N after the #line directive.
+			src, _ := os.ReadFile(f)
+			body := got[strings.Index(got, "#line 1 ")+1:]
+			body = body[strings.IndexByte(body, '\n')+1:]
+			if n, m := strings.Count(string(src), "\n"), strings.Count(body[:strings.Index(body, "#line 1 ")], "\n"); n != m {
+				t.Errorf("instrumented body has %d lines, the source %d", m, n)
+			}
+		})
+	}
+}
+
+// TestCompiles: the instrumented source of every test kernel compiles to
+// PTX with clang-15 (sm_80) and as C++ for the CPU backend.
+func TestCompiles(t *testing.T) {
+	lib, err := clang.Load("")
+	if err != nil {
+		t.Fatalf("needs libclang 15 (make deps): %v", err)
+	}
+	files, _ := filepath.Glob("../testdata/acceptance/*.cu")
+	more, _ := filepath.Glob("../testdata/kernels/*.cu")
+	files = append(files, more...)
+	inc := t.TempDir()
+	clangInc, rt, cpuInc := filepath.Join(inc, "clang"), filepath.Join(inc, "rt"), filepath.Join(inc, "cpu")
+	for _, d := range []string{clangInc, cpuInc} {
+		os.MkdirAll(d, 0o755)
+	}
+	if err := passes.WriteIncludes(clangInc); err != nil {
+		t.Fatal(err)
+	}
+	passes.WriteInclude(cpuInc, "cooperative_groups.h")
+	if err := gpuruntime.WriteRuntimeInclude(rt); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "bad_syntax.cu") {
+			continue
+		}
+		res := instrument(t, lib, f)
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			m := res.Manifest
+			if err := os.WriteFile(filepath.Join(dir, m.Output), []byte(res.Source), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := gpuruntime.Compile(context.Background(), dir, m, gpuruntime.BuildOptions{ClangInclude: clangInc, RuntimeInclude: rt, CPUInclude: cpuInc, NVCC: "", Clang: "clang-15"}); err != nil {
+				t.Fatal(err)
+			}
+			if m.PTX == "" || m.CPU == "" {
+				t.Fatalf("modules missing: ptx %q cpu %q", m.PTX, m.CPU)
+			}
+			ptx, _ := os.ReadFile(filepath.Join(dir, m.PTX))
+			for _, k := range m.Kernels {
+				if k.Symbol != "" && !strings.Contains(string(ptx), ".entry "+k.Symbol) {
+					t.Errorf("PTX has no entry %s for kernel %s", k.Symbol, k.Name)
+				}
+			}
+		})
+	}
+}

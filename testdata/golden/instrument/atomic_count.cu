@@ -1,0 +1,24 @@
+// Instrumented by ldcheck from ../testdata/kernels/atomic_count.cu. Do not edit: rebuild with `ldcheck build`.
+#include "ldcheck_rt.h"
+// kernel count
+#define LDC_LOCALS_SIZE_0 (sizeof(t) + sizeof(ticket) + 1)
+#define LDC_SAVE_0(B) do { unsigned char *ldc_q = (B); LDC_PUT(ldc_q, t); LDC_PUT(ldc_q, ticket); (void)ldc_q; } while (0)
+#define LDC_LOAD_0(B) do { const unsigned char *ldc_q = (B); LDC_GET(ldc_q, t); LDC_GET(ldc_q, ticket); (void)ldc_q; } while (0)
+#define LDC_DIFF_0(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; LDC_CMP(ldc_q, ldc_d, t); LDC_CMP(ldc_q, ldc_d, ticket); ldc_t.differ = ldc_d; } while (0)
+#line 1 "../testdata/kernels/atomic_count.cu"
+// Atomics must take effect once per checked run, even when the region that
+// holds them is replayed; the value an atomic returned is used afterwards.
+__global__ void count(int *counter, int *slots, int *out) { int t; int ticket; ldc_thread ldc_t; ldc_begin(&ldc_t); unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
+  __shared__ int seen[64]; decltype(&seen) ldc_p_seen = (decltype(&seen))ldc_shared_copy(&ldc_t, 0, (void *)&seen, sizeof(seen)); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; default: break; } ldc_r_0_entry:;
+  t = threadIdx.x;
+  (*ldc_p_seen)[t] = t;
+  { LDC_BARRIER(0, 0); ldc_r_0_0:; }
+  ticket = LDC_ATOMIC(atomicAdd(&counter[0], 1));
+  slots[blockIdx.x * blockDim.x + t] = ticket;
+  { LDC_BARRIER(0, 1); ldc_r_0_1:; }
+  out[blockIdx.x * blockDim.x + t] = (*ldc_p_seen)[(t + 1) % 64] + 1;
+ ldc_exit_0: LDC_EXIT(0); }
+#line 1 "atomic_count.ldcheck.cu (ldcheck entry points)"
+#ifdef LDC_CPU
+extern "C" void ldc_entry_count(void **a) { count(*(int * *)a[0], *(int * *)a[1], *(int * *)a[2]); }
+#endif

@@ -1,0 +1,33 @@
+// Instrumented by ldcheck from ../testdata/kernels/host_code.cu. Do not edit: rebuild with `ldcheck build`.
+#include "ldcheck_rt.h"
+// kernel fill
+#define LDC_LOCALS_SIZE_0 (1)
+#define LDC_SAVE_0(B) do { unsigned char *ldc_q = (B);  (void)ldc_q; } while (0)
+#define LDC_LOAD_0(B) do { const unsigned char *ldc_q = (B);  (void)ldc_q; } while (0)
+#define LDC_DIFF_0(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0;  ldc_t.differ = ldc_d; } while (0)
+#line 1 "../testdata/kernels/host_code.cu"
+// A complete program: host code with cudaMalloc and a <<< >>> launch must
+// parse; only the kernel is analysed.
+#include <cstdio>
+#include <cuda_runtime.h>
+
+__global__ void fill(int *a, int v) {  ldc_thread ldc_t; ldc_begin(&ldc_t); unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
+  __shared__ int tmp[32]; decltype(&tmp) ldc_p_tmp = (decltype(&tmp))ldc_shared_copy(&ldc_t, 0, (void *)&tmp, sizeof(tmp)); a = (decltype(a))ldc_redirect((void *)a); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) {  default: break; } ldc_r_0_entry:;
+  (*ldc_p_tmp)[threadIdx.x % 32] = v;
+  __syncwarp();
+  a[blockIdx.x] = (*ldc_p_tmp)[0];
+ ldc_exit_0: LDC_EXIT(0); }
+
+/* ldcheck: host function main left out: ldcheck launches kernels itself */
+
+
+
+
+
+
+
+
+#line 1 "host_code.ldcheck.cu (ldcheck entry points)"
+#ifdef LDC_CPU
+extern "C" void ldc_entry_fill(void **a) { fill(*(int * *)a[0], *(int *)a[1]); }
+#endif
