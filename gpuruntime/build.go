@@ -51,6 +51,10 @@ type Built struct {
 // or clang) and the CPU library, recording their names in m.
 func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOptions) (*Built, error) {
 	b := &Built{}
+	dir, err := filepath.Abs(dir) // the compilers run inside dir
+	if err != nil {
+		return nil, err
+	}
 	src := filepath.Join(dir, m.Output)
 	base := strings.TrimSuffix(m.Output, ".cu")
 	std := opt.Std
