@@ -32,6 +32,8 @@ type kernelRewrite struct {
 	k      *passes.Kernel
 	fn     *passes.Func
 	tokens []passes.Token
+	// deviceTargets are the module-scope targets of the file, by key.
+	deviceTargets map[string]string
 }
 
 // unsupported returns why the kernel cannot be instrumented, or "".
@@ -190,6 +192,9 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 					return false
 				}
 				leaves.replace(n.Pos.Offset, n.Pos.End, l.name)
+			}
+			if name, ok := kr.deviceTargets[n.Ref]; ok {
+				leaves.replace(n.Pos.Offset, n.Pos.End, "(*LDC_GLOBAL_VAR("+name+"))")
 			}
 			if _, ok := shared[n.Ref]; ok {
 				if kr.text(n.Pos) != n.Name {

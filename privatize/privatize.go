@@ -52,6 +52,32 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 			return true
 		})
 	}
+	// Module-scope __device__ targets are reached through ldc_redirect
+	// wherever they are referenced, in kernels and device functions alike.
+	deviceTargets := map[string]string{} // declaration key -> name
+	for _, k := range a.Kernels {
+		for _, t := range k.Targets {
+			if t.Kind != "device" {
+				continue
+			}
+			for _, g := range u.Globals {
+				if g.Name == t.Name {
+					deviceTargets[g.Key] = g.Name
+				}
+			}
+		}
+	}
+	for _, f := range u.Funcs {
+		if f.Kernel || !f.Device {
+			continue
+		}
+		f.Body.Walk(func(n *passes.Node) bool {
+			if name, ok := deviceTargets[n.Ref]; ok && n.Kind == "DeclRefExpr" {
+				es.replace(n.Pos.Offset, n.Pos.End, "(*LDC_GLOBAL_VAR("+name+"))")
+			}
+			return true
+		})
+	}
 	var macros, entries strings.Builder
 	funcs := map[string]*passes.Func{}
 	for _, f := range u.Funcs {
@@ -59,7 +85,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 	}
 	for i, k := range a.Kernels {
 		mk := kernelManifest(i, k)
-		kr := &kernelRewrite{src: u.Source, index: i, k: k, fn: funcs[k.Name], tokens: u.Tokens}
+		kr := &kernelRewrite{src: u.Source, index: i, k: k, fn: funcs[k.Name], tokens: u.Tokens, deviceTargets: deviceTargets}
 		if reason := kr.unsupported(u, a); reason != "" {
 			mk.Instrumented, mk.Reason = false, reason
 		} else {

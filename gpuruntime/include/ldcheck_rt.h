@@ -171,6 +171,9 @@ static __device__ void *ldc_redirect(void *p) {
   return p;
 }
 
+// LDC_GLOBAL_VAR(x) is the current unit's copy of module-scope variable x.
+#define LDC_GLOBAL_VAR(x) ((decltype(&(x)))ldc_redirect((void *)&(x)))
+
 // ldc_shared_copy returns the calling warp's copy of shared target i (the
 // original in other modes) and initialises every warp's copy from the
 // original. Every thread of the block calls it at the same place.

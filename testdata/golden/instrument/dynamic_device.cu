@@ -19,9 +19,9 @@ __global__ void dyn(float *out, int n) { int t; ldc_thread ldc_t; ldc_begin(&ldc
   ldc_p_buf[t] = out[t];
   { LDC_BARRIER(0, 0); ldc_r_0_0:; }
   bump(ldc_p_buf, (t + 1) % blockDim.x);
-  table[t % 64] = ldc_p_buf[t];
+  (*LDC_GLOBAL_VAR(table))[t % 64] = ldc_p_buf[t];
   { LDC_BARRIER(0, 1); ldc_r_0_1:; }
-  out[t] = ldc_p_buf[t] + table[(t + 3) % 64];
+  out[t] = ldc_p_buf[t] + (*LDC_GLOBAL_VAR(table))[(t + 3) % 64];
   LDC_ATOMIC(atomicAdd(&counter, 1));
  ldc_exit_0: LDC_EXIT(0); }
 #line 1 "dynamic_device.ldcheck.cu (ldcheck entry points)"
