@@ -126,6 +126,8 @@ func TestFacts(t *testing.T) {
 		{file: "kernels/private_index.cu", kernel: "scale", targets: map[string]passes.Space{}, unchecked: []string{"v"}},
 		{file: "kernels/private_index.cu", kernel: "shifted", targets: map[string]passes.Space{"v": passes.Global}},
 		{file: "kernels/private_index.cu", kernel: "reassigned", targets: map[string]passes.Space{"v": passes.Global}},
+		{file: "kernels/atomic_count.cu", kernel: "count", barriers: 2,
+			targets: map[string]passes.Space{"seen": passes.Shared}, unchecked: []string{"counter", "slots", "out"}},
 		{file: "kernels/host_code.cu", kernel: "fill", targets: map[string]passes.Space{"a": passes.Global, "tmp": passes.Shared}},
 		{file: "kernels/unsupported.cu", kernel: "weird", barriers: 2,
 			targets: map[string]passes.Space{"s": passes.Shared, "out": passes.Global}, unchecked: []string{"hits"},
