@@ -25,6 +25,15 @@ type Ctx struct {
 	Trace, NTrace       uint64
 	MaxTrace            int32
 	_                   int32
+	FootprintIndex      uint64
+	Footprint           uint64
+}
+
+// Range mirrors struct ldc_range: global bytes [Start, Start+Len) of
+// allocation Alloc owned by one block.
+type Range struct {
+	Alloc, _   int32
+	Start, Len uint64
 }
 
 // Alloc mirrors struct ldc_alloc: a target allocation and its copies.
@@ -46,7 +55,7 @@ const (
 	SpaceLocal     = 3
 	MaxShared      = 16
 	AtomicSlots    = 16
-	CtxSize        = 744
+	CtxSize        = 760
 	RecordSize     = 56
 	TraceEntrySize = 24
 )

@@ -373,6 +373,12 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 			fmt.Fprintf(&redirect, " %s = (decltype(%s))ldc_redirect((void *)%s);", t.Name, t.Name, t.Name)
 		}
 	}
+	for _, u := range k.Unchecked {
+		if pi := privateParam(k, u); pi >= 0 {
+			name := k.Params[pi].Name
+			fmt.Fprintf(&redirect, " %s = (decltype(%s))ldc_redirect((void *)%s);", name, name, name)
+		}
+	}
 	var labels []string
 	for _, b := range k.Barriers {
 		if !b.Warp {

@@ -162,8 +162,28 @@ func kernelManifest(i int, k *passes.Kernel) manifest.Kernel {
 		if u.Requires == "1-D launch" {
 			mk.Requires1D = append(mk.Requires1D, u.Name)
 		}
+		if pi := privateParam(k, u); pi >= 0 {
+			p := k.Params[pi]
+			mk.Targets = append(mk.Targets, manifest.Target{Index: len(mk.Targets), Name: p.Name, Space: "global", Kind: "param", Param: pi,
+				Type: p.Type, Elem: p.Elem, ElemSize: p.ElemSize, Private: true})
+		}
 	}
 	return mk
+}
+
+// privateParam returns the index of the pointer parameter an unchecked
+// entry names when the parameter is written privately (it must still be
+// privatized), else -1.
+func privateParam(k *passes.Kernel, u passes.Unchecked) int {
+	if u.Requires != "1-D launch" {
+		return -1
+	}
+	for i, p := range k.Params {
+		if p.Name == u.Name && p.Pointer {
+			return i
+		}
+	}
+	return -1
 }
 
 // orderedTargets puts shared targets first: their table slots are the ones

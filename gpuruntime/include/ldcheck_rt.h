@@ -57,6 +57,12 @@ struct ldc_record {
   unsigned int values;             // original, unit a's, unit b's byte (8 bits each)
 };
 
+// A byte range of a global target that a block owns (wrote in level 1).
+struct ldc_range {
+  int alloc, pad;
+  unsigned long long start, len;
+};
+
 struct ldc_trace {
   int block, thread, pass, from, to, differ;
 };
@@ -82,6 +88,9 @@ struct ldc_ctx {
   struct ldc_trace *trace; // optional: one entry per region end per thread
   int *ntrace;
   int max_trace;
+  // Level 2: the global bytes block b owns are ranges[index[b] .. index[b+1]).
+  unsigned long long *footprint_index;
+  struct ldc_range *footprint;
 };
 
 #ifdef LDC_CPU
@@ -159,14 +168,19 @@ static __device__ void ldc_begin(struct ldc_thread *t) {
 }
 
 // ldc_redirect maps a pointer into a target allocation to the current
-// unit's private copy of it (level 1: the block's copy).
+// unit's private copy of it: in level 1 the block's copy; in level 2 the
+// copy of the thread's warp index, shared by all blocks (each block only
+// writes the bytes it owns, so blocks do not meet in it).
 static __device__ void *ldc_redirect(void *p) {
-  if (ldc_g.mode != LDC_MODE_BLOCK) return p;
+  unsigned long long unit;
+  if (ldc_g.mode == LDC_MODE_BLOCK) unit = ldc_block_linear();
+  else if (ldc_g.mode == LDC_MODE_REPLAY) unit = ldc_thread_linear() / 32;
+  else return p;
   unsigned long long a = (unsigned long long)p;
   for (int i = 0; i < ldc_g.nallocs; i++) {
     const struct ldc_alloc *al = &ldc_g.allocs[i];
     if (a >= al->base && a < al->base + al->size)
-      return (void *)(al->copies + (unsigned long long)ldc_block_linear() * al->size + (a - al->base));
+      return (void *)(al->copies + unit * al->size + (a - al->base));
   }
   return p;
 }
@@ -188,6 +202,41 @@ static __device__ void *ldc_shared_copy(struct ldc_thread *t, int i, void *orig,
   for (unsigned long j = tid; j < bytes * w; j += n) base[j] = s[j % bytes];
   __syncthreads();
   return base + (tid / 32) * bytes;
+}
+
+// ldc_check_byte checks one byte of a target at the end of a region: s is
+// the original (which holds U after pass 1), c the byte in warp 0's copy,
+// the copies stride bytes apart.
+static __device__ __forceinline__ void ldc_check_byte(int p, int space, int target, unsigned char *s, unsigned char *c, unsigned long long stride,
+                                                      unsigned W, long long offset, const struct ldc_block_state *bs, int block) {
+  unsigned char orig = *s;
+  if (p == 1) {
+    unsigned char u = orig;
+    int writer = -1;
+    for (unsigned w = 0; w < W; w++) {
+      unsigned char v = c[w * stride];
+      if (v != orig) {
+        if (writer >= 0) {
+          struct ldc_record r = {LDC_RACE_WW, space, target, bs->from, bs->to, writer, (int)w, block, -1, offset,
+                                 (unsigned)orig | ((unsigned)u << 8) | ((unsigned)v << 16)};
+          ldc_record_race(r);
+        }
+        writer = (int)w;
+        u = v;
+      }
+    }
+    for (unsigned w = 0; w < W; w++) c[w * stride] = (int)w == writer ? orig : u;
+    *s = u;
+  } else if (p == 2) {
+    for (unsigned w = 0; w < W; w++) {
+      unsigned char v = c[w * stride];
+      if (v != orig) {
+        struct ldc_record r = {LDC_RACE_RW, space, target, bs->from, bs->to, (int)w, -1, block, -1, offset, (unsigned)orig | ((unsigned)v << 8)};
+        ldc_record_race(r);
+        c[w * stride] = orig;
+      }
+    }
+  }
 }
 
 // ldc_check is the block-cooperative check at the end of a region: every
@@ -217,36 +266,16 @@ static __device__ int ldc_check(struct ldc_thread *t, int pass, int id) {
     unsigned char *s = (unsigned char *)bs->shared_orig[i];
     unsigned char *c = (unsigned char *)(ldc_g.shared_scratch + (unsigned long long)block * ldc_g.shared_per_block + ldc_g.shared_off[i]);
     if (!s) continue;
-    for (unsigned long j = tid; j < bytes; j += n) {
-      unsigned char orig = s[j];
-      if (p == 1) {
-        unsigned char u = orig;
-        int writer = -1;
-        for (unsigned w = 0; w < W; w++) {
-          unsigned char v = c[w * bytes + j];
-          if (v != orig) {
-            if (writer >= 0) {
-              struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_SHARED, i, bs->from, bs->to, writer, (int)w, block, -1, (long long)j,
-                                     (unsigned)orig | ((unsigned)u << 8) | ((unsigned)v << 16)};
-              ldc_record_race(r);
-            }
-            writer = (int)w;
-            u = v;
-          }
-        }
-        for (unsigned w = 0; w < W; w++) c[w * bytes + j] = (int)w == writer ? orig : u;
-        s[j] = u;
-      } else if (p == 2) {
-        for (unsigned w = 0; w < W; w++) {
-          unsigned char v = c[w * bytes + j];
-          if (v != orig) {
-            struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_SHARED, i, bs->from, bs->to, (int)w, -1, block, -1, (long long)j,
-                                   (unsigned)orig | ((unsigned)v << 8)};
-            ldc_record_race(r);
-            c[w * bytes + j] = orig;
-          }
-        }
-      }
+    for (unsigned long j = tid; j < bytes; j += n) ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block);
+  }
+  if (ldc_g.footprint) {
+    for (unsigned long long r = ldc_g.footprint_index[block]; r < ldc_g.footprint_index[block + 1]; r++) {
+      const struct ldc_range *rg = &ldc_g.footprint[r];
+      const struct ldc_alloc *al = &ldc_g.allocs[rg->alloc];
+      unsigned char *s = (unsigned char *)al->base + rg->start;
+      unsigned char *c = (unsigned char *)al->copies + rg->start;
+      for (unsigned long long j = tid; j < rg->len; j += n)
+        ldc_check_byte(p, LDC_SPACE_GLOBAL, rg->alloc, s + j, c + j, al->size, W, (long long)(rg->start + j), bs, block);
     }
   }
   if (p == 2 && pass == 2 && t->differ) {
@@ -355,3 +384,63 @@ template <class T> static __device__ T ldc_atomic_replay(struct ldc_thread *t) {
     }                                                           \
     ldc_finish(&ldc_t);                                         \
   } while (0)
+
+// Level 1 (unit = block), driven by the host between launches. Each thread
+// owns bytes (grid-stride, consecutive threads on consecutive bytes, so the
+// loads coalesce) and replays the units in order: no atomics, no divergence
+// but on a race.
+//
+// ldc_fused_ww: write detection, conflict detection, the union U and the
+// pass-2 copies (U with the unit's own changes reverted), in one pass over
+// the data. writer[j] is the unit that changed byte j, or -1: the blocks'
+// footprints for level 2.
+extern "C" __global__ void ldc_fused_ww(const unsigned char *s, unsigned char *copies, unsigned long long size, int units, unsigned char *u,
+                                        int *writer, int alloc) {
+  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+  for (unsigned long long j = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; j < size; j += stride) {
+    unsigned char orig = s[j], uv = orig;
+    int w = -1;
+    for (int i = 0; i < units; i++) {
+      unsigned char v = copies[(unsigned long long)i * size + j];
+      if (v != orig) {
+        if (w >= 0) {
+          struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, alloc, -1, -1, w, i, -1, -1, (long long)j,
+                                 (unsigned)orig | ((unsigned)uv << 8) | ((unsigned)v << 16)};
+          ldc_record_race(r);
+        }
+        w = i;
+        uv = v;
+      }
+    }
+    u[j] = uv;
+    writer[j] = w;
+    for (int i = 0; i < units; i++) copies[(unsigned long long)i * size + j] = i == w ? orig : uv;
+  }
+}
+
+// ldc_fused_rw: after pass 2 a unit's copy that differs from U read what
+// another unit wrote. U is then copied back into the original.
+extern "C" __global__ void ldc_fused_rw(unsigned char *s, const unsigned char *copies, unsigned long long size, int units, const unsigned char *u,
+                                        int alloc) {
+  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+  for (unsigned long long j = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; j < size; j += stride) {
+    unsigned char uv = u[j];
+    for (int i = 0; i < units; i++) {
+      unsigned char v = copies[(unsigned long long)i * size + j];
+      if (v != uv) {
+        struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_GLOBAL, alloc, -1, -1, i, -1, -1, -1, (long long)j, (unsigned)uv | ((unsigned)v << 8)};
+        ldc_record_race(r);
+      }
+    }
+    s[j] = uv;
+  }
+}
+
+#ifdef LDC_CPU
+extern "C" void ldc_entry_ldc_fused_ww(void **a) {
+  ldc_fused_ww(*(const unsigned char **)a[0], *(unsigned char **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(unsigned char **)a[4], *(int **)a[5], *(int *)a[6]);
+}
+extern "C" void ldc_entry_ldc_fused_rw(void **a) {
+  ldc_fused_rw(*(unsigned char **)a[0], *(const unsigned char **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(const unsigned char **)a[4], *(int *)a[5]);
+}
+#endif

@@ -95,6 +95,10 @@ type Target struct {
 	Bytes    int64  `json:"bytes"`             // static size; 0 when sized at run time
 	Dynamic  bool   `json:"dynamic,omitempty"` // extern __shared__
 	Line     int    `json:"line"`
+	// Private marks a variable no two threads can race on (each writes its
+	// own element) that is still privatized: region replay must not apply
+	// its writes twice, and the checks give blocks' footprints.
+	Private bool `json:"private,omitempty"`
 }
 
 // Unchecked is a variable that is not checked, and why.
