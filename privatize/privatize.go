@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -156,6 +157,11 @@ func kernelManifest(i int, k *passes.Kernel) manifest.Kernel {
 			}
 		}
 		mk.Targets = append(mk.Targets, mt)
+	}
+	for _, at := range k.Atomics {
+		if at.Variable != "" && !slices.Contains(mk.Atomic, at.Variable) {
+			mk.Atomic = append(mk.Atomic, at.Variable)
+		}
 	}
 	for _, u := range k.Unchecked {
 		mk.Unchecked = append(mk.Unchecked, manifest.Unchecked{Name: u.Name, Reason: u.Reason, Requires: u.Requires})

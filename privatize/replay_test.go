@@ -20,6 +20,12 @@ import (
 
 // buildCPU instruments file and compiles it for the CPU backend.
 func buildCPU(t *testing.T, file string) (*manifest.Manifest, *cpu.Module) {
+	m, mod, _ := buildCPUDir(t, file)
+	return m, mod
+}
+
+// buildCPUDir is buildCPU that also returns the build directory.
+func buildCPUDir(t *testing.T, file string) (*manifest.Manifest, *cpu.Module, string) {
 	t.Helper()
 	lib, err := clang.Load("")
 	if err != nil {
@@ -53,7 +59,7 @@ func buildCPU(t *testing.T, file string) (*manifest.Manifest, *cpu.Module) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { mod.Close() })
-	return m, mod
+	return m, mod, dir
 }
 
 // arg is a kernel argument: a buffer (n elements of 4 bytes, random or

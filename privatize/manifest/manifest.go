@@ -47,6 +47,9 @@ type Kernel struct {
 	Regions      []Region    `json:"regions"`
 	Targets      []Target    `json:"targets"`
 	Unchecked    []Unchecked `json:"unchecked"`
+	// Atomic lists the variables updated by atomics: not privatized, and
+	// the runtime must not restore them between runs (the atomics ran once).
+	Atomic []string `json:"atomic,omitempty"`
 	// Requires1D lists variables left unprivatized because every access is
 	// indexed by the global thread id, which is private only in 1-D launches.
 	Requires1D []string `json:"requires_1d,omitempty"`

@@ -1,0 +1,26 @@
+package gpuruntime
+
+// DevPtr is an address in the backend's memory.
+type DevPtr uint64
+
+// Backend is where instrumented kernels run: an NVIDIA GPU through the
+// driver API, or the host CPU with a fiber per GPU thread. Everything above
+// it (the checking protocol, reports) is the same for both.
+type Backend interface {
+	Name() string
+	Alloc(n int64) (DevPtr, error)
+	Free(p DevPtr) error
+	Write(dst DevPtr, src []byte) error
+	Read(dst []byte, src DevPtr) error
+	Copy(dst, src DevPtr, n int64) error
+	Memset(dst DevPtr, v byte, n int64) error
+	// Symbol returns the address and size of a module-scope variable.
+	Symbol(name string) (DevPtr, int64, error)
+	// Launch runs a kernel of the module: name is the manifest's kernel
+	// name for user kernels, or ldc_fused_ww / ldc_fused_rw.
+	Launch(name string, grid, block [3]uint32, shared int64, args [][]byte) error
+	// Timer returns a function that, called after work was queued, waits
+	// for it and returns the seconds since the Timer call.
+	Timer() func() (float64, error)
+	Close() error
+}

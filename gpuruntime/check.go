@@ -1,0 +1,563 @@
+package gpuruntime
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"slices"
+
+	"ldcheck/privatize/manifest"
+)
+
+// Arg is one kernel argument: a buffer (Data is its initial contents) or a
+// scalar (Data is its bytes).
+type Arg struct {
+	Param  manifest.Param
+	Buffer bool
+	Data   []byte
+}
+
+// Launch is one kernel launch to check.
+type Launch struct {
+	Kernel      *manifest.Kernel
+	Grid, Block [3]uint32
+	Shared      int64
+	Args        []Arg
+}
+
+func (l Launch) blocks() int  { return int(l.Grid[0] * l.Grid[1] * l.Grid[2]) }
+func (l Launch) threads() int { return int(l.Block[0] * l.Block[1] * l.Block[2]) }
+func (l Launch) warps() int   { return (l.threads() + 31) / 32 }
+
+// Options tune a checked run.
+type Options struct {
+	All      bool      // keep going after the first racy level
+	Progress io.Writer // phase names as they start; nil for quiet
+}
+
+// Phase is one timed step, as in LDetector's Figure 8.
+type Phase struct {
+	Name    string  `json:"name"`
+	Seconds float64 `json:"seconds"`
+}
+
+// Result is the outcome of a checked run.
+type Result struct {
+	Races []Race `json:"races"`
+	// Outputs holds every buffer argument after the run, by parameter name.
+	Outputs map[string][]byte `json:"-"`
+	Phases  []Phase           `json:"phases"`
+	// Levels lists the levels run: "block" (inter-block, unit = block) and
+	// "warp" (inter-warp, at every barrier).
+	Levels        []string `json:"levels"`
+	BytesCompared int64    `json:"bytes_compared"`
+	Unchecked     string   `json:"unchecked,omitempty"` // why the kernel ran unchecked
+	Truncated     bool     `json:"truncated,omitempty"` // more races than records
+}
+
+const maxRecords = 1 << 16
+
+// alloc is a global allocation the run privatizes (a target).
+type alloc struct {
+	target  manifest.Target
+	base    DevPtr
+	size    int64
+	copies  DevPtr
+	initial []byte
+}
+
+// checkRun holds one checked run's device state.
+type checkRun struct {
+	b       Backend
+	l       Launch
+	opt     Options
+	res     *Result
+	bufs    []DevPtr // per argument, 0 for scalars
+	args    [][]byte // launch arguments (pointers and scalars)
+	allocs  []*alloc
+	records DevPtr
+	nrec    DevPtr
+	alog    DevPtr
+	aover   DevPtr
+	ctxAddr DevPtr
+	temp    []DevPtr
+}
+
+func (r *checkRun) phase(name string, f func() error) error {
+	if r.opt.Progress != nil {
+		fmt.Fprintf(r.opt.Progress, "  %s...\n", name)
+	}
+	done := r.b.Timer()
+	if err := f(); err != nil {
+		return err
+	}
+	secs, err := done()
+	if err != nil {
+		return err
+	}
+	r.res.Phases = append(r.res.Phases, Phase{Name: name, Seconds: secs})
+	return nil
+}
+
+func (r *checkRun) alloc(n int64) (DevPtr, error) {
+	if n == 0 {
+		n = 1
+	}
+	p, err := r.b.Alloc(n)
+	if err == nil {
+		r.temp = append(r.temp, p)
+	}
+	return p, err
+}
+
+func u64(v uint64) []byte { b := make([]byte, 8); binary.LittleEndian.PutUint64(b, v); return b }
+func u32(v uint32) []byte { b := make([]byte, 4); binary.LittleEndian.PutUint32(b, v); return b }
+
+// Check runs the launch with the two-level protocol and returns the races.
+// Device memory it allocates is freed before it returns.
+func Check(b Backend, l Launch, opt Options) (*Result, error) {
+	r := &checkRun{b: b, l: l, opt: opt, res: &Result{Races: []Race{}, Outputs: map[string][]byte{}}}
+	defer func() {
+		for _, p := range r.temp {
+			b.Free(p)
+		}
+	}()
+	if err := r.setup(); err != nil {
+		return nil, err
+	}
+	k := l.Kernel
+	if !k.Instrumented {
+		r.res.Unchecked = k.Reason
+		if err := r.phase("kernel (unchecked)", func() error { return r.launch(ModePlain, 0, 0) }); err != nil {
+			return nil, err
+		}
+		return r.res, r.collectOutputs()
+	}
+	var writers [][]int32
+	if len(r.allocs) > 0 && l.blocks() > 1 {
+		var err error
+		writers, err = r.levelBlock()
+		if err != nil {
+			return nil, err
+		}
+		if len(r.res.Races) > 0 && !opt.All {
+			return r.res, r.collectOutputs()
+		}
+		// Level 2 replays the kernel from its inputs.
+		if err := r.restoreInputs(); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.levelWarp(writers); err != nil {
+		return nil, err
+	}
+	r.firstRegionOnly()
+	return r.res, r.collectOutputs()
+}
+
+// firstRegionOnly keeps, unless --all, the races of the first racy region
+// found (records arrive in the order the checks found them).
+func (r *checkRun) firstRegionOnly() {
+	if r.opt.All || len(r.res.Races) == 0 {
+		return
+	}
+	first := r.res.Races[0]
+	var keep []Race
+	for _, rc := range r.res.Races {
+		if rc.Scope == first.Scope && rc.Region.From == first.Region.From && rc.Region.To == first.Region.To {
+			keep = append(keep, rc)
+		}
+	}
+	r.res.Races = keep
+}
+
+// setup allocates the arguments, the target table and the record buffers.
+func (r *checkRun) setup() error {
+	k := r.l.Kernel
+	if len(r.l.Args) != len(k.Params) {
+		return fmt.Errorf("kernel %s takes %d arguments, got %d", k.Name, len(k.Params), len(r.l.Args))
+	}
+	for _, a := range r.l.Args {
+		if !a.Buffer {
+			r.bufs = append(r.bufs, 0)
+			r.args = append(r.args, a.Data)
+			continue
+		}
+		p, err := r.alloc(int64(len(a.Data)))
+		if err != nil {
+			return err
+		}
+		if err := r.b.Write(p, a.Data); err != nil {
+			return err
+		}
+		r.bufs = append(r.bufs, p)
+		r.args = append(r.args, u64(uint64(p)))
+	}
+	for _, t := range k.Targets {
+		if t.Space != "global" {
+			continue
+		}
+		al := &alloc{target: t}
+		switch t.Kind {
+		case "param":
+			al.base, al.size = r.bufs[t.Param], int64(len(r.l.Args[t.Param].Data))
+		case "device":
+			p, n, err := r.b.Symbol(t.Name)
+			if err != nil {
+				return fmt.Errorf("module variable %s: %w", t.Name, err)
+			}
+			al.base, al.size = p, n
+		}
+		if al.size == 0 {
+			continue
+		}
+		al.initial = make([]byte, al.size)
+		if err := r.b.Read(al.initial, al.base); err != nil {
+			return err
+		}
+		r.allocs = append(r.allocs, al)
+	}
+	if len(r.allocs) > 16 {
+		return fmt.Errorf("kernel %s has %d global targets; ldcheck handles 16", k.Name, len(r.allocs))
+	}
+	var err error
+	if r.records, err = r.alloc(maxRecords * RecordSize); err != nil {
+		return err
+	}
+	if r.nrec, err = r.alloc(8); err != nil {
+		return err
+	}
+	rows := int64(r.l.blocks()) * int64(r.l.threads())
+	if r.alog, err = r.alloc(rows * AtomicSlots * 8); err != nil {
+		return err
+	}
+	if r.aover, err = r.alloc(8); err != nil {
+		return err
+	}
+	r.ctxAddr, _, err = r.b.Symbol("ldc_g")
+	return err
+}
+
+// restoreInputs puts every buffer and module-scope target back to its
+// initial contents, except variables updated by atomics: their atomics ran
+// once, in the first launch, and are replayed from the log since.
+func (r *checkRun) restoreInputs() error {
+	k := r.l.Kernel
+	for i, a := range r.l.Args {
+		if !a.Buffer || slices.Contains(k.Atomic, a.Param.Name) {
+			continue
+		}
+		if err := r.b.Write(r.bufs[i], a.Data); err != nil {
+			return err
+		}
+	}
+	for _, al := range r.allocs {
+		if al.target.Kind == "device" {
+			if err := r.b.Write(al.base, al.initial); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// launch writes the context and runs the user's kernel.
+func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) error {
+	c := Ctx{Mode: mode, Pass: pass, AtomicMode: atomicMode}
+	c.AtomicLog, c.AtomicOverflow = uint64(r.alog), uint64(r.aover)
+	c.Records, c.NRecords, c.MaxRecords = uint64(r.records), uint64(r.nrec), maxRecords
+	for i, al := range r.allocs {
+		c.Allocs[i] = Alloc{Base: uint64(al.base), Size: uint64(al.size), Copies: uint64(al.copies)}
+	}
+	c.NAllocs = int32(len(r.allocs))
+	for _, f := range extra {
+		f(&c)
+	}
+	if err := r.b.Write(r.ctxAddr, c.Bytes()); err != nil {
+		return err
+	}
+	if err := r.b.Write(r.nrec, u64(0)); err != nil {
+		return err
+	}
+	return r.b.Launch(r.l.Kernel.Name, r.l.Grid, r.l.Block, r.l.Shared, r.args)
+}
+
+// fusedGrid sizes the check kernels: enough blocks to cover the bytes, at
+// most enough to fill a large GPU several times over.
+func fusedGrid(size int64) [3]uint32 {
+	n := (size + 255) / 256
+	if n > 4096 {
+		n = 4096
+	}
+	if n < 1 {
+		n = 1
+	}
+	return [3]uint32{uint32(n), 1, 1}
+}
+
+// levelBlock is level 1: unit = block, region = the whole kernel. It
+// returns each target's writer map (the blocks' footprints).
+func (r *checkRun) levelBlock() ([][]int32, error) {
+	r.res.Levels = append(r.res.Levels, "block")
+	units := r.l.blocks()
+	us := make([]DevPtr, len(r.allocs))
+	ws := make([]DevPtr, len(r.allocs))
+	err := r.phase("init pass 1 (block copies)", func() error {
+		for i, al := range r.allocs {
+			var err error
+			if al.copies, err = r.alloc(al.size * int64(units)); err != nil {
+				return fmt.Errorf("level 1 needs %d private copies of %s (%d bytes each): %w", units, al.target.Name, al.size, err)
+			}
+			for u := 0; u < units; u++ {
+				if err := r.b.Copy(al.copies+DevPtr(int64(u)*al.size), al.base, al.size); err != nil {
+					return err
+				}
+			}
+			if us[i], err = r.alloc(al.size); err != nil {
+				return err
+			}
+			if ws[i], err = r.alloc(al.size * 4); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := r.phase("kernel pass 1 (block level)", func() error { return r.launch(ModeBlock, 1, 1) }); err != nil {
+		return nil, err
+	}
+	if err := r.phase("write-write check (block level)", func() error {
+		for i, al := range r.allocs {
+			args := [][]byte{u64(uint64(al.base)), u64(uint64(al.copies)), u64(uint64(al.size)), u32(uint32(units)), u64(uint64(us[i])), u64(uint64(ws[i])), u32(uint32(i))}
+			if err := r.b.Launch("ldc_fused_ww", fusedGrid(al.size), [3]uint32{256, 1, 1}, 0, args); err != nil {
+				return err
+			}
+			r.res.BytesCompared += al.size * int64(units)
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	recs, err := r.readRecords()
+	if err != nil {
+		return nil, err
+	}
+	r.addRaces(recs, "inter-block")
+	if len(r.res.Races) > 0 && !r.opt.All {
+		return nil, nil
+	}
+	if err := r.phase("kernel pass 2 (block level)", func() error { return r.launch(ModeBlock, 2, 2) }); err != nil {
+		return nil, err
+	}
+	if err := r.phase("read-write check and copy back (block level)", func() error {
+		for i, al := range r.allocs {
+			args := [][]byte{u64(uint64(al.base)), u64(uint64(al.copies)), u64(uint64(al.size)), u32(uint32(units)), u64(uint64(us[i])), u32(uint32(i))}
+			if err := r.b.Launch("ldc_fused_rw", fusedGrid(al.size), [3]uint32{256, 1, 1}, 0, args); err != nil {
+				return err
+			}
+			r.res.BytesCompared += al.size * int64(units)
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	// The records buffer was reset by the pass-2 launch; the rw kernels
+	// wrote after it.
+	recs, err = r.readRecords()
+	if err != nil {
+		return nil, err
+	}
+	r.addRaces(recs, "inter-block")
+	writers := make([][]int32, len(r.allocs))
+	for i, al := range r.allocs {
+		raw := make([]byte, al.size*4)
+		if err := r.b.Read(raw, ws[i]); err != nil {
+			return nil, err
+		}
+		w := make([]int32, al.size)
+		for j := range w {
+			w[j] = int32(binary.LittleEndian.Uint32(raw[4*j:]))
+		}
+		writers[i] = w
+		r.b.Free(al.copies)
+		r.forget(al.copies)
+		al.copies = 0
+	}
+	return writers, nil
+}
+
+func (r *checkRun) forget(p DevPtr) {
+	if i := slices.Index(r.temp, p); i >= 0 {
+		r.temp = slices.Delete(r.temp, i, i+1)
+	}
+}
+
+// footprints turns writer maps into each block's byte ranges (CSR).
+func (r *checkRun) footprints(writers [][]int32) (index []uint64, ranges []Range) {
+	blocks := r.l.blocks()
+	per := make([][]Range, blocks)
+	for a, al := range r.allocs {
+		if writers == nil {
+			// Level 1 did not run (one block): block 0 owns everything.
+			per[0] = append(per[0], Range{Alloc: int32(a), Start: 0, Len: uint64(al.size)})
+			continue
+		}
+		w := writers[a]
+		for j := 0; j < len(w); {
+			b := w[j]
+			k := j
+			for k < len(w) && w[k] == b {
+				k++
+			}
+			if b >= 0 && int(b) < blocks {
+				per[b] = append(per[b], Range{Alloc: int32(a), Start: uint64(j), Len: uint64(k - j)})
+			}
+			j = k
+		}
+	}
+	index = make([]uint64, blocks+1)
+	for b := 0; b < blocks; b++ {
+		index[b] = uint64(len(ranges))
+		ranges = append(ranges, per[b]...)
+	}
+	index[blocks] = uint64(len(ranges))
+	return index, ranges
+}
+
+// levelWarp is level 2: unit = warp, regions between barriers, checked in
+// the kernel at each barrier by the block's threads.
+func (r *checkRun) levelWarp(writers [][]int32) error {
+	r.res.Levels = append(r.res.Levels, "warp")
+	k := r.l.Kernel
+	W := r.l.warps()
+	var c Ctx
+	err := r.phase("init (warp copies)", func() error {
+		var perBlock uint64
+		for _, t := range k.Targets {
+			if t.Space != "shared" {
+				continue
+			}
+			bytes := uint64(t.Bytes)
+			if t.Dynamic {
+				bytes = uint64(r.l.Shared)
+			}
+			if c.NShared >= MaxShared {
+				return fmt.Errorf("kernel %s has more than %d shared targets", k.Name, MaxShared)
+			}
+			c.SharedOff[c.NShared] = perBlock
+			c.SharedBytes[c.NShared] = bytes
+			perBlock += uint64(W) * ((bytes + 15) / 16 * 16)
+			c.NShared++
+		}
+		scratch, err := r.alloc(int64(perBlock) * int64(r.l.blocks()))
+		if err != nil {
+			return fmt.Errorf("level 2 needs %d bytes for the warps' copies of shared memory: %w", int64(perBlock)*int64(r.l.blocks()), err)
+		}
+		c.SharedScratch, c.SharedPerBlock = uint64(scratch), perBlock
+		for _, al := range r.allocs {
+			if al.copies, err = r.alloc(al.size * int64(W)); err != nil {
+				return fmt.Errorf("level 2 needs %d private copies of %s (%d bytes each): %w", W, al.target.Name, al.size, err)
+			}
+			for w := 0; w < W; w++ {
+				if err := r.b.Copy(al.copies+DevPtr(int64(w)*al.size), al.base, al.size); err != nil {
+					return err
+				}
+			}
+		}
+		index, ranges := r.footprints(writers)
+		if len(r.allocs) > 0 {
+			ip, err := r.alloc(int64(len(index)) * 8)
+			if err != nil {
+				return err
+			}
+			raw := make([]byte, 0, len(index)*8)
+			for _, v := range index {
+				raw = binary.LittleEndian.AppendUint64(raw, v)
+			}
+			if err := r.b.Write(ip, raw); err != nil {
+				return err
+			}
+			rp, err := r.alloc(int64(len(ranges))*24 + 24)
+			if err != nil {
+				return err
+			}
+			raw = raw[:0]
+			for _, rg := range ranges {
+				raw = binary.LittleEndian.AppendUint32(raw, uint32(rg.Alloc))
+				raw = binary.LittleEndian.AppendUint32(raw, 0)
+				raw = binary.LittleEndian.AppendUint64(raw, rg.Start)
+				raw = binary.LittleEndian.AppendUint64(raw, rg.Len)
+				r.res.BytesCompared += int64(rg.Len) * int64(W)
+			}
+			if err := r.b.Write(rp, raw); err != nil {
+				return err
+			}
+			c.FootprintIndex, c.Footprint = uint64(ip), uint64(rp)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	atomicMode := int32(1)
+	if slices.Contains(r.res.Levels, "block") {
+		atomicMode = 2 // level 1 ran the atomics
+	}
+	err = r.phase("kernel, both passes and checks at every barrier (warp level)", func() error {
+		return r.launch(ModeReplay, 0, atomicMode, func(x *Ctx) {
+			x.SharedScratch, x.SharedPerBlock, x.NShared = c.SharedScratch, c.SharedPerBlock, c.NShared
+			x.SharedOff, x.SharedBytes = c.SharedOff, c.SharedBytes
+			x.FootprintIndex, x.Footprint = c.FootprintIndex, c.Footprint
+		})
+	})
+	if err != nil {
+		return err
+	}
+	recs, err := r.readRecords()
+	if err != nil {
+		return err
+	}
+	r.addRaces(recs, "inter-warp")
+	return nil
+}
+
+// readRecords fetches the race records of the last launches.
+func (r *checkRun) readRecords() ([]Record, error) {
+	raw := make([]byte, 8)
+	if err := r.b.Read(raw, r.nrec); err != nil {
+		return nil, err
+	}
+	n := int(binary.LittleEndian.Uint32(raw))
+	if n > maxRecords {
+		r.res.Truncated = true
+		n = maxRecords
+	}
+	if err := r.b.Write(r.nrec, u64(0)); err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	buf := make([]byte, n*RecordSize)
+	if err := r.b.Read(buf, r.records); err != nil {
+		return nil, err
+	}
+	return DecodeRecords(buf, n), nil
+}
+
+// collectOutputs reads every buffer argument back.
+func (r *checkRun) collectOutputs() error {
+	for i, a := range r.l.Args {
+		if !a.Buffer {
+			continue
+		}
+		out := make([]byte, len(a.Data))
+		if err := r.b.Read(out, r.bufs[i]); err != nil {
+			return err
+		}
+		r.res.Outputs[a.Param.Name] = out
+	}
+	return nil
+}

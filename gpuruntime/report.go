@@ -1,0 +1,204 @@
+package gpuruntime
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"ldcheck/privatize/manifest"
+)
+
+// Race is one reported race: identical records (same region, variable,
+// kind, level) merged, with the byte range they cover and a count.
+type Race struct {
+	Kind     string     `json:"kind"`  // write-write or read-write
+	Space    string     `json:"space"` // shared, global, local
+	Scope    string     `json:"scope"` // inter-warp, inter-block
+	Variable string     `json:"variable"`
+	Region   RaceRegion `json:"region"`
+	Offset   int64      `json:"offset"` // first byte
+	Length   int64      `json:"length"` // bytes from Offset to the last racy byte
+	Elements [2]int64   `json:"elements"`
+	Units    []int      `json:"units"`           // the warps (inter-warp) or blocks (inter-block) of the first record
+	Block    int        `json:"block,omitempty"` // for inter-warp races: the block of the first record
+	Thread   int        `json:"thread,omitempty"`
+	Values   RaceValues `json:"values"`
+	Count    int        `json:"count"` // racy bytes (or threads, for locals)
+	unitSet  map[int]bool
+	elemSize int64
+}
+
+// RaceRegion locates the AP region the race is in.
+type RaceRegion struct {
+	File      string `json:"file"`
+	BeginLine int    `json:"begin_line"`
+	EndLine   int    `json:"end_line"`
+	From      int    `json:"from"`
+	To        int    `json:"to"`
+}
+
+// RaceValues are the bytes seen at the first racy byte.
+type RaceValues struct {
+	Original int  `json:"original"`         // the value before the region (write-write) or the merged value U (read-write)
+	First    int  `json:"first"`            // the first unit's value
+	Second   *int `json:"second,omitempty"` // the second writer's value (write-write)
+}
+
+// addRaces turns records into races, merging identical ones.
+func (r *checkRun) addRaces(recs []Record, scope string) {
+	k := r.l.Kernel
+	var shared []manifest.Target
+	for _, t := range k.Targets {
+		if t.Space == "shared" {
+			shared = append(shared, t)
+		}
+	}
+	for _, rec := range recs {
+		var race Race
+		race.Scope = scope
+		race.Kind = "read-write"
+		if rec.Kind == RecordWW {
+			race.Kind = "write-write"
+		}
+		race.elemSize = 1
+		switch rec.Space {
+		case SpaceShared:
+			race.Space = "shared"
+			if int(rec.Target) < len(shared) {
+				race.Variable = shared[rec.Target].Name
+				race.elemSize = max(shared[rec.Target].ElemSize, 1)
+			}
+		case SpaceGlobal:
+			race.Space = "global"
+			if int(rec.Target) < len(r.allocs) {
+				t := r.allocs[rec.Target].target
+				race.Variable = t.Name
+				race.elemSize = max(t.ElemSize, 1)
+			}
+		case SpaceLocal:
+			race.Space = "local"
+			race.Variable = "(thread-local values)"
+		}
+		race.Region = regionOf(k, int(rec.From), int(rec.To))
+		race.Offset, race.Length, race.Count = rec.Offset, 1, 1
+		race.Units = []int{int(rec.UnitA)}
+		if rec.UnitB >= 0 {
+			race.Units = append(race.Units, int(rec.UnitB))
+		}
+		race.Block, race.Thread = int(rec.Block), int(rec.Thread)
+		race.Values.Original = int(rec.Values & 0xff)
+		race.Values.First = int(rec.Values >> 8 & 0xff)
+		if rec.Kind == RecordWW {
+			second := int(rec.Values >> 16 & 0xff)
+			race.Values.Second = &second
+		}
+		r.merge(race)
+	}
+	for i := range r.res.Races {
+		rc := &r.res.Races[i]
+		rc.Elements = [2]int64{rc.Offset / rc.elemSize, (rc.Offset + rc.Length - 1) / rc.elemSize}
+		if rc.Space != "local" {
+			rc.Units = sortedUnits(rc.unitSet)
+		}
+	}
+}
+
+func (r *checkRun) merge(race Race) {
+	for i := range r.res.Races {
+		o := &r.res.Races[i]
+		if o.Kind == race.Kind && o.Space == race.Space && o.Scope == race.Scope && o.Variable == race.Variable && o.Region.From == race.Region.From && o.Region.To == race.Region.To {
+			end := max(o.Offset+o.Length, race.Offset+race.Length)
+			if race.Offset < o.Offset {
+				o.Offset = race.Offset
+				o.Values = race.Values
+				o.Units = race.Units
+			}
+			o.Length = end - o.Offset
+			o.Count++
+			for _, u := range race.Units {
+				o.unitSet[u] = true
+			}
+			return
+		}
+	}
+	race.unitSet = map[int]bool{}
+	for _, u := range race.Units {
+		race.unitSet[u] = true
+	}
+	r.res.Races = append(r.res.Races, race)
+}
+
+// regionOf finds the region's source lines in the manifest.
+func regionOf(k *manifest.Kernel, from, to int) RaceRegion {
+	rr := RaceRegion{From: from, To: to}
+	for _, reg := range k.Regions {
+		if reg.From == from && reg.To == to {
+			rr.BeginLine, rr.EndLine = reg.BeginLine, reg.EndLine
+			return rr
+		}
+	}
+	// Level 1 checks the whole kernel as one region.
+	if from == -1 && to == -1 {
+		rr.BeginLine = k.Line
+		for _, reg := range k.Regions {
+			rr.EndLine = max(rr.EndLine, reg.EndLine)
+		}
+	}
+	return rr
+}
+
+// WriteText prints races like compiler diagnostics, one block per race.
+func WriteText(w io.Writer, file string, k *manifest.Kernel, res *Result) {
+	base := filepath.Base(file)
+	for _, rc := range res.Races {
+		unitWord := "warps"
+		if rc.Scope == "inter-block" {
+			unitWord = "blocks"
+		}
+		where := fmt.Sprintf("%s[%d..%d]", rc.Variable, rc.Elements[0], rc.Elements[1])
+		if rc.Elements[0] == rc.Elements[1] {
+			where = fmt.Sprintf("%s[%d]", rc.Variable, rc.Elements[0])
+		}
+		region := fmt.Sprintf("%s:%d-%d", base, rc.Region.BeginLine, rc.Region.EndLine)
+		if rc.Region.From == -1 && rc.Region.To == -1 {
+			region += " (the whole kernel)"
+		}
+		if rc.Space == "local" {
+			fmt.Fprintf(w, "%s:%d: read-write race (its effect stays in thread-local values, %s) in region %s of kernel %s\n", base, rc.Region.BeginLine, rc.Scope, region, k.Name)
+			fmt.Fprintf(w, "    thread %d of block %d (warp %d) computed different values once it saw the other warps' writes of this region (%d threads affected)\n", rc.Thread, rc.Block, rc.Units[0], rc.Count)
+			fmt.Fprintf(w, "    hint: a value this thread reads in lines %d-%d is written by another warp in the same region; add a __syncthreads() between the write and the read\n", rc.Region.BeginLine, rc.Region.EndLine)
+			continue
+		}
+		fmt.Fprintf(w, "%s:%d: %s race on %s (%s, %s) in region %s of kernel %s\n", base, rc.Region.BeginLine, rc.Kind, where, rc.Space, rc.Scope, region, k.Name)
+		var units []string
+		for _, u := range sortedUnits(rc.unitSet) {
+			units = append(units, fmt.Sprint(u))
+		}
+		block := ""
+		if rc.Scope == "inter-warp" {
+			block = fmt.Sprintf(" of block %d", rc.Block)
+		}
+		fmt.Fprintf(w, "    %s %s%s; bytes %d..%d (%d racy bytes)\n", unitWord, strings.Join(units, ", "), block, rc.Offset, rc.Offset+rc.Length-1, rc.Count)
+		if rc.Kind == "write-write" {
+			fmt.Fprintf(w, "    at byte %d: original %#02x, %s %d wrote %#02x, %s %d wrote %#02x\n", rc.Offset, rc.Values.Original, unitWord[:len(unitWord)-1], rc.Units[0], rc.Values.First, unitWord[:len(unitWord)-1], rc.Units[len(rc.Units)-1], *rc.Values.Second)
+			fmt.Fprintf(w, "    hint: two %s write these bytes with no barrier between them; give each its own element, or order the writes with a barrier (or an atomic)\n", unitWord)
+		} else {
+			fmt.Fprintf(w, "    at byte %d: %s %d ended with %#02x instead of %#02x once it saw the others' writes\n", rc.Offset, unitWord[:len(unitWord)-1], rc.Units[0], rc.Values.First, rc.Values.Original)
+			fmt.Fprintf(w, "    hint: a %s reads bytes another %s writes in the same region; put a barrier between the write and the read\n", unitWord[:len(unitWord)-1], unitWord[:len(unitWord)-1])
+		}
+	}
+}
+
+func sortedUnits(m map[int]bool) []int {
+	var out []int
+	for u := range m {
+		out = append(out, u)
+	}
+	sort.Ints(out)
+	if len(out) > 8 {
+		out = out[:8]
+	}
+	return out
+}
