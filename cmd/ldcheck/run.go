@@ -1,0 +1,249 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"ldcheck/gpuruntime"
+	"ldcheck/gpuruntime/launch"
+	"ldcheck/privatize/manifest"
+)
+
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "run a built kernel with race checking (exit 1 when races are found)",
+		ArgsUsage: "DIR",
+		Description: `run launches a kernel of a build directory (made by ldcheck build) and checks it:
+  level 1 (unit = block, the whole kernel is one region): each block writes its
+    own copy of the global targets; blocks that change the same byte race
+    (write-write); a block whose results change once it sees the other blocks'
+    writes races (read-write);
+  level 2 (unit = warp, regions between barriers): the same, between the warps
+    of each block, for shared memory, the global bytes the block owns and each
+    thread's own values, checked at every barrier.
+Each level runs the kernel twice, so a checked run costs about four runs.
+
+Arguments: --arg NAME=TYPE[COUNT]:INIT for pointer parameters (INIT: zero,
+iota, rand[:SEED], const:V, file:PATH with raw little-endian data), and
+--arg NAME=VALUE for scalars. A pointer without --arg gets grid x block
+elements (at least 1 MiB) of seeded random data, an integer scalar gets the
+total thread count; run says what it assumed.
+
+` + blindSpots,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "kernel", Usage: "kernel `NAME` to run (default: the only one)"},
+			&cli.StringFlag{Name: "grid", Usage: "grid size `X[,Y[,Z]]` in blocks"},
+			&cli.StringFlag{Name: "block", Usage: "block size `X[,Y[,Z]]` in threads"},
+			&cli.StringFlag{Name: "shared", Usage: "dynamic shared memory `BYTES` (e.g. 4KiB)"},
+			&cli.StringSliceFlag{Name: "arg", Usage: "kernel argument `NAME=TYPE[COUNT]:INIT` or NAME=VALUE (repeatable)"},
+			&cli.StringSliceFlag{Name: "out", Usage: "write buffer NAME after the run to PATH, raw little-endian: `NAME=PATH` (repeatable)"},
+			&cli.StringFlag{Name: "backend", Value: "auto", Usage: "`BACKEND`: auto (cuda when a GPU is usable, else cpu), cpu or cuda"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "report `FORMAT`: text or json"},
+			&cli.BoolFlag{Name: "all", Usage: "report every racy region, not only the first"},
+			&cli.BoolFlag{Name: "v", Usage: "print the time of each phase (init, kernel passes, checks)"},
+		},
+		OnUsageError: usageError,
+		Action:       runRun,
+	}
+}
+
+// jsonReport is the --format json document.
+type jsonReport struct {
+	Kernel  string            `json:"kernel"`
+	Source  string            `json:"source"`
+	Launch  jsonLaunch        `json:"launch"`
+	Backend string            `json:"backend"`
+	Verdict string            `json:"verdict"` // race, none, unchecked
+	Races   []gpuruntime.Race `json:"races"`
+	Summary jsonSummary       `json:"summary"`
+	Notes   []string          `json:"notes,omitempty"`
+}
+
+type jsonLaunch struct {
+	Grid   [3]uint32 `json:"grid"`
+	Block  [3]uint32 `json:"block"`
+	Shared int64     `json:"shared"`
+	Args   []string  `json:"args"`
+}
+
+type jsonSummary struct {
+	Levels        []string           `json:"levels"`
+	Regions       int                `json:"regions"`
+	BytesCompared int64              `json:"bytes_compared"`
+	Phases        []gpuruntime.Phase `json:"phases"`
+	Unchecked     string             `json:"unchecked,omitempty"`
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func runRun(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return inputErr("run: expected one build directory, got %d arguments (usage: ldcheck run [flags] DIR; make DIR with ldcheck build FILE.cu)", c.NArg())
+	}
+	dir := c.Args().First()
+	format := c.String("format")
+	if format != "text" && format != "json" {
+		return inputErr("--format: unknown format %q (want text or json)", format)
+	}
+	backendName := c.String("backend")
+	if backendName != "auto" && backendName != "cpu" && backendName != "cuda" {
+		return inputErr("--backend: unknown backend %q (want auto, cpu or cuda)", backendName)
+	}
+	spec, err := launch.ParseSpec(launch.Flags{
+		Kernel: c.String("kernel"), Grid: c.String("grid"), Block: c.String("block"), Shared: c.String("shared"),
+		Args: c.StringSlice("arg"), Outs: c.StringSlice("out"),
+	})
+	if err != nil {
+		return &exitError{exitInput, err}
+	}
+	m, err := manifest.Read(dir)
+	if err != nil {
+		return &exitError{exitInput, err}
+	}
+	k, err := launch.SelectKernel(m, spec.Kernel)
+	if err != nil {
+		return &exitError{exitInput, err}
+	}
+	values, notes, err := launch.Bind(k, spec)
+	if err != nil {
+		return &exitError{exitInput, err}
+	}
+	if src, err := os.ReadFile(m.Source); err == nil {
+		if sum := sha256.Sum256(src); hex.EncodeToString(sum[:]) != m.SHA256 {
+			notes = append(notes, fmt.Sprintf("%s changed since it was built; run ldcheck build again to check the new version", m.Source))
+		}
+	}
+
+	b, bnotes, err := openBackend(dir, m, backendName)
+	notes = append(notes, bnotes...)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+
+	l := gpuruntime.Launch{Kernel: k, Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared}
+	var argText []string
+	for _, v := range values {
+		l.Args = append(l.Args, gpuruntime.Arg{Param: v.Param, Buffer: v.Buffer, Data: v.Data})
+		argText = append(argText, v.String())
+	}
+	opt := gpuruntime.Options{All: c.Bool("all")}
+	errw := c.App.ErrWriter
+	for _, n := range notes {
+		fmt.Fprintf(errw, "ldcheck: %s\n", n)
+	}
+	if isTerminal(errw) {
+		opt.Progress = errw
+		fmt.Fprintf(errw, "checking kernel %s on %s, grid %s, block %s\n", k.Name, b.Name(), launch.Dim3(spec.Grid), launch.Dim3(spec.Block))
+	}
+	res, err := gpuruntime.Check(b, l, opt)
+	if err != nil {
+		return &exitError{exitFailed, fmt.Errorf("kernel %s on the %s backend: %w (no verdict)", k.Name, b.Name(), err)}
+	}
+
+	// Outputs first: a failure to write them must not follow a printed verdict.
+	if len(spec.Outs) > 0 {
+		if err := launch.WriteOutputs(spec.Outs, func(name string) []byte { return res.Outputs[name] }); err != nil {
+			return &exitError{exitInput, err}
+		}
+	}
+	w := c.App.Writer
+	if format == "json" {
+		rep := jsonReport{Kernel: k.Name, Source: m.Source, Backend: b.Name(), Races: res.Races, Notes: notes,
+			Launch:  jsonLaunch{Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared, Args: argText},
+			Summary: jsonSummary{Levels: res.Levels, Regions: len(k.Regions), BytesCompared: res.BytesCompared, Phases: res.Phases, Unchecked: res.Unchecked}}
+		switch {
+		case res.Unchecked != "":
+			rep.Verdict = "unchecked"
+		case len(res.Races) > 0:
+			rep.Verdict = "race"
+		default:
+			rep.Verdict = "none"
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		printVerdict(w, m, k, res, b.Name())
+		if c.Bool("v") {
+			for _, p := range res.Phases {
+				fmt.Fprintf(w, "  %-60s %10.3f ms\n", p.Name, p.Seconds*1000)
+			}
+		}
+	}
+	if len(res.Races) > 0 {
+		return &exitError{exitRace, nil}
+	}
+	return nil
+}
+
+func printVerdict(w io.Writer, m *manifest.Manifest, k *manifest.Kernel, res *gpuruntime.Result, backend string) {
+	base := filepath.Base(m.Source)
+	switch {
+	case res.Unchecked != "":
+		fmt.Fprintf(w, "%s:%d: kernel %s ran unchecked (not instrumented: %s)\n", base, k.Line, k.Name, res.Unchecked)
+	case len(res.Races) == 0:
+		fmt.Fprintf(w, "%s:%d: kernel %s: no race found (%s backend; levels %s; %d bytes compared)\n", base, k.Line, k.Name, backend, strings.Join(res.Levels, " and "), res.BytesCompared)
+		for _, u := range k.Unchecked {
+			if strings.Contains(u.Reason, "atomic") {
+				fmt.Fprintf(w, "  unchecked %s: %s\n", u.Name, u.Reason)
+			}
+		}
+	default:
+		gpuruntime.WriteText(w, m.Source, k, res)
+		fmt.Fprintf(w, "%s: kernel %s: %d race(s) found; the kernel's outputs are undefined\n", base, k.Name, len(res.Races))
+	}
+}
+
+// openBackend picks the backend; auto prefers a usable GPU and says why
+// it falls back to the CPU.
+func openBackend(dir string, m *manifest.Manifest, name string) (gpuruntime.Backend, []string, error) {
+	var notes []string
+	symbols := map[string]string{}
+	for _, k := range m.Kernels {
+		symbols[k.Name] = k.Symbol
+	}
+	if name == "cuda" || name == "auto" {
+		var err error
+		if m.PTX == "" {
+			err = errors.New("the build has no device module (no nvcc or clang-15 when it was built)")
+		} else {
+			var b *gpuruntime.CUDABackend
+			b, err = gpuruntime.OpenCUDA(filepath.Join(dir, m.PTX), symbols)
+			if err == nil {
+				return b, notes, nil
+			}
+		}
+		if name == "cuda" {
+			return nil, notes, &exitError{exitFailed, fmt.Errorf("--backend cuda: %w", err)}
+		}
+		notes = append(notes, fmt.Sprintf("no usable GPU (%v): using the CPU backend", err))
+	}
+	if m.CPU == "" {
+		return nil, notes, &exitError{exitFailed, fmt.Errorf("%s has no CPU library (no C++ compiler when it was built); install g++ and run ldcheck build again", dir)}
+	}
+	b, err := gpuruntime.OpenCPU(filepath.Join(dir, m.CPU))
+	if err != nil {
+		return nil, notes, &exitError{exitFailed, err}
+	}
+	return b, notes, nil
+}

@@ -1,0 +1,279 @@
+package launch
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// ParseDim3 parses X[,Y[,Z]]: "64", "16,16", "2,2,1"; missing dimensions
+// are 1. Each must be 1..2^31-1; Validate checks CUDA's tighter limits.
+// Its errors name the value but not the flag (the caller's, see
+// ParseSpec).
+func ParseDim3(s string) (Dim3, error) {
+	fail := func(format string, args ...any) (Dim3, error) {
+		return Dim3{}, errorf("", s, format+"; want X[,Y[,Z]], each 1 to %d, e.g. 64 or 16,16", append(args, maxGridX)...)
+	}
+	if strings.TrimSpace(s) == "" {
+		return fail("empty")
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) > 3 {
+		return fail("%d dimensions", len(parts))
+	}
+	d := Dim3{1, 1, 1}
+	axes := [3]string{"x", "y", "z"}
+	for i, p := range parts {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			return fail("%s is empty", axes[i])
+		}
+		v, err := strconv.ParseUint(p, 10, 64)
+		if err != nil {
+			if isDigits(p) {
+				return fail("%s is %s, too large", axes[i], p)
+			}
+			return fail("%s is %q, not a positive integer", axes[i], p)
+		}
+		if v == 0 {
+			return fail("%s is 0", axes[i])
+		}
+		if v > maxGridX {
+			return fail("%s is %d, too large", axes[i], v)
+		}
+		d[i] = uint32(v)
+	}
+	return d, nil
+}
+
+func isDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// byteUnits are ParseBytes's suffixes, all powers of 1024: CUDA's "48 KB"
+// of shared memory is 49152 bytes.
+var byteUnits = map[string]int64{
+	"": 1, "b": 1,
+	"k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10,
+	"m": 1 << 20, "mb": 1 << 20, "mib": 1 << 20,
+	"g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30,
+}
+
+// ParseBytes parses a byte count: 1024, 4KiB, 48K, 2MiB, 1GiB (K, KB and
+// KiB are all 1024, and so on; case does not matter). Its errors name the
+// value but not the flag.
+func ParseBytes(s string) (int64, error) {
+	const want = "want BYTES, e.g. 1024, 4KiB, 48K, 2MiB"
+	t := strings.TrimSpace(s)
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		if t == "" {
+			return 0, errorf("", s, "empty (%s)", want)
+		}
+		if strings.HasPrefix(t, "-") {
+			return 0, errorf("", s, "negative (%s)", want)
+		}
+		return 0, errorf("", s, "not a byte count (%s)", want)
+	}
+	if i < len(t) && t[i] == '.' {
+		return 0, errorf("", s, "not a whole number of bytes (%s)", want)
+	}
+	unit, ok := byteUnits[strings.ToLower(strings.TrimSpace(t[i:]))]
+	if !ok {
+		return 0, errorf("", s, "unknown unit %q (%s)", strings.TrimSpace(t[i:]), want)
+	}
+	n, err := strconv.ParseInt(t[:i], 10, 64)
+	if err != nil || n > maxSharedBytes/unit {
+		return 0, errorf("", s, "too large (at most %d bytes)", int64(maxSharedBytes))
+	}
+	return n * unit, nil
+}
+
+// maxBufferBytes bounds one --arg buffer, which ldcheck holds in host
+// memory as well as on the device.
+const maxBufferBytes = 16 << 30
+
+const (
+	argSyntax  = "want NAME=VALUE for a scalar or NAME=TYPE[COUNT]:INIT for a pointer, e.g. n=1024 or out=float[1024]:zero"
+	initSyntax = "zero, iota, rand[:SEED], const:V or file:PATH"
+)
+
+// ParseArg parses one --arg: NAME=TYPE[COUNT]:INIT (a buffer), NAME=VALUE
+// (a scalar typed by the kernel's signature) or NAME=TYPE:VALUE (a scalar
+// of an explicit type). A buffer's TYPE, COUNT and INIT are checked here,
+// a const:V against TYPE included; a scalar's VALUE is checked here only
+// when its type is explicit, else by Bind.
+func ParseArg(s string) (Arg, error) {
+	fail := func(format string, args ...any) (Arg, error) {
+		return Arg{}, errorf("--arg", s, format, args...)
+	}
+	name, val, ok := strings.Cut(s, "=")
+	if !ok {
+		return fail("missing =; %s", argSyntax)
+	}
+	if !isIdent(name) {
+		if name == "" {
+			return fail("missing NAME before =; %s", argSyntax)
+		}
+		return fail("%q is not a parameter name; %s", name, argSyntax)
+	}
+	if val == "" {
+		return fail("missing value after %s=; %s", name, argSyntax)
+	}
+	a := Arg{Name: name, Raw: s}
+	n := identLen(val)
+	switch {
+	case n > 0 && n < len(val) && val[n] == '[':
+		typ := val[:n]
+		t, ok := lookupType(typ)
+		if !ok {
+			return fail("%s", unknownType(typ))
+		}
+		end := strings.IndexByte(val, ']')
+		if end < 0 {
+			return fail("missing ] after %s[ (want %s=%s[COUNT]:INIT, e.g. %s=%s[1024]:zero)", typ, name, typ, name, typ)
+		}
+		countText := val[n+1 : end]
+		if countText == "" {
+			return fail("missing COUNT in %s[] (want %s=%s[COUNT]:INIT, e.g. %s=%s[1024]:zero)", typ, name, typ, name, typ)
+		}
+		count, err := strconv.ParseInt(countText, 10, 64)
+		if err != nil && !isDigits(countText) {
+			return fail("COUNT %q is not a positive integer (want e.g. %s[1024])", countText, typ)
+		}
+		if err != nil || count > maxBufferBytes/int64(t.size) {
+			return fail("%s[%s] is too large (at most %d bytes a buffer)", typ, countText, int64(maxBufferBytes))
+		}
+		if count < 1 {
+			return fail("COUNT is %d; a buffer needs at least 1 element", count)
+		}
+		rest := val[end+1:]
+		if rest == "" {
+			return fail("missing :INIT after %s (want %s:INIT, INIT one of %s)", val, val, initSyntax)
+		}
+		if rest[0] != ':' {
+			return fail("want :INIT after %s, got %q (INIT is %s)", val[:end+1], rest, initSyntax)
+		}
+		in, msg := parseInit(t, rest[1:])
+		if msg != "" {
+			return fail("%s", msg)
+		}
+		a.Type, a.Count, a.Init = typ, int(count), in
+	case n > 0 && n < len(val) && val[n] == ':':
+		typ := val[:n]
+		t, ok := lookupType(typ)
+		if !ok {
+			switch typ {
+			case "zero", "iota", "rand", "const", "file":
+				return fail("INIT needs a TYPE and COUNT first (want %s=TYPE[COUNT]:%s, e.g. %s=float[1024]:%s)", name, val, name, val)
+			}
+			return fail("%s", unknownType(typ))
+		}
+		v := val[n+1:]
+		if v == "" {
+			return fail("missing VALUE after %s: (want %s=%s:VALUE)", typ, name, typ)
+		}
+		if _, err := parseValue(t, "", v); err != nil {
+			return fail("%v", err)
+		}
+		a.Type, a.Scalar = typ, v
+	default:
+		if strings.ContainsAny(val, "[]") {
+			return fail("want %s=TYPE[COUNT]:INIT with TYPE one of %s", name, strings.Join(TypeNames(), ", "))
+		}
+		a.Scalar = val
+	}
+	return a, nil
+}
+
+// parseInit parses INIT for a buffer of t; msg is empty when it is good.
+func parseInit(t elemType, s string) (in Init, msg string) {
+	kind, arg, hasArg := strings.Cut(s, ":")
+	switch kind {
+	case "zero", "iota":
+		if hasArg {
+			return Init{}, fmt.Sprintf("INIT %s takes no argument (want %s)", kind, initSyntax)
+		}
+		return Init{Kind: kind}, ""
+	case "rand":
+		in := Init{Kind: "rand", Seed: DefaultSeed}
+		if hasArg {
+			seed, err := strconv.ParseInt(arg, 10, 64)
+			if err != nil {
+				return Init{}, fmt.Sprintf("SEED %q is not an integer (want rand or rand:SEED, e.g. rand:7)", arg)
+			}
+			in.Seed = seed
+		}
+		return in, ""
+	case "const":
+		if !hasArg || arg == "" {
+			return Init{}, fmt.Sprintf("missing V in const:V (want e.g. const:%s)", exampleValue(t))
+		}
+		if _, err := parseValue(t, "", arg); err != nil {
+			return Init{}, err.Error()
+		}
+		return Init{Kind: "const", Const: arg}, ""
+	case "file":
+		if !hasArg || arg == "" {
+			return Init{}, "missing PATH in file:PATH"
+		}
+		return Init{Kind: "file", Path: arg}, ""
+	case "":
+		return Init{}, fmt.Sprintf("empty INIT (want %s)", initSyntax)
+	}
+	return Init{}, fmt.Sprintf("unknown INIT %q (want %s)", kind, initSyntax)
+}
+
+// DefaultSeed is the seed of rand without one, and of the first default
+// buffer.
+const DefaultSeed = 1
+
+func exampleValue(t elemType) string {
+	switch t.kind {
+	case kindFloat:
+		return "0.5"
+	case kindBool:
+		return "true"
+	}
+	return "7"
+}
+
+// ParseOut parses one --out: NAME=PATH. Bind checks NAME against the
+// kernel and PATH's directory.
+func ParseOut(s string) (Out, error) {
+	const want = "want NAME=PATH, e.g. out=out.bin"
+	name, path, ok := strings.Cut(s, "=")
+	switch {
+	case !ok:
+		return Out{}, errorf("--out", s, "missing =; %s", want)
+	case name == "":
+		return Out{}, errorf("--out", s, "missing NAME before =; %s", want)
+	case !isIdent(name):
+		return Out{}, errorf("--out", s, "%q is not a parameter name; %s", name, want)
+	case path == "":
+		return Out{}, errorf("--out", s, "missing PATH after %s=; %s", name, want)
+	}
+	return Out{Name: name, Path: path}, nil
+}
+
+// identLen is the length of the C identifier that s starts with.
+func identLen(s string) int {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
+			continue
+		}
+		return i
+	}
+	return len(s)
+}
+
+func isIdent(s string) bool { return s != "" && identLen(s) == len(s) }
