@@ -31,8 +31,9 @@ func (l Launch) warps() int   { return (l.threads() + 31) / 32 }
 
 // Options tune a checked run.
 type Options struct {
-	All      bool      // keep going after the first racy level
-	Progress io.Writer // phase names as they start; nil for quiet
+	All       bool      // keep going after the first racy level
+	Unchecked bool      // run the kernel as written, once, without checking
+	Progress  io.Writer // phase names as they start; nil for quiet
 }
 
 // Phase is one timed step, as in LDetector's Figure 8.
@@ -126,22 +127,33 @@ func Check(b Backend, l Launch, opt Options) (*Result, error) {
 		return nil, err
 	}
 	k := l.Kernel
-	if !k.Instrumented {
+	if !k.Instrumented || opt.Unchecked {
 		r.res.Unchecked = k.Reason
+		if opt.Unchecked {
+			r.res.Unchecked = "--unchecked"
+		}
 		if err := r.phase("kernel (unchecked)", func() error { return r.launch(ModePlain, 0, 0) }); err != nil {
 			return nil, err
 		}
 		return r.res, r.collectOutputs()
 	}
 	var writers [][]int32
+	var blockRW []Race
 	if len(r.allocs) > 0 && l.blocks() > 1 {
 		var err error
 		writers, err = r.levelBlock()
 		if err != nil {
 			return nil, err
 		}
-		if len(r.res.Races) > 0 && !opt.All {
+		if hasKind(r.res.Races, "write-write") && !opt.All {
 			return r.res, r.collectOutputs()
+		}
+		// A block whose result changed between the two level-1 passes may
+		// have raced with another block, or within itself (warps racing
+		// in shared memory run unprivatized at level 1). Level 2 tells:
+		// its races, when it finds any, are the explanation.
+		if !opt.All {
+			blockRW, r.res.Races = r.res.Races, []Race{}
 		}
 		// Level 2 replays the kernel from its inputs.
 		if err := r.restoreInputs(); err != nil {
@@ -151,8 +163,20 @@ func Check(b Backend, l Launch, opt Options) (*Result, error) {
 	if err := r.levelWarp(writers); err != nil {
 		return nil, err
 	}
+	if len(r.res.Races) == 0 {
+		r.res.Races = blockRW
+	}
 	r.firstRegionOnly()
 	return r.res, r.collectOutputs()
+}
+
+func hasKind(races []Race, kind string) bool {
+	for _, rc := range races {
+		if rc.Kind == kind {
+			return true
+		}
+	}
+	return false
 }
 
 // firstRegionOnly keeps, unless --all, the races of the first racy region
@@ -325,7 +349,8 @@ func (r *checkRun) levelBlock() ([][]int32, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.phase("kernel pass 1 (block level)", func() error { return r.launch(ModeBlock, 1, 1) }); err != nil {
+	sharedSizes := func(c *Ctx) { r.sharedTable(c) }
+	if err := r.phase("kernel pass 1 (block level)", func() error { return r.launch(ModeBlock, 1, 1, sharedSizes) }); err != nil {
 		return nil, err
 	}
 	if err := r.phase("write-write check (block level)", func() error {
@@ -348,7 +373,7 @@ func (r *checkRun) levelBlock() ([][]int32, error) {
 	if len(r.res.Races) > 0 && !r.opt.All {
 		return nil, nil
 	}
-	if err := r.phase("kernel pass 2 (block level)", func() error { return r.launch(ModeBlock, 2, 2) }); err != nil {
+	if err := r.phase("kernel pass 2 (block level)", func() error { return r.launch(ModeBlock, 2, 2, sharedSizes) }); err != nil {
 		return nil, err
 	}
 	if err := r.phase("read-write check and copy back (block level)", func() error {
@@ -426,30 +451,41 @@ func (r *checkRun) footprints(writers [][]int32) (index []uint64, ranges []Range
 	return index, ranges
 }
 
+// sharedTable fills the sizes of the shared targets (dynamic ones are
+// sized by the launch).
+func (r *checkRun) sharedTable(c *Ctx) error {
+	c.NShared = 0
+	for _, t := range r.l.Kernel.Targets {
+		if t.Space != "shared" {
+			continue
+		}
+		if c.NShared >= MaxShared {
+			return fmt.Errorf("kernel %s has more than %d shared targets", r.l.Kernel.Name, MaxShared)
+		}
+		bytes := uint64(t.Bytes)
+		if t.Dynamic {
+			bytes = uint64(r.l.Shared)
+		}
+		c.SharedBytes[c.NShared] = bytes
+		c.NShared++
+	}
+	return nil
+}
+
 // levelWarp is level 2: unit = warp, regions between barriers, checked in
 // the kernel at each barrier by the block's threads.
 func (r *checkRun) levelWarp(writers [][]int32) error {
 	r.res.Levels = append(r.res.Levels, "warp")
-	k := r.l.Kernel
 	W := r.l.warps()
 	var c Ctx
 	err := r.phase("init (warp copies)", func() error {
+		if err := r.sharedTable(&c); err != nil {
+			return err
+		}
 		var perBlock uint64
-		for _, t := range k.Targets {
-			if t.Space != "shared" {
-				continue
-			}
-			bytes := uint64(t.Bytes)
-			if t.Dynamic {
-				bytes = uint64(r.l.Shared)
-			}
-			if c.NShared >= MaxShared {
-				return fmt.Errorf("kernel %s has more than %d shared targets", k.Name, MaxShared)
-			}
-			c.SharedOff[c.NShared] = perBlock
-			c.SharedBytes[c.NShared] = bytes
-			perBlock += uint64(W) * ((bytes + 15) / 16 * 16)
-			c.NShared++
+		for i := 0; i < int(c.NShared); i++ {
+			c.SharedOff[i] = perBlock
+			perBlock += uint64(W) * ((c.SharedBytes[i] + 15) / 16 * 16)
 		}
 		scratch, err := r.alloc(int64(perBlock) * int64(r.l.blocks()))
 		if err != nil {

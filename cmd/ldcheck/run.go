@@ -50,6 +50,7 @@ total thread count; run says what it assumed.
 			&cli.StringFlag{Name: "backend", Value: "auto", Usage: "`BACKEND`: auto (cuda when a GPU is usable, else cpu), cpu or cuda"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report `FORMAT`: text or json"},
 			&cli.BoolFlag{Name: "all", Usage: "report every racy region, not only the first"},
+			&cli.BoolFlag{Name: "unchecked", Usage: "run the kernel as written, once, without checking (to compare outputs or time it)"},
 			&cli.BoolFlag{Name: "v", Usage: "print the time of each phase (init, kernel passes, checks)"},
 		},
 		OnUsageError: usageError,
@@ -144,7 +145,7 @@ func runRun(c *cli.Context) error {
 		l.Args = append(l.Args, gpuruntime.Arg{Param: v.Param, Buffer: v.Buffer, Data: v.Data})
 		argText = append(argText, v.String())
 	}
-	opt := gpuruntime.Options{All: c.Bool("all")}
+	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: c.Bool("unchecked")}
 	errw := c.App.ErrWriter
 	for _, n := range notes {
 		fmt.Fprintf(errw, "ldcheck: %s\n", n)
@@ -199,6 +200,8 @@ func runRun(c *cli.Context) error {
 func printVerdict(w io.Writer, m *manifest.Manifest, k *manifest.Kernel, res *gpuruntime.Result, backend string) {
 	base := filepath.Base(m.Source)
 	switch {
+	case res.Unchecked == "--unchecked":
+		fmt.Fprintf(w, "%s:%d: kernel %s ran as written, without checking (--unchecked)\n", base, k.Line, k.Name)
 	case res.Unchecked != "":
 		fmt.Fprintf(w, "%s:%d: kernel %s ran unchecked (not instrumented: %s)\n", base, k.Line, k.Name, res.Unchecked)
 	case len(res.Races) == 0:

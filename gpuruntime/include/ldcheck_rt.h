@@ -192,6 +192,15 @@ static __device__ void *ldc_redirect(void *p) {
 // original in other modes) and initialises every warp's copy from the
 // original. Every thread of the block calls it at the same place.
 static __device__ void *ldc_shared_copy(struct ldc_thread *t, int i, void *orig, unsigned long bytes) {
+  if (t->mode == LDC_MODE_BLOCK) {
+    // Level 1 runs every block twice and compares: shared memory must
+    // start the same both times, whatever the previous block left there.
+    if (bytes == 0) bytes = ldc_g.shared_bytes[i];
+    __syncthreads();
+    for (unsigned long j = ldc_thread_linear(); j < bytes; j += ldc_block_threads()) ((unsigned char *)orig)[j] = 0;
+    __syncthreads();
+    return orig;
+  }
   if (t->mode != LDC_MODE_REPLAY) return orig;
   if (bytes == 0) bytes = ldc_g.shared_bytes[i];
   unsigned char *base = (unsigned char *)(ldc_g.shared_scratch + (unsigned long long)ldc_block_linear() * ldc_g.shared_per_block + ldc_g.shared_off[i]);

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ldcheck/privatize/manifest"
+)
+
+// expectation is a kernel file's header: "// expect: none" or
+// "// expect: race KIND SPACE SCOPE", and "// launch: FLAGS".
+type expectation struct {
+	race               bool
+	kind, space, scope string
+	launch             []string
+}
+
+func readExpectation(t *testing.T, file string) (expectation, bool) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e expectation
+	found := false
+	for _, line := range strings.Split(string(src), "\n") {
+		if rest, ok := strings.CutPrefix(line, "// expect: "); ok {
+			f := strings.Fields(rest)
+			switch {
+			case len(f) >= 1 && f[0] == "none":
+				found = true
+			case len(f) == 4 && f[0] == "race":
+				found, e.race, e.kind, e.space, e.scope = true, true, f[1], f[2], f[3]
+			default:
+				return e, false // error expectations are tested elsewhere
+			}
+		}
+		if rest, ok := strings.CutPrefix(line, "// launch: "); ok {
+			e.launch = strings.Fields(rest)
+		}
+	}
+	return e, found && e.launch != nil
+}
+
+// TestEndToEnd builds and runs every kernel of testdata/acceptance and
+// testdata/e2e on the CPU backend and checks the verdict each file's
+// header states. For race-free kernels it also checks output fidelity:
+// every buffer after the checked run equals an unchecked run's, byte for byte.
+func TestEndToEnd(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/acceptance/*.cu")
+	more, _ := filepath.Glob("../../testdata/e2e/*.cu")
+	files = append(files, more...)
+	for _, f := range files {
+		e, ok := readExpectation(t, f)
+		if !ok {
+			continue
+		}
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			t.Parallel()
+			dir := filepath.Join(t.TempDir(), "build")
+			var out, errb bytes.Buffer
+			if code := run([]string{"ldcheck", "build", "-o", dir, f}, &out, &errb); code != 0 {
+				t.Fatalf("build exit %d:\n%s%s", code, out.String(), errb.String())
+			}
+			m, err := manifest.Read(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := append([]string{"ldcheck", "run", "--backend", "cpu", "--format", "json"}, e.launch...)
+			var outs []string
+			for _, k := range m.Kernels {
+				for _, p := range k.Params {
+					if p.Pointer && (k.Name == kernelFlag(e.launch) || len(m.Kernels) == 1) {
+						outs = append(outs, p.Name)
+					}
+				}
+			}
+			checked := append(args, outFlags(t, outs, "checked")...)
+			out.Reset()
+			errb.Reset()
+			code := run(append(checked, dir), &out, &errb)
+			var rep jsonReport
+			if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+				t.Fatalf("exit %d, output is not a JSON report: %v\n%s%s", code, err, out.String(), errb.String())
+			}
+			if !e.race {
+				if code != 0 || len(rep.Races) > 0 {
+					t.Fatalf("race-free kernel: exit %d, races %+v\n%s", code, rep.Races, errb.String())
+				}
+				plain := append(args, outFlags(t, outs, "plain")...)
+				plain = append(plain, "--unchecked", dir)
+				if code := run(plain, &out, &errb); code != 0 {
+					t.Fatalf("unchecked run: exit %d\n%s", code, errb.String())
+				}
+				for _, o := range outs {
+					a, _ := os.ReadFile(filepath.Join(outDir(t), "checked-"+o))
+					b, _ := os.ReadFile(filepath.Join(outDir(t), "plain-"+o))
+					if len(a) == 0 || !bytes.Equal(a, b) {
+						t.Errorf("buffer %s after the checked run differs from an unchecked run (%d vs %d bytes)", o, len(a), len(b))
+					}
+				}
+				return
+			}
+			if code != 1 {
+				t.Fatalf("racy kernel: exit %d, want 1\n%s", code, errb.String())
+			}
+			for _, r := range rep.Races {
+				if r.Kind == e.kind && (e.space == "any" || r.Space == e.space) && r.Scope == e.scope {
+					return
+				}
+			}
+			t.Errorf("no race %s %s %s among %+v", e.kind, e.space, e.scope, rep.Races)
+		})
+	}
+}
+
+func kernelFlag(launch []string) string {
+	for i, a := range launch {
+		if a == "--kernel" && i+1 < len(launch) {
+			return launch[i+1]
+		}
+	}
+	return ""
+}
+
+// outDir is a per-test directory for --out files.
+func outDir(t *testing.T) string {
+	d := filepath.Join(os.TempDir(), "ldcheck-e2e-"+strings.ReplaceAll(t.Name(), "/", "_"))
+	os.MkdirAll(d, 0o755)
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
+}
+
+func outFlags(t *testing.T, names []string, prefix string) []string {
+	var flags []string
+	for _, n := range names {
+		flags = append(flags, "--out", n+"="+filepath.Join(outDir(t), prefix+"-"+n))
+	}
+	return flags
+}
