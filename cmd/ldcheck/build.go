@@ -12,6 +12,7 @@ import (
 	"ldcheck/passes"
 	"ldcheck/passes/clang"
 	"ldcheck/privatize"
+	"ldcheck/privatize/manifest"
 )
 
 func buildCommand() *cli.Command {
@@ -111,18 +112,10 @@ func runBuild(c *cli.Context) error {
 		}
 		return out
 	}
-	absClang, _ := filepath.Abs(clangInc)
-	absRT, _ := filepath.Abs(rtInc)
-	absCPU, _ := filepath.Abs(cpuInc)
-	built, err := gpuruntime.Compile(c.Context, dir, m, gpuruntime.BuildOptions{
-		Arch: c.String("arch"), NVCC: c.String("nvcc"), Includes: abIncl(opt.Includes), Defines: opt.Defines, Std: opt.Std,
-		ClangInclude: absClang, RuntimeInclude: absRT, CPUInclude: absCPU,
-	})
+	m.Includes, m.Defines, m.Std = abIncl(opt.Includes), opt.Defines, opt.Std
+	built, err := compileBuild(c, dir, m)
 	if err != nil {
-		return &exitError{exitFailed, err}
-	}
-	if err := m.Write(dir); err != nil {
-		return fmt.Errorf("build %s: %w", dir, err)
+		return err
 	}
 	w := c.App.Writer
 	for _, k := range m.Kernels {
@@ -137,4 +130,60 @@ func runBuild(c *cli.Context) error {
 	}
 	fmt.Fprintf(w, "build: %s\n", dir)
 	return nil
+}
+
+// compileBuild compiles the instrumented source of a build directory and
+// records the modules in its manifest.
+func compileBuild(c *cli.Context, dir string, m *manifest.Manifest) (*gpuruntime.Built, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	m.PTX, m.CPU, m.Arch = "", "", ""
+	built, err := gpuruntime.Compile(c.Context, dir, m, gpuruntime.BuildOptions{
+		Arch: c.String("arch"), NVCC: c.String("nvcc"), Includes: m.Includes, Defines: m.Defines, Std: m.Std,
+		ClangInclude: filepath.Join(abs, "include", "clang"), RuntimeInclude: filepath.Join(abs, "include", "rt"), CPUInclude: filepath.Join(abs, "include", "cpu"),
+	})
+	if err != nil {
+		return nil, &exitError{exitFailed, err}
+	}
+	if err := m.Write(dir); err != nil {
+		return nil, fmt.Errorf("build %s: %w", dir, err)
+	}
+	return built, nil
+}
+
+func compileCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "compile",
+		Usage:     "compile a build directory again (e.g. with nvcc on the GPU machine; needs no libclang)",
+		ArgsUsage: "DIR",
+		Description: `compile recompiles the instrumented source that ldcheck build left in DIR: the
+device module (nvcc when on PATH or --nvcc, else clang-15) and the CPU library.
+Use it to build on a machine with libclang and finish on a GPU machine that has
+nvcc but no libclang.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "arch", Usage: "GPU architecture `sm_XX` for nvcc (default: the GPU present, else sm_80)"},
+			&cli.StringFlag{Name: "nvcc", Usage: "`PATH` of nvcc (default: nvcc on PATH)"},
+		},
+		OnUsageError: usageError,
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return inputErr("compile: expected one build directory, got %d arguments", c.NArg())
+			}
+			dir := c.Args().First()
+			m, err := manifest.Read(dir)
+			if err != nil {
+				return &exitError{exitInput, err}
+			}
+			built, err := compileBuild(c, dir, m)
+			if err != nil {
+				return err
+			}
+			for _, n := range built.Notes {
+				fmt.Fprintf(c.App.Writer, "  %s\n", n)
+			}
+			return nil
+		},
+	}
 }

@@ -84,7 +84,7 @@ backend failed.
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
-		Commands:        []*cli.Command{analyzeCommand(), buildCommand(), runCommand()},
+		Commands:        []*cli.Command{analyzeCommand(), buildCommand(), compileCommand(), runCommand()},
 		OnUsageError:    usageError,
 		CommandNotFound: func(c *cli.Context, name string) {
 			fmt.Fprintf(stderr, "ldcheck: unknown command %q (see ldcheck --help)\n", name)

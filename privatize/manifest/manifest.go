@@ -25,11 +25,17 @@ type Manifest struct {
 	SHA256  string `json:"sha256"`       // of the source, to notice edits
 	Output  string `json:"instrumented"` // instrumented source, relative to the build dir
 	// Compiled modules, relative to the build dir; empty when not built.
-	PTX     string   `json:"ptx,omitempty"`
-	Cubin   string   `json:"cubin,omitempty"`
-	Arch    string   `json:"arch,omitempty"`
-	CPU     string   `json:"cpu,omitempty"` // shared library for the CPU backend
-	Kernels []Kernel `json:"kernels"`
+	PTX   string `json:"ptx,omitempty"`
+	Cubin string `json:"cubin,omitempty"`
+	Arch  string `json:"arch,omitempty"`
+	CPU   string `json:"cpu,omitempty"` // shared library for the CPU backend
+	// The user's compiler flags, so that `ldcheck compile` can redo the
+	// compilation (e.g. with nvcc on the GPU machine) without the source's
+	// analysis.
+	Includes []string `json:"includes,omitempty"`
+	Defines  []string `json:"defines,omitempty"`
+	Std      string   `json:"std,omitempty"`
+	Kernels  []Kernel `json:"kernels"`
 }
 
 // Kernel is one __global__ function.

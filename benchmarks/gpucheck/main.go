@@ -1,0 +1,197 @@
+// Command gpucheck runs on a GPU machine (nvcc and a driver, no Go, no
+// libclang): for every build directory made by `ldcheck build`, it
+// recompiles the device module with nvcc (`ldcheck compile`), runs the
+// kernel with --backend cuda and --backend cpu using the launch line of its
+// source file, checks the verdict against the file's `// expect:` line, and
+// compares the two backends' reports (same races, units and byte ranges).
+// It prints a table last and exits 1 if anything disagrees.
+//
+//	gpucheck -ldcheck bin/ldcheck -log $OUT/gpucheck.log BUILDS_DIR SOURCE_DIR...
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+type race struct {
+	Kind, Space, Scope, Variable string
+	Region                       struct{ From, To int }
+	Offset, Length               int64
+	Units                        []int
+	Count                        int
+}
+
+type report struct {
+	Verdict string
+	Races   []race
+	Summary struct {
+		Phases []struct {
+			Name    string
+			Seconds float64
+		}
+	}
+}
+
+func main() {
+	bin := flag.String("ldcheck", "bin/ldcheck", "the ldcheck binary")
+	logPath := flag.String("log", "", "write every command and its output here")
+	arch := flag.String("arch", "sm_90", "nvcc architecture")
+	flag.Parse()
+	if flag.NArg() < 2 {
+		fmt.Fprintln(os.Stderr, "usage: gpucheck [-ldcheck BIN] [-log FILE] BUILDS_DIR SOURCE_DIR...")
+		os.Exit(2)
+	}
+	var log io.Writer = io.Discard
+	if *logPath != "" {
+		f, err := os.Create(*logPath)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		defer f.Close()
+		log = f
+	}
+	dirs, _ := filepath.Glob(filepath.Join(flag.Arg(0), "*"))
+	sort.Strings(dirs)
+	type row struct{ name, expect, cuda, cpu, same string }
+	var rows []row
+	bad := 0
+	for _, d := range dirs {
+		name := filepath.Base(d)
+		src := ""
+		for _, sd := range flag.Args()[1:] {
+			if p := filepath.Join(sd, name+".cu"); exists(p) {
+				src = p
+			}
+		}
+		if src == "" {
+			continue
+		}
+		expect, launch := header(src)
+		if launch == nil {
+			continue
+		}
+		r := row{name: name, expect: expect}
+		if out, err := runCmd(log, *bin, "compile", "--arch", *arch, d); err != nil {
+			r.cuda, r.cpu, r.same = "compile failed", "-", "-"
+			fmt.Fprintln(log, out)
+			rows = append(rows, r)
+			bad++
+			continue
+		}
+		reps := map[string]*report{}
+		for _, be := range []string{"cuda", "cpu"} {
+			args := append([]string{"run", "--backend", be, "--format", "json"}, launch...)
+			args = append(args, d)
+			out, err := runCmd(log, *bin, args...)
+			var rep report
+			if jerr := json.Unmarshal([]byte(out), &rep); jerr != nil {
+				msg := "error"
+				if err != nil {
+					msg = err.Error()
+				}
+				if be == "cuda" {
+					r.cuda = msg
+				} else {
+					r.cpu = msg
+				}
+				continue
+			}
+			reps[be] = &rep
+			v := rep.Verdict
+			if len(rep.Races) > 0 {
+				v = fmt.Sprintf("race %s %s %s", rep.Races[0].Kind, rep.Races[0].Space, rep.Races[0].Scope)
+			}
+			if be == "cuda" {
+				r.cuda = v
+			} else {
+				r.cpu = v
+			}
+		}
+		switch {
+		case reps["cuda"] == nil || reps["cpu"] == nil:
+			r.same = "no"
+		case sameRaces(reps["cuda"].Races, reps["cpu"].Races):
+			r.same = "yes"
+		default:
+			r.same = "differs"
+			fmt.Fprintf(log, "%s: cuda races %+v\ncpu races %+v\n", name, reps["cuda"].Races, reps["cpu"].Races)
+		}
+		want := expect == "none"
+		got := reps["cuda"] != nil && len(reps["cuda"].Races) == 0
+		if r.same != "yes" || want != got || (!want && !matches(expect, reps["cuda"].Races)) {
+			bad++
+			r.same += " !"
+		}
+		rows = append(rows, r)
+	}
+	fmt.Printf("%-24s %-34s %-34s %-34s %s\n", "kernel", "expected", "cuda", "cpu", "same")
+	for _, r := range rows {
+		fmt.Printf("%-24s %-34s %-34s %-34s %s\n", r.name, r.expect, r.cuda, r.cpu, r.same)
+	}
+	fmt.Printf("%d kernels, %d disagreements\n", len(rows), bad)
+	if bad > 0 {
+		os.Exit(1)
+	}
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+func header(src string) (expect string, launch []string) {
+	b, _ := os.ReadFile(src)
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "// expect: "); ok && expect == "" {
+			expect = strings.TrimSpace(rest)
+		}
+		if rest, ok := strings.CutPrefix(line, "// launch: "); ok && launch == nil {
+			launch = strings.Fields(rest)
+		}
+	}
+	return expect, launch
+}
+
+func runCmd(log io.Writer, bin string, args ...string) (string, error) {
+	cmd := exec.Command(bin, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	fmt.Fprintf(log, "$ %s %s\n%s%s(%v)\n", bin, strings.Join(args, " "), out.String(), errb.String(), err)
+	return out.String(), err
+}
+
+// sameRaces compares the two backends' races: kinds, spaces, scopes,
+// variables, regions, units and byte ranges.
+func sameRaces(a, b []race) bool {
+	key := func(rs []race) []string {
+		var out []string
+		for _, r := range rs {
+			out = append(out, fmt.Sprintf("%s %s %s %s %d>%d @%d+%d units%v n%d", r.Kind, r.Space, r.Scope, r.Variable, r.Region.From, r.Region.To, r.Offset, r.Length, r.Units, r.Count))
+		}
+		sort.Strings(out)
+		return out
+	}
+	ka, kb := key(a), key(b)
+	return strings.Join(ka, "\n") == strings.Join(kb, "\n")
+}
+
+func matches(expect string, races []race) bool {
+	f := strings.Fields(expect)
+	if len(f) != 4 {
+		return false
+	}
+	for _, r := range races {
+		if r.Kind == f[1] && (f[2] == "any" || r.Space == f[2]) && r.Scope == f[3] {
+			return true
+		}
+	}
+	return false
+}
