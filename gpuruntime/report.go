@@ -55,6 +55,28 @@ func (r *checkRun) addRaces(recs []Record, scope string) {
 			shared = append(shared, t)
 		}
 	}
+	// Canonical order, so that both backends (and every run) report the
+	// same races whatever order the checks found them in.
+	regionIndex := map[[2]int32]int{}
+	for i, reg := range k.Regions {
+		regionIndex[[2]int32{int32(reg.From), int32(reg.To)}] = i
+	}
+	order := func(rec Record) []int64 {
+		ri, ok := regionIndex[[2]int32{rec.From, rec.To}]
+		if !ok {
+			ri = len(k.Regions)
+		}
+		return []int64{int64(ri), int64(rec.Space), int64(rec.Target), int64(rec.Kind), int64(rec.Block), rec.Offset, int64(rec.Thread), int64(rec.UnitA), int64(rec.UnitB)}
+	}
+	sort.SliceStable(recs, func(i, j int) bool {
+		a, b := order(recs[i]), order(recs[j])
+		for x := range a {
+			if a[x] != b[x] {
+				return a[x] < b[x]
+			}
+		}
+		return false
+	})
 	for _, rec := range recs {
 		var race Race
 		race.Scope = scope
@@ -99,9 +121,7 @@ func (r *checkRun) addRaces(recs []Record, scope string) {
 	for i := range r.res.Races {
 		rc := &r.res.Races[i]
 		rc.Elements = [2]int64{rc.Offset / rc.elemSize, (rc.Offset + rc.Length - 1) / rc.elemSize}
-		if rc.Space != "local" {
-			rc.Units = sortedUnits(rc.unitSet)
-		}
+		rc.Units = sortedUnits(rc.unitSet)
 	}
 }
 

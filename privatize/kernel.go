@@ -114,10 +114,13 @@ func declare(typ, name string) (string, error) {
 	if strings.Contains(t, "(") || strings.Contains(t, "auto") || strings.Contains(t, "lambda") {
 		return "", fmt.Errorf("cannot hoist local %s of type %s", name, typ)
 	}
+	// Value-initialised: a local read before it is written must still hold
+	// one definite value, or the compiler may save and compare different
+	// garbage at each end of a replayed region.
 	if i := strings.IndexByte(t, '['); i >= 0 {
-		return strings.TrimSpace(t[:i]) + " " + name + t[i:] + ";", nil
+		return strings.TrimSpace(t[:i]) + " " + name + t[i:] + "{};", nil
 	}
-	return t + " " + name + ";", nil
+	return t + " " + name + "{};", nil
 }
 
 // semicolonAfter returns the offset just past the ';' that ends the
@@ -171,6 +174,14 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 		return true
 	})
 
+	allShared := map[string]bool{} // every __shared__ variable, target or not
+	body.Walk(func(n *passes.Node) bool {
+		if n.Kind == "VarDecl" && n.Space == passes.Shared {
+			allShared[n.Key] = true
+		}
+		return true
+	})
+
 	// Leaf edits: references, barriers, returns, atomics.
 	var leaves edits
 	var err error
@@ -218,7 +229,13 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 				return false
 			}
 			if strings.HasPrefix(n.Name, "atomic") {
-				leaves.insert(n.Pos.Offset, "LDC_ATOMIC(", 0)
+				// Shared memory starts afresh in every launch, so atomics
+				// on it run in every launch; global atomics run once.
+				macro := "LDC_ATOMIC("
+				if len(n.Children) > 1 && refersTo(n.Children[1], allShared) {
+					macro = "LDC_ATOMIC_SHARED("
+				}
+				leaves.insert(n.Pos.Offset, macro, 0)
 				leaves.insert(n.Pos.End, ")", 1)
 			} else if n.Name == "printf" {
 				leaves.insert(n.Pos.Offset, "LDC_ONCE(", 0)
@@ -274,7 +291,7 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 					err = fmt.Errorf("line %d: %v", c.Pos.Line, e)
 					return false
 				}
-				parts = append(parts, fmt.Sprintf("{ %s memcpy(&%s, &ldc_init, sizeof(%s)); }", strings.TrimSuffix(tmp, ";")+" = "+text+";", l.name, l.name))
+				parts = append(parts, fmt.Sprintf("{ %s memcpy(&%s, &ldc_init, sizeof(%s)); }", strings.TrimSuffix(tmp, "{};")+" = "+text+";", l.name, l.name))
 			case !strings.Contains(declText, "="):
 				err = fmt.Errorf("line %d: direct initialisation of %s (write %s = ...)", c.Pos.Line, c.Name, c.Name)
 				return false
@@ -472,4 +489,14 @@ func (kr *kernelRewrite) macros(locals []*local) string {
 	fmt.Fprintf(&b, "#define LDC_LOAD_%d(B) do { const unsigned char *ldc_q = (B); %s (void)ldc_q; } while (0)\n", K, strings.Join(get, " "))
 	fmt.Fprintf(&b, "#define LDC_DIFF_%d(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; %s ldc_t.differ = ldc_d; } while (0)\n", K, strings.Join(cmp, " "))
 	return b.String()
+}
+
+// refersTo reports whether expression n mentions one of the declarations.
+func refersTo(n *passes.Node, keys map[string]bool) bool {
+	found := false
+	n.Walk(func(c *passes.Node) bool {
+		found = found || (c.Kind == "DeclRefExpr" && keys[c.Ref])
+		return !found
+	})
+	return found
 }

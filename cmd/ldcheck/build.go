@@ -120,7 +120,19 @@ func runBuild(c *cli.Context) error {
 	w := c.App.Writer
 	for _, k := range m.Kernels {
 		if k.Instrumented {
-			fmt.Fprintf(w, "%s:%d: kernel %s: instrumented: %s, %s\n", filepath.Base(file), k.Line, k.Name, plural(len(k.Regions), "region"), plural(len(k.Targets), "target"))
+			targets, private := 0, 0
+			for _, t := range k.Targets {
+				if t.Private {
+					private++
+				} else {
+					targets++
+				}
+			}
+			extra := ""
+			if private > 0 {
+				extra = ", " + plural(private, "privately written array") + " (copied so that replay never applies a write twice)"
+			}
+			fmt.Fprintf(w, "%s:%d: kernel %s: instrumented: %s, %s%s\n", filepath.Base(file), k.Line, k.Name, plural(len(k.Regions), "region"), plural(targets, "target"), extra)
 		} else {
 			fmt.Fprintf(w, "%s:%d: kernel %s: not instrumented, it will run unchecked: %s\n", filepath.Base(file), k.Line, k.Name, k.Reason)
 		}

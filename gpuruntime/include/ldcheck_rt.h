@@ -192,23 +192,21 @@ static __device__ void *ldc_redirect(void *p) {
 // original in other modes) and initialises every warp's copy from the
 // original. Every thread of the block calls it at the same place.
 static __device__ void *ldc_shared_copy(struct ldc_thread *t, int i, void *orig, unsigned long bytes) {
-  if (t->mode == LDC_MODE_BLOCK) {
-    // Level 1 runs every block twice and compares: shared memory must
-    // start the same both times, whatever the previous block left there.
-    if (bytes == 0) bytes = ldc_g.shared_bytes[i];
-    __syncthreads();
-    for (unsigned long j = ldc_thread_linear(); j < bytes; j += ldc_block_threads()) ((unsigned char *)orig)[j] = 0;
+  if (t->mode == LDC_MODE_PLAIN) return orig;
+  // Checked runs compare runs of the same code: shared memory must start
+  // the same each time, whatever the previous block left there (a read of
+  // it before any write is undefined in CUDA anyway).
+  if (bytes == 0) bytes = ldc_g.shared_bytes[i];
+  unsigned tid = ldc_thread_linear(), n = ldc_block_threads(), w = ldc_warps();
+  __syncthreads();
+  for (unsigned long j = tid; j < bytes; j += n) ((unsigned char *)orig)[j] = 0;
+  if (t->mode != LDC_MODE_REPLAY) {
     __syncthreads();
     return orig;
   }
-  if (t->mode != LDC_MODE_REPLAY) return orig;
-  if (bytes == 0) bytes = ldc_g.shared_bytes[i];
   unsigned char *base = (unsigned char *)(ldc_g.shared_scratch + (unsigned long long)ldc_block_linear() * ldc_g.shared_per_block + ldc_g.shared_off[i]);
-  unsigned tid = ldc_thread_linear(), n = ldc_block_threads(), w = ldc_warps();
   if (tid == 0) ldc_block()->shared_orig[i] = orig;
-  __syncthreads();
-  const unsigned char *s = (const unsigned char *)orig;
-  for (unsigned long j = tid; j < bytes * w; j += n) base[j] = s[j % bytes];
+  for (unsigned long j = tid; j < bytes * w; j += n) base[j] = 0;
   __syncthreads();
   return base + (tid / 32) * bytes;
 }
@@ -363,6 +361,10 @@ template <class T> static __device__ T ldc_atomic_replay(struct ldc_thread *t) {
   return v;
 }
 #define LDC_ATOMIC(E) (ldc_atomic_replaying(&ldc_t) ? ldc_atomic_replay<decltype(E)>(&ldc_t) : ldc_atomic_record<decltype(E)>(&ldc_t, (E)))
+// Shared memory is fresh in every launch: its atomics replay only within a
+// launch (the second pass of a region), never across launches.
+#define LDC_ATOMIC_SHARED(E) \
+  ((ldc_t.mode == LDC_MODE_REPLAY && ldc_t.pass == 2) ? ldc_atomic_replay<decltype(E)>(&ldc_t) : ldc_atomic_record<decltype(E)>(&ldc_t, (E)))
 #define LDC_ONCE(E) (((ldc_t.mode == LDC_MODE_REPLAY && ldc_t.pass == 2) || (ldc_t.mode == LDC_MODE_BLOCK && ldc_g.pass == 2)) ? 0 : (E))
 
 #define LDC_BARRIER(K, ID)                                      \

@@ -13,7 +13,7 @@ __constant__ float coeff[4];
 
 __device__ void bump(float *p, int i) { p[i] += coeff[i % 4]; }
 
-__global__ void dyn(float *out, int n) { int t; ldc_thread ldc_t; ldc_begin(&ldc_t); unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
+__global__ void dyn(float *out, int n) { int t{}; ldc_thread ldc_t; ldc_begin(&ldc_t); unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
   LDC_DYNAMIC_SHARED(float, buf); float *ldc_p_buf = (float *)ldc_shared_copy(&ldc_t, 0, (void *)buf, 0); out = (decltype(out))ldc_redirect((void *)out); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; default: break; } ldc_r_0_entry:;
   t = threadIdx.x;
   ldc_p_buf[t] = out[t];
