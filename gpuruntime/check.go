@@ -138,22 +138,14 @@ func Check(b Backend, l Launch, opt Options) (*Result, error) {
 		return r.res, r.collectOutputs()
 	}
 	var writers [][]int32
-	var blockRW []Race
 	if len(r.allocs) > 0 && l.blocks() > 1 {
 		var err error
 		writers, err = r.levelBlock()
 		if err != nil {
 			return nil, err
 		}
-		if hasKind(r.res.Races, "write-write") && !opt.All {
+		if len(r.res.Races) > 0 && !opt.All {
 			return r.res, r.collectOutputs()
-		}
-		// A block whose result changed between the two level-1 passes may
-		// have raced with another block, or within itself (warps racing
-		// in shared memory run unprivatized at level 1). Level 2 tells:
-		// its races, when it finds any, are the explanation.
-		if !opt.All {
-			blockRW, r.res.Races = r.res.Races, []Race{}
 		}
 		// Level 2 replays the kernel from its inputs.
 		if err := r.restoreInputs(); err != nil {
@@ -163,20 +155,9 @@ func Check(b Backend, l Launch, opt Options) (*Result, error) {
 	if err := r.levelWarp(writers); err != nil {
 		return nil, err
 	}
-	if len(r.res.Races) == 0 {
-		r.res.Races = blockRW
-	}
+
 	r.firstRegionOnly()
 	return r.res, r.collectOutputs()
-}
-
-func hasKind(races []Race, kind string) bool {
-	for _, rc := range races {
-		if rc.Kind == kind {
-			return true
-		}
-	}
-	return false
 }
 
 // firstRegionOnly keeps, unless --all, the races of the first racy region
@@ -394,6 +375,11 @@ func (r *checkRun) levelBlock() ([][]int32, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(recs) > 0 {
+		if recs, err = r.reproducible(recs, us, ws); err != nil {
+			return nil, err
+		}
+	}
 	r.addRaces(recs, "inter-block")
 	writers := make([][]int32, len(r.allocs))
 	for i, al := range r.allocs {
@@ -411,6 +397,55 @@ func (r *checkRun) levelBlock() ([][]int32, error) {
 		al.copies = 0
 	}
 	return writers, nil
+}
+
+// reproducible drops the read-write records of blocks that do not repeat
+// their own first pass: warps racing inside a block (shared memory is not
+// privatized at level 1) make a block's result change between runs with
+// no other block involved; level 2 finds and names that race.
+func (r *checkRun) reproducible(recs []Record, us, ws []DevPtr) ([]Record, error) {
+	units := r.l.blocks()
+	unstable, err := r.alloc(int64(units) * 4)
+	if err != nil {
+		return nil, err
+	}
+	err = r.phase("repeat pass 1 (block level, only after read-write differences)", func() error {
+		for _, al := range r.allocs {
+			if err := r.b.Write(al.base, al.initial); err != nil {
+				return err
+			}
+			for u := 0; u < units; u++ {
+				if err := r.b.Copy(al.copies+DevPtr(int64(u)*al.size), al.base, al.size); err != nil {
+					return err
+				}
+			}
+		}
+		if err := r.launch(ModeBlock, 1, 2, func(c *Ctx) { r.sharedTable(c) }); err != nil {
+			return err
+		}
+		for i, al := range r.allocs {
+			args := [][]byte{u64(uint64(al.base)), u64(uint64(al.copies)), u64(uint64(al.size)), u32(uint32(units)), u64(uint64(us[i])), u64(uint64(ws[i])), u64(uint64(unstable))}
+			if err := r.b.Launch("ldc_fused_repeat", fusedGrid(al.size), [3]uint32{256, 1, 1}, 0, args); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	raw := make([]byte, units*4)
+	if err := r.b.Read(raw, unstable); err != nil {
+		return nil, err
+	}
+	var keep []Record
+	for _, rec := range recs {
+		if rec.Kind == RecordRW && binary.LittleEndian.Uint32(raw[4*rec.UnitA:]) != 0 {
+			continue
+		}
+		keep = append(keep, rec)
+	}
+	return keep, nil
 }
 
 func (r *checkRun) forget(p DevPtr) {

@@ -447,7 +447,27 @@ extern "C" __global__ void ldc_fused_rw(unsigned char *s, const unsigned char *c
   }
 }
 
+// ldc_fused_repeat: after level 1 found read-write differences, each block
+// ran pass 1 once more from the same state. A block whose copy now differs
+// from its first pass (U where it was the writer, S elsewhere) is not
+// reproducible on its own: an intra-block race, not evidence about other
+// blocks. Marks such blocks in unstable[] (plain stores of 1: no atomics).
+extern "C" __global__ void ldc_fused_repeat(const unsigned char *s, const unsigned char *copies, unsigned long long size, int units,
+                                            const unsigned char *u, const int *writer, int *unstable) {
+  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+  for (unsigned long long j = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; j < size; j += stride) {
+    for (int i = 0; i < units; i++) {
+      unsigned char want = writer[j] == i ? u[j] : s[j];
+      if (copies[(unsigned long long)i * size + j] != want) unstable[i] = 1;
+    }
+  }
+}
+
 #ifdef LDC_CPU
+extern "C" void ldc_entry_ldc_fused_repeat(void **a) {
+  ldc_fused_repeat(*(const unsigned char **)a[0], *(const unsigned char **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(const unsigned char **)a[4],
+                   *(const int **)a[5], *(int **)a[6]);
+}
 extern "C" void ldc_entry_ldc_fused_ww(void **a) {
   ldc_fused_ww(*(const unsigned char **)a[0], *(unsigned char **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(unsigned char **)a[4], *(int **)a[5], *(int *)a[6]);
 }

@@ -1,0 +1,28 @@
+// expect: none
+// launch: --kernel scan --grid 2 --block 128 --arg data=int[512]:rand
+// Blelloch work-efficient exclusive scan of 256 ints per block (two per thread):
+// up-sweep and down-sweep with a barrier after every level.
+__global__ void scan(int *data) {
+  __shared__ int s[256];
+  int t = threadIdx.x, n = 256, base = blockIdx.x * n;
+  s[2 * t] = data[base + 2 * t] & 0xfff;
+  s[2 * t + 1] = data[base + 2 * t + 1] & 0xfff;
+  int off = 1;
+  for (int d = n >> 1; d > 0; d >>= 1) {
+    __syncthreads();
+    if (t < d) s[off * (2 * t + 2) - 1] += s[off * (2 * t + 1) - 1];
+    off <<= 1;
+  }
+  if (t == 0) s[n - 1] = 0;
+  for (int d = 1; d < n; d <<= 1) {
+    off >>= 1;
+    __syncthreads();
+    if (t < d) {
+      int ai = off * (2 * t + 1) - 1, bi = off * (2 * t + 2) - 1;
+      int v = s[ai]; s[ai] = s[bi]; s[bi] += v;
+    }
+  }
+  __syncthreads();
+  data[base + 2 * t] = s[2 * t];
+  data[base + 2 * t + 1] = s[2 * t + 1];
+}
