@@ -11,6 +11,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -20,6 +21,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+	"time"
 )
 
 type race struct {
@@ -45,6 +48,7 @@ func main() {
 	bin := flag.String("ldcheck", "bin/ldcheck", "the ldcheck binary")
 	logPath := flag.String("log", "", "write every command and its output here")
 	arch := flag.String("arch", "sm_90", "nvcc architecture")
+	jobs := flag.Int("j", 8, "kernels checked at once")
 	flag.Parse()
 	if flag.NArg() < 2 {
 		fmt.Fprintln(os.Stderr, "usage: gpucheck [-ldcheck BIN] [-log FILE] BUILDS_DIR SOURCE_DIR...")
@@ -63,9 +67,14 @@ func main() {
 	dirs, _ := filepath.Glob(filepath.Join(flag.Arg(0), "*"))
 	sort.Strings(dirs)
 	type row struct{ name, expect, cuda, cpu, same string }
-	var rows []row
-	bad := 0
-	for _, d := range dirs {
+	rows := make([]*row, len(dirs))
+	var mu sync.Mutex
+	logf := func(format string, args ...any) {
+		mu.Lock()
+		fmt.Fprintf(log, format, args...)
+		mu.Unlock()
+	}
+	check := func(i int, d string) {
 		name := filepath.Base(d)
 		src := ""
 		for _, sd := range flag.Args()[1:] {
@@ -74,47 +83,42 @@ func main() {
 			}
 		}
 		if src == "" {
-			continue
+			return
 		}
 		expect, launch := header(src)
 		if launch == nil {
-			continue
+			return
 		}
-		r := row{name: name, expect: expect}
-		if out, err := runCmd(log, *bin, "compile", "--arch", *arch, d); err != nil {
-			r.cuda, r.cpu, r.same = "compile failed", "-", "-"
-			fmt.Fprintln(log, out)
-			rows = append(rows, r)
-			bad++
-			continue
+		r := &row{name: name, expect: expect}
+		rows[i] = r
+		if out, err := runCmd(logf, *bin, "compile", "--device-only", "--arch", *arch, d); err != nil {
+			r.cuda, r.cpu, r.same = "compile failed", "-", "no !"
+			logf("%s\n", out)
+			return
 		}
 		reps := map[string]*report{}
 		for _, be := range []string{"cuda", "cpu"} {
 			args := append([]string{"run", "--backend", be, "--format", "json"}, launch...)
 			args = append(args, d)
-			out, err := runCmd(log, *bin, args...)
+			out, err := runCmd(logf, *bin, args...)
 			var rep report
+			verdict := ""
 			if jerr := json.Unmarshal([]byte(out), &rep); jerr != nil {
-				msg := "error"
+				verdict = "error"
 				if err != nil {
-					msg = err.Error()
+					verdict = err.Error()
 				}
-				if be == "cuda" {
-					r.cuda = msg
-				} else {
-					r.cpu = msg
+			} else {
+				reps[be] = &rep
+				verdict = rep.Verdict
+				if len(rep.Races) > 0 {
+					verdict = fmt.Sprintf("race %s %s %s", rep.Races[0].Kind, rep.Races[0].Space, rep.Races[0].Scope)
 				}
-				continue
-			}
-			reps[be] = &rep
-			v := rep.Verdict
-			if len(rep.Races) > 0 {
-				v = fmt.Sprintf("race %s %s %s", rep.Races[0].Kind, rep.Races[0].Space, rep.Races[0].Scope)
 			}
 			if be == "cuda" {
-				r.cuda = v
+				r.cuda = verdict
 			} else {
-				r.cpu = v
+				r.cpu = verdict
 			}
 		}
 		switch {
@@ -124,21 +128,43 @@ func main() {
 			r.same = "yes"
 		default:
 			r.same = "differs"
-			fmt.Fprintf(log, "%s: cuda races %+v\ncpu races %+v\n", name, reps["cuda"].Races, reps["cpu"].Races)
+			logf("%s: cuda races %+v\ncpu races %+v\n", name, reps["cuda"].Races, reps["cpu"].Races)
 		}
 		want := expect == "none"
 		got := reps["cuda"] != nil && len(reps["cuda"].Races) == 0
 		if r.same != "yes" || want != got || (!want && !matches(expect, reps["cuda"].Races)) {
-			bad++
 			r.same += " !"
 		}
-		rows = append(rows, r)
+	}
+	sem := make(chan bool, *jobs)
+	var wg sync.WaitGroup
+	for i, d := range dirs {
+		wg.Add(1)
+		sem <- true
+		go func() {
+			defer wg.Done()
+			check(i, d)
+			<-sem
+		}()
+	}
+	wg.Wait()
+	bad, n := 0, 0
+	for _, r := range rows {
+		if r == nil {
+			continue
+		}
+		n++
+		if strings.HasSuffix(r.same, "!") {
+			bad++
+		}
 	}
 	fmt.Printf("%-24s %-34s %-34s %-34s %s\n", "kernel", "expected", "cuda", "cpu", "same")
 	for _, r := range rows {
-		fmt.Printf("%-24s %-34s %-34s %-34s %s\n", r.name, r.expect, r.cuda, r.cpu, r.same)
+		if r != nil {
+			fmt.Printf("%-24s %-34s %-34s %-34s %s\n", r.name, r.expect, r.cuda, r.cpu, r.same)
+		}
 	}
-	fmt.Printf("%d kernels, %d disagreements\n", len(rows), bad)
+	fmt.Printf("%d kernels, %d disagreements\n", n, bad)
 	if bad > 0 {
 		os.Exit(1)
 	}
@@ -159,12 +185,15 @@ func header(src string) (expect string, launch []string) {
 	return expect, launch
 }
 
-func runCmd(log io.Writer, bin string, args ...string) (string, error) {
-	cmd := exec.Command(bin, args...)
+func runCmd(logf func(string, ...any), bin string, args ...string) (string, error) {
+	// A hung kernel must cost one row of the table, not the whole run.
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
-	fmt.Fprintf(log, "$ %s %s\n%s%s(%v)\n", bin, strings.Join(args, " "), out.String(), errb.String(), err)
+	logf("$ %s %s\n%s%s(%v)\n", bin, strings.Join(args, " "), out.String(), errb.String(), err)
 	return out.String(), err
 }
 

@@ -151,10 +151,15 @@ func compileBuild(c *cli.Context, dir string, m *manifest.Manifest) (*gpuruntime
 	if err != nil {
 		return nil, err
 	}
-	m.PTX, m.CPU, m.Arch = "", "", ""
+	deviceOnly := c.Bool("device-only")
+	m.PTX, m.Arch = "", ""
+	if !deviceOnly {
+		m.CPU = ""
+	}
 	built, err := gpuruntime.Compile(c.Context, dir, m, gpuruntime.BuildOptions{
 		Arch: c.String("arch"), NVCC: c.String("nvcc"), Includes: m.Includes, Defines: m.Defines, Std: m.Std,
 		ClangInclude: filepath.Join(abs, "include", "clang"), RuntimeInclude: filepath.Join(abs, "include", "rt"), CPUInclude: filepath.Join(abs, "include", "cpu"),
+		SkipCPU: deviceOnly,
 	})
 	if err != nil {
 		return nil, &exitError{exitFailed, err}
@@ -177,6 +182,7 @@ nvcc but no libclang.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "arch", Usage: "GPU architecture `sm_XX` for nvcc (default: the GPU present, else sm_80)"},
 			&cli.StringFlag{Name: "nvcc", Usage: "`PATH` of nvcc (default: nvcc on PATH)"},
+			&cli.BoolFlag{Name: "device-only", Usage: "recompile the device module only; keep the CPU library"},
 		},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {

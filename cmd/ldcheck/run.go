@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -52,6 +53,7 @@ total thread count; run says what it assumed.
 			&cli.BoolFlag{Name: "all", Usage: "report every racy region, not only the first"},
 			&cli.BoolFlag{Name: "unchecked", Usage: "run the kernel as written, once, without checking (to compare outputs or time it)"},
 			&cli.BoolFlag{Name: "v", Usage: "print the time of each phase (init, kernel passes, checks)"},
+			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Minute, Usage: "give up (exit 3) when the checked run takes longer than `DURATION` (a hung kernel); 0 waits forever"},
 		},
 		OnUsageError: usageError,
 		Action:       runRun,
@@ -153,6 +155,15 @@ func runRun(c *cli.Context) error {
 	if isTerminal(errw) {
 		opt.Progress = errw
 		fmt.Fprintf(errw, "checking kernel %s on %s, grid %s, block %s\n", k.Name, b.Name(), launch.Dim3(spec.Grid), launch.Dim3(spec.Block))
+	}
+	if d := c.Duration("timeout"); d > 0 {
+		// A kernel that hangs cannot be interrupted from the host: leaving
+		// the process is what releases the GPU (or the CPU's fibers).
+		t := time.AfterFunc(d, func() {
+			fmt.Fprintf(errw, "ldcheck: kernel %s did not finish within %s (--timeout): it hangs (a barrier not reached by every thread, a spin loop waiting on another block, ...) or needs longer; no verdict\n", k.Name, d)
+			os.Exit(exitFailed)
+		})
+		defer t.Stop()
 	}
 	res, err := gpuruntime.Check(b, l, opt)
 	if err != nil {

@@ -143,6 +143,23 @@ static __device__ __forceinline__ int ldc_bytes_differ(const void *a, const void
 #define LDC_GET(q, x) (ldc_copy_bytes(&(x), (q), sizeof(x)), (q) += sizeof(x))
 #define LDC_CMP(q, d, x) ((d) |= ldc_bytes_differ((q), &(x), sizeof(x)), (q) += sizeof(x))
 
+// The checker's own barriers. A finished thread waits for the others in
+// ldc_idle while lanes of its warp may still be at a barrier in the user's
+// code: __syncthreads() is PTX bar.sync, which is .aligned (every lane of a
+// warp at the same instruction, together), so it could hang. The
+// non-aligned barrier instructions (sm_70 and later) allow the divergence.
+#if defined(LDC_CPU)
+static __device__ __forceinline__ void ldc_bar() { __syncthreads(); }
+static __device__ __forceinline__ int ldc_bar_and(int p) { return __syncthreads_and(p); }
+#else
+static __device__ __forceinline__ void ldc_bar() { asm volatile("barrier.sync 0;" ::: "memory"); }
+static __device__ __forceinline__ int ldc_bar_and(int p) {
+  int out;
+  asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.s32 p, %1, 0;\n\tbarrier.red.and.pred q, 0, p;\n\tselp.s32 %0, 1, 0, q;\n\t}" : "=r"(out) : "r"(p) : "memory");
+  return out;
+}
+#endif
+
 static __device__ __forceinline__ struct ldc_block_state *ldc_block() {
   __shared__ struct ldc_block_state bs;
   return &bs;
@@ -198,16 +215,16 @@ static __device__ void *ldc_shared_copy(struct ldc_thread *t, int i, void *orig,
   // it before any write is undefined in CUDA anyway).
   if (bytes == 0) bytes = ldc_g.shared_bytes[i];
   unsigned tid = ldc_thread_linear(), n = ldc_block_threads(), w = ldc_warps();
-  __syncthreads();
+  ldc_bar();
   for (unsigned long j = tid; j < bytes; j += n) ((unsigned char *)orig)[j] = 0;
   if (t->mode != LDC_MODE_REPLAY) {
-    __syncthreads();
+    ldc_bar();
     return orig;
   }
   unsigned char *base = (unsigned char *)(ldc_g.shared_scratch + (unsigned long long)ldc_block_linear() * ldc_g.shared_per_block + ldc_g.shared_off[i]);
   if (tid == 0) ldc_block()->shared_orig[i] = orig;
   for (unsigned long j = tid; j < bytes * w; j += n) base[j] = 0;
-  __syncthreads();
+  ldc_bar();
   return base + (tid / 32) * bytes;
 }
 
@@ -264,7 +281,7 @@ static __device__ int ldc_check(struct ldc_thread *t, int pass, int id) {
     bs->from = t->start;
     bs->to = id;
   }
-  if (__syncthreads_and(t->done)) return 1;
+  if (ldc_bar_and(t->done)) return 1;
   int p = bs->pass;
   unsigned tid = ldc_thread_linear(), n = ldc_block_threads(), W = ldc_warps();
   int block = (int)ldc_block_linear();
@@ -296,7 +313,7 @@ static __device__ int ldc_check(struct ldc_thread *t, int pass, int id) {
       ldc_g.trace[k] = tr;
     }
   }
-  __syncthreads();
+  ldc_bar();
   return 0;
 }
 
