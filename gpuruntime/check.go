@@ -82,6 +82,10 @@ type checkRun struct {
 	aover   DevPtr
 	ctxAddr DevPtr
 	temp    []DevPtr
+	shared  Ctx // the shared-target table and scratch, for both levels
+	// writerDev holds level 1's writer map of each global target, on the
+	// device, for level 2's stray-write check.
+	writerDev []DevPtr
 }
 
 func (r *checkRun) phase(name string, f func() error) error {
@@ -225,7 +229,19 @@ func (r *checkRun) setup() error {
 	if len(r.allocs) > 16 {
 		return fmt.Errorf("kernel %s has %d global targets; ldcheck handles 16", k.Name, len(r.allocs))
 	}
-	var err error
+	if err := r.sharedTable(&r.shared); err != nil {
+		return err
+	}
+	var perBlock uint64
+	for i := 0; i < int(r.shared.NShared); i++ {
+		r.shared.SharedOff[i] = perBlock
+		perBlock += uint64(r.l.warps()) * ((r.shared.SharedBytes[i] + 15) / 16 * 16)
+	}
+	scratch, err := r.alloc(int64(perBlock) * int64(r.l.blocks()))
+	if err != nil {
+		return fmt.Errorf("the warps' copies of shared memory need %d bytes: %w", int64(perBlock)*int64(r.l.blocks()), err)
+	}
+	r.shared.SharedScratch, r.shared.SharedPerBlock = uint64(scratch), perBlock
 	if r.records, err = r.alloc(maxRecords * RecordSize); err != nil {
 		return err
 	}
@@ -330,7 +346,7 @@ func (r *checkRun) levelBlock() ([][]int32, error) {
 	if err != nil {
 		return nil, err
 	}
-	sharedSizes := func(c *Ctx) { r.sharedTable(c) }
+	sharedSizes := func(c *Ctx) { r.useShared(c) }
 	if err := r.phase("kernel pass 1 (block level)", func() error { return r.launch(ModeBlock, 1, 1, sharedSizes) }); err != nil {
 		return nil, err
 	}
@@ -381,6 +397,7 @@ func (r *checkRun) levelBlock() ([][]int32, error) {
 		}
 	}
 	r.addRaces(recs, "inter-block")
+	r.writerDev = ws
 	writers := make([][]int32, len(r.allocs))
 	for i, al := range r.allocs {
 		raw := make([]byte, al.size*4)
@@ -420,7 +437,7 @@ func (r *checkRun) reproducible(recs []Record, us, ws []DevPtr) ([]Record, error
 				}
 			}
 		}
-		if err := r.launch(ModeBlock, 1, 2, func(c *Ctx) { r.sharedTable(c) }); err != nil {
+		if err := r.launch(ModeBlock, 1, 2, r.useShared); err != nil {
 			return err
 		}
 		for i, al := range r.allocs {
@@ -507,6 +524,12 @@ func (r *checkRun) sharedTable(c *Ctx) error {
 	return nil
 }
 
+// useShared puts the shared-target table into a launch's context.
+func (r *checkRun) useShared(c *Ctx) {
+	c.SharedScratch, c.SharedPerBlock, c.NShared = r.shared.SharedScratch, r.shared.SharedPerBlock, r.shared.NShared
+	c.SharedOff, c.SharedBytes = r.shared.SharedOff, r.shared.SharedBytes
+}
+
 // levelWarp is level 2: unit = warp, regions between barriers, checked in
 // the kernel at each barrier by the block's threads.
 func (r *checkRun) levelWarp(writers [][]int32) error {
@@ -514,19 +537,7 @@ func (r *checkRun) levelWarp(writers [][]int32) error {
 	W := r.l.warps()
 	var c Ctx
 	err := r.phase("init (warp copies)", func() error {
-		if err := r.sharedTable(&c); err != nil {
-			return err
-		}
-		var perBlock uint64
-		for i := 0; i < int(c.NShared); i++ {
-			c.SharedOff[i] = perBlock
-			perBlock += uint64(W) * ((c.SharedBytes[i] + 15) / 16 * 16)
-		}
-		scratch, err := r.alloc(int64(perBlock) * int64(r.l.blocks()))
-		if err != nil {
-			return fmt.Errorf("level 2 needs %d bytes for the warps' copies of shared memory: %w", int64(perBlock)*int64(r.l.blocks()), err)
-		}
-		c.SharedScratch, c.SharedPerBlock = uint64(scratch), perBlock
+		var err error
 		for _, al := range r.allocs {
 			if al.copies, err = r.alloc(al.size * int64(W)); err != nil {
 				return fmt.Errorf("level 2 needs %d private copies of %s (%d bytes each): %w", W, al.target.Name, al.size, err)
@@ -578,8 +589,7 @@ func (r *checkRun) levelWarp(writers [][]int32) error {
 	}
 	err = r.phase("kernel, both passes and checks at every barrier (warp level)", func() error {
 		return r.launch(ModeReplay, 0, atomicMode, func(x *Ctx) {
-			x.SharedScratch, x.SharedPerBlock, x.NShared = c.SharedScratch, c.SharedPerBlock, c.NShared
-			x.SharedOff, x.SharedBytes = c.SharedOff, c.SharedBytes
+			r.useShared(x)
 			x.FootprintIndex, x.Footprint = c.FootprintIndex, c.Footprint
 		})
 	})
@@ -589,6 +599,26 @@ func (r *checkRun) levelWarp(writers [][]int32) error {
 	recs, err := r.readRecords()
 	if err != nil {
 		return err
+	}
+	if r.writerDev != nil {
+		err := r.phase("stray-write check (warp level)", func() error {
+			for i, al := range r.allocs {
+				args := [][]byte{u64(uint64(al.base)), u64(uint64(al.copies)), u64(uint64(al.size)), u32(uint32(W)), u64(uint64(r.writerDev[i])), u32(uint32(i))}
+				if err := r.b.Launch("ldc_fused_stray", fusedGrid(al.size), [3]uint32{256, 1, 1}, 0, args); err != nil {
+					return err
+				}
+				r.res.BytesCompared += al.size * int64(W)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		stray, err := r.readRecords()
+		if err != nil {
+			return err
+		}
+		recs = append(recs, stray...)
 	}
 	r.addRaces(recs, "inter-warp")
 	return nil

@@ -197,7 +197,7 @@ func WriteText(w io.Writer, file string, k *manifest.Kernel, res *Result) {
 			units = append(units, fmt.Sprint(u))
 		}
 		block := ""
-		if rc.Scope == "inter-warp" {
+		if rc.Scope == "inter-warp" && rc.Block >= 0 {
 			block = fmt.Sprintf(" of block %d", rc.Block)
 		}
 		fmt.Fprintf(w, "    %s %s%s; bytes %d..%d (%d racy bytes)\n", unitWord, strings.Join(units, ", "), block, rc.Offset, rc.Offset+rc.Length-1, rc.Count)

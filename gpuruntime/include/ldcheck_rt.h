@@ -114,6 +114,12 @@ struct ldc_thread {
   int natomic, atomic_start;
 };
 
+// ldc_check's pass value for level 1: merge the warps' shared copies at a
+// barrier (no replay, no check), so that a block's result does not depend
+// on how its warps were scheduled; level 1's two passes then differ only
+// through other blocks.
+#define LDC_MERGE 3
+
 struct ldc_block_state {
   void *shared_orig[LDC_MAX_SHARED];
   int pass, from, to;
@@ -217,10 +223,6 @@ static __device__ void *ldc_shared_copy(struct ldc_thread *t, int i, void *orig,
   unsigned tid = ldc_thread_linear(), n = ldc_block_threads(), w = ldc_warps();
   ldc_bar();
   for (unsigned long j = tid; j < bytes; j += n) ((unsigned char *)orig)[j] = 0;
-  if (t->mode != LDC_MODE_REPLAY) {
-    ldc_bar();
-    return orig;
-  }
   unsigned char *base = (unsigned char *)(ldc_g.shared_scratch + (unsigned long long)ldc_block_linear() * ldc_g.shared_per_block + ldc_g.shared_off[i]);
   if (tid == 0) ldc_block()->shared_orig[i] = orig;
   for (unsigned long j = tid; j < bytes * w; j += n) base[j] = 0;
@@ -260,6 +262,15 @@ static __device__ __forceinline__ void ldc_check_byte(int p, int space, int targ
         c[w * stride] = orig;
       }
     }
+  } else if (p == LDC_MERGE) {
+    // Deterministic merge: the warps' changes in increasing warp order.
+    unsigned char u = orig;
+    for (unsigned w = 0; w < W; w++) {
+      unsigned char v = c[w * stride];
+      if (v != orig) u = v;
+    }
+    for (unsigned w = 0; w < W; w++) c[w * stride] = u;
+    *s = u;
   }
 }
 
@@ -292,7 +303,7 @@ static __device__ int ldc_check(struct ldc_thread *t, int pass, int id) {
     if (!s) continue;
     for (unsigned long j = tid; j < bytes; j += n) ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block);
   }
-  if (ldc_g.footprint) {
+  if (ldc_g.footprint && p != LDC_MERGE) {
     for (unsigned long long r = ldc_g.footprint_index[block]; r < ldc_g.footprint_index[block + 1]; r++) {
       const struct ldc_range *rg = &ldc_g.footprint[r];
       const struct ldc_alloc *al = &ldc_g.allocs[rg->alloc];
@@ -301,6 +312,10 @@ static __device__ int ldc_check(struct ldc_thread *t, int pass, int id) {
       for (unsigned long long j = tid; j < rg->len; j += n)
         ldc_check_byte(p, LDC_SPACE_GLOBAL, rg->alloc, s + j, c + j, al->size, W, (long long)(rg->start + j), bs, block);
     }
+  }
+  if (p == LDC_MERGE) {
+    ldc_bar();
+    return 0;
   }
   if (p == 2 && pass == 2 && t->differ) {
     struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_LOCAL, -1, t->start, id, (int)(tid / 32), -1, block, (int)tid, 0, 0};
@@ -386,8 +401,10 @@ template <class T> static __device__ T ldc_atomic_replay(struct ldc_thread *t) {
 
 #define LDC_BARRIER(K, ID)                                      \
   do {                                                          \
-    if (ldc_t.mode != LDC_MODE_REPLAY) {                        \
+    if (ldc_t.mode == LDC_MODE_PLAIN) {                         \
       __syncthreads();                                          \
+    } else if (ldc_t.mode == LDC_MODE_BLOCK) {                  \
+      ldc_check(&ldc_t, LDC_MERGE, ID);                         \
     } else {                                                    \
       if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
       else LDC_SAVE_##K(ldc_end);                               \
@@ -408,8 +425,8 @@ template <class T> static __device__ T ldc_atomic_replay(struct ldc_thread *t) {
         LDC_LOAD_##K(ldc_start);                                \
         goto ldc_dispatch_##K;                                  \
       }                                                         \
-      ldc_idle(&ldc_t);                                         \
     }                                                           \
+    if (ldc_t.mode != LDC_MODE_PLAIN) ldc_idle(&ldc_t);         \
     ldc_finish(&ldc_t);                                         \
   } while (0)
 
@@ -480,7 +497,30 @@ extern "C" __global__ void ldc_fused_repeat(const unsigned char *s, const unsign
   }
 }
 
+// ldc_fused_stray: after level 2, a byte no block owned in level 1 (no
+// footprint holds it, so no barrier merged it) must be unchanged in every
+// warp's copy. A warp that changed it there wrote something in level 2 it
+// did not write when it could not see the other warps' writes: a race.
+extern "C" __global__ void ldc_fused_stray(const unsigned char *s, const unsigned char *copies, unsigned long long size, int units,
+                                           const int *writer, int alloc) {
+  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+  for (unsigned long long j = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; j < size; j += stride) {
+    if (writer[j] >= 0) continue;
+    unsigned char orig = s[j];
+    for (int i = 0; i < units; i++) {
+      unsigned char v = copies[(unsigned long long)i * size + j];
+      if (v != orig) {
+        struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_GLOBAL, alloc, -1, -1, i, -1, -1, -1, (long long)j, (unsigned)orig | ((unsigned)v << 8)};
+        ldc_record_race(r);
+      }
+    }
+  }
+}
+
 #ifdef LDC_CPU
+extern "C" void ldc_entry_ldc_fused_stray(void **a) {
+  ldc_fused_stray(*(const unsigned char **)a[0], *(const unsigned char **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(const int **)a[4], *(int *)a[5]);
+}
 extern "C" void ldc_entry_ldc_fused_repeat(void **a) {
   ldc_fused_repeat(*(const unsigned char **)a[0], *(const unsigned char **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(const unsigned char **)a[4],
                    *(const int **)a[5], *(int **)a[6]);
