@@ -124,15 +124,21 @@ func main() {
 		switch {
 		case reps["cuda"] == nil || reps["cpu"] == nil:
 			r.same = "no"
-		case sameRaces(reps["cuda"].Races, reps["cpu"].Races):
+		case sameRaces(reps["cuda"].Races, reps["cpu"].Races, true):
 			r.same = "yes"
+		case sameRaces(reps["cuda"].Races, reps["cpu"].Races, false):
+			// Same races; the racy bytes differ where the kernel also races
+			// inside a warp (lockstep lanes on a GPU, one lane after another
+			// on the CPU backend: an intra-warp race, a documented blind spot).
+			r.same = "same races, other byte counts"
+			logf("%s: cuda races %+v\ncpu races %+v\n", name, reps["cuda"].Races, reps["cpu"].Races)
 		default:
 			r.same = "differs"
 			logf("%s: cuda races %+v\ncpu races %+v\n", name, reps["cuda"].Races, reps["cpu"].Races)
 		}
 		want := expect == "none"
 		got := reps["cuda"] != nil && len(reps["cuda"].Races) == 0
-		if r.same != "yes" || want != got || (!want && !matches(expect, reps["cuda"].Races)) {
+		if !strings.HasPrefix(r.same, "yes") && !strings.HasPrefix(r.same, "same races") || want != got || (!want && !matches(expect, reps["cuda"].Races)) {
 			r.same += " !"
 		}
 	}
@@ -199,11 +205,15 @@ func runCmd(logf func(string, ...any), bin string, args ...string) (string, erro
 
 // sameRaces compares the two backends' races: kinds, spaces, scopes,
 // variables, regions, units and byte ranges.
-func sameRaces(a, b []race) bool {
+func sameRaces(a, b []race, bytes bool) bool {
 	key := func(rs []race) []string {
 		var out []string
 		for _, r := range rs {
-			out = append(out, fmt.Sprintf("%s %s %s %s %d>%d @%d+%d units%v n%d", r.Kind, r.Space, r.Scope, r.Variable, r.Region.From, r.Region.To, r.Offset, r.Length, r.Units, r.Count))
+			k := fmt.Sprintf("%s %s %s %s %d>%d", r.Kind, r.Space, r.Scope, r.Variable, r.Region.From, r.Region.To)
+			if bytes {
+				k += fmt.Sprintf(" @%d+%d units%v n%d", r.Offset, r.Length, r.Units, r.Count)
+			}
+			out = append(out, k)
 		}
 		sort.Strings(out)
 		return out
