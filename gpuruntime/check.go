@@ -33,6 +33,7 @@ func (l Launch) warps() int   { return (l.threads() + 31) / 32 }
 type Options struct {
 	All       bool      // keep going after the first racy level
 	Unchecked bool      // run the kernel as written, once, without checking
+	WarmUp    bool      // run the kernel once, unchecked and untimed, first (module loading, caches)
 	Progress  io.Writer // phase names as they start; nil for quiet
 }
 
@@ -40,6 +41,9 @@ type Options struct {
 type Phase struct {
 	Name    string  `json:"name"`
 	Seconds float64 `json:"seconds"`
+	// Bytes the phase's check kernels read and wrote (0 for other phases),
+	// for their achieved bandwidth.
+	Bytes int64 `json:"bytes,omitempty"`
 }
 
 // Result is the outcome of a checked run.
@@ -131,6 +135,14 @@ func Check(b Backend, l Launch, opt Options) (*Result, error) {
 		return nil, err
 	}
 	k := l.Kernel
+	if opt.WarmUp {
+		if err := r.launch(ModePlain, 0, 0); err != nil {
+			return nil, err
+		}
+		if err := r.restoreAll(); err != nil {
+			return nil, err
+		}
+	}
 	if !k.Instrumented || opt.Unchecked {
 		r.res.Unchecked = k.Reason
 		if opt.Unchecked {
@@ -259,6 +271,24 @@ func (r *checkRun) setup() error {
 	return err
 }
 
+// restoreAll puts every buffer and module-scope target back to its
+// initial contents (after a warm-up run).
+func (r *checkRun) restoreAll() error {
+	for i, a := range r.l.Args {
+		if a.Buffer {
+			if err := r.b.Write(r.bufs[i], a.Data); err != nil {
+				return err
+			}
+		}
+	}
+	for _, al := range r.allocs {
+		if err := r.b.Write(al.base, al.initial); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // restoreInputs puts every buffer and module-scope target back to its
 // initial contents, except variables updated by atomics: their atomics ran
 // once, in the first launch, and are replayed from the log since.
@@ -350,6 +380,11 @@ func (r *checkRun) levelBlock() ([][]int32, error) {
 	if err := r.phase("kernel pass 1 (block level)", func() error { return r.launch(ModeBlock, 1, 1, sharedSizes) }); err != nil {
 		return nil, err
 	}
+	var wwBytes, rwBytes int64
+	for _, al := range r.allocs {
+		wwBytes += (2*int64(units) + 6) * al.size // s, copies in and out, u, writer
+		rwBytes += (int64(units) + 2) * al.size   // copies, u, s
+	}
 	if err := r.phase("write-write check (block level)", func() error {
 		for i, al := range r.allocs {
 			args := [][]byte{u64(uint64(al.base)), u64(uint64(al.copies)), u64(uint64(al.size)), u32(uint32(units)), u64(uint64(us[i])), u64(uint64(ws[i])), u32(uint32(i))}
@@ -362,6 +397,7 @@ func (r *checkRun) levelBlock() ([][]int32, error) {
 	}); err != nil {
 		return nil, err
 	}
+	r.res.Phases[len(r.res.Phases)-1].Bytes = wwBytes
 	recs, err := r.readRecords()
 	if err != nil {
 		return nil, err
@@ -385,6 +421,7 @@ func (r *checkRun) levelBlock() ([][]int32, error) {
 	}); err != nil {
 		return nil, err
 	}
+	r.res.Phases[len(r.res.Phases)-1].Bytes = rwBytes
 	// The records buffer was reset by the pass-2 launch; the rw kernels
 	// wrote after it.
 	recs, err = r.readRecords()

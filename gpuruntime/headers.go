@@ -1,7 +1,9 @@
 package gpuruntime
 
 import (
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 )
@@ -11,6 +13,14 @@ var headers embed.FS
 
 // RuntimeHeader is the device-side runtime the instrumented source includes.
 const RuntimeHeader = "ldcheck_rt.h"
+
+// RuntimeVersion identifies the device-side runtime (a hash of the
+// header): the modules of a build and this ldcheck must agree on it.
+func RuntimeVersion() string {
+	b, _ := headers.ReadFile("include/" + RuntimeHeader)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
 
 // WriteHeaders writes the device-side runtime header into dir.
 func WriteHeaders(dir string) error {

@@ -113,6 +113,7 @@ func runBuild(c *cli.Context) error {
 		return out
 	}
 	m.Includes, m.Defines, m.Std = abIncl(opt.Includes), opt.Defines, opt.Std
+	m.Runtime = gpuruntime.RuntimeVersion()
 	built, err := compileBuild(c, dir, m)
 	if err != nil {
 		return err

@@ -52,6 +52,7 @@ total thread count; run says what it assumed.
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report `FORMAT`: text or json"},
 			&cli.BoolFlag{Name: "all", Usage: "report every racy region, not only the first"},
 			&cli.BoolFlag{Name: "unchecked", Usage: "run the kernel as written, once, without checking (to compare outputs or time it)"},
+			&cli.BoolFlag{Name: "warmup", Usage: "run the kernel once, unchecked and untimed, before the timed run (for benchmarks)"},
 			&cli.BoolFlag{Name: "v", Usage: "print the time of each phase (init, kernel passes, checks)"},
 			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Minute, Usage: "give up (exit 3) when the checked run takes longer than `DURATION` (a hung kernel); 0 waits forever"},
 		},
@@ -120,6 +121,9 @@ func runRun(c *cli.Context) error {
 	if err != nil {
 		return &exitError{exitInput, err}
 	}
+	if m.Runtime != gpuruntime.RuntimeVersion() {
+		return inputErr("%s was built by another version of ldcheck (runtime %s, this ldcheck has %s); run ldcheck build %s again", dir, m.Runtime, gpuruntime.RuntimeVersion(), m.Source)
+	}
 	k, err := launch.SelectKernel(m, spec.Kernel)
 	if err != nil {
 		return &exitError{exitInput, err}
@@ -147,7 +151,7 @@ func runRun(c *cli.Context) error {
 		l.Args = append(l.Args, gpuruntime.Arg{Param: v.Param, Buffer: v.Buffer, Data: v.Data})
 		argText = append(argText, v.String())
 	}
-	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: c.Bool("unchecked")}
+	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: c.Bool("unchecked"), WarmUp: c.Bool("warmup")}
 	errw := c.App.ErrWriter
 	for _, n := range notes {
 		fmt.Fprintf(errw, "ldcheck: %s\n", n)
@@ -198,7 +202,11 @@ func runRun(c *cli.Context) error {
 		printVerdict(w, m, k, res, b.Name())
 		if c.Bool("v") {
 			for _, p := range res.Phases {
-				fmt.Fprintf(w, "  %-60s %10.3f ms\n", p.Name, p.Seconds*1000)
+				bw := ""
+				if p.Bytes > 0 && p.Seconds > 0 {
+					bw = fmt.Sprintf("  %7.1f GB/s", float64(p.Bytes)/p.Seconds/1e9)
+				}
+				fmt.Fprintf(w, "  %-66s %10.3f ms%s\n", p.Name, p.Seconds*1000, bw)
 			}
 		}
 	}

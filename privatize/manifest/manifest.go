@@ -24,6 +24,9 @@ type Manifest struct {
 	Source  string `json:"source"`       // the user's file, absolute
 	SHA256  string `json:"sha256"`       // of the source, to notice edits
 	Output  string `json:"instrumented"` // instrumented source, relative to the build dir
+	// Runtime identifies the device-side runtime compiled into the modules;
+	// a build made with another one must be rebuilt.
+	Runtime string `json:"runtime"`
 	// Compiled modules, relative to the build dir; empty when not built.
 	PTX   string `json:"ptx,omitempty"`
 	Cubin string `json:"cubin,omitempty"`
