@@ -108,10 +108,12 @@ func main() {
 		if len(checked.Races) > 0 {
 			verdict = "race " + checked.Races[0].Kind + " " + checked.Races[0].Space + " " + checked.Races[0].Scope
 		}
-		rcOut, rcWall, _ := run(10*time.Minute, *sanitizer, append(append([]string{"--tool", "racecheck", *bin, "run", "--backend", "cuda", "--unchecked"}, args...), dir)...)
+		rcOut, rcWall, rcErr := run(90*time.Second, *sanitizer, append(append([]string{"--tool", "racecheck", *bin, "run", "--backend", "cuda", "--unchecked"}, args...), dir)...)
 		rc := "?"
 		if m := hazards.FindStringSubmatch(rcOut); m != nil {
 			rc = m[1] + " hazards"
+		} else if rcErr != nil && rcWall >= 90*time.Second {
+			rc = "timed out (>90 s)"
 		}
 		slow := "-"
 		if nativeS > 0 {
