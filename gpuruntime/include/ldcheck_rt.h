@@ -238,7 +238,7 @@ static __device__ __forceinline__ void ldc_check_byte(int p, int space, int targ
   unsigned char orig = *s;
   if (p == 1) {
     unsigned char u = orig;
-    int writer = -1;
+    int writer = -1, raced = 0;
     for (unsigned w = 0; w < W; w++) {
       unsigned char v = c[w * stride];
       if (v != orig) {
@@ -246,12 +246,14 @@ static __device__ __forceinline__ void ldc_check_byte(int p, int space, int targ
           struct ldc_record r = {LDC_RACE_WW, space, target, bs->from, bs->to, writer, (int)w, block, -1, offset,
                                  (unsigned)orig | ((unsigned)u << 8) | ((unsigned)v << 16)};
           ldc_record_race(r);
+          raced = 1;
         }
         writer = (int)w;
         u = v;
       }
     }
-    for (unsigned w = 0; w < W; w++) c[w * stride] = (int)w == writer ? orig : u;
+    // U with each warp's own change reverted (every writer's, after a race).
+    for (unsigned w = 0; w < W; w++) c[w * stride] = (raced ? c[w * stride] != orig : (int)w == writer) ? orig : u;
     *s = u;
   } else if (p == 2) {
     for (unsigned w = 0; w < W; w++) {
@@ -444,7 +446,7 @@ extern "C" __global__ void ldc_fused_ww(const unsigned char *s, unsigned char *c
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
   for (unsigned long long j = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; j < size; j += stride) {
     unsigned char orig = s[j], uv = orig;
-    int w = -1;
+    int w = -1, raced = 0;
     for (int i = 0; i < units; i++) {
       unsigned char v = copies[(unsigned long long)i * size + j];
       if (v != orig) {
@@ -452,6 +454,7 @@ extern "C" __global__ void ldc_fused_ww(const unsigned char *s, unsigned char *c
           struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, alloc, -1, -1, w, i, -1, -1, (long long)j,
                                  (unsigned)orig | ((unsigned)uv << 8) | ((unsigned)v << 16)};
           ldc_record_race(r);
+          raced = 1;
         }
         w = i;
         uv = v;
@@ -459,7 +462,13 @@ extern "C" __global__ void ldc_fused_ww(const unsigned char *s, unsigned char *c
     }
     u[j] = uv;
     writer[j] = w;
-    for (int i = 0; i < units; i++) copies[(unsigned long long)i * size + j] = i == w ? orig : uv;
+    // Each unit's pass-2 state is U with its own change reverted. Without a
+    // race only the writer changed the byte; after a race every unit whose
+    // copy differs from S wrote it (the rare path re-reads the copies).
+    for (int i = 0; i < units; i++) {
+      unsigned long long k = (unsigned long long)i * size + j;
+      copies[k] = (raced ? copies[k] != orig : i == w) ? orig : uv;
+    }
   }
 }
 
