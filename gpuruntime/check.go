@@ -333,6 +333,25 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 	return r.b.Launch(r.l.Kernel.Name, r.l.Grid, r.l.Block, r.l.Shared, r.args)
 }
 
+// fusedKernel picks the word-wide version of a check kernel when the
+// target's size allows, and the element count it takes.
+func fusedKernel(name string, size int64) (string, int64) {
+	if size%4 == 0 {
+		return name + "4", size / 4
+	}
+	return name, size
+}
+
+// fillCopies sets n private copies of a target to its current contents.
+func (r *checkRun) fillCopies(al *alloc, n int) error {
+	total := al.size * int64(n)
+	if al.size%16 == 0 {
+		total /= 16
+	}
+	return r.b.Launch("ldc_fill_copies", fusedGrid(total), [3]uint32{256, 1, 1}, 0,
+		[][]byte{u64(uint64(al.base)), u64(uint64(al.copies)), u64(uint64(al.size)), u32(uint32(n))})
+}
+
 // fusedGrid sizes the check kernels: enough blocks to cover the bytes, at
 // most enough to fill a large GPU several times over.
 func fusedGrid(size int64) [3]uint32 {
@@ -359,10 +378,8 @@ func (r *checkRun) levelBlock() ([][]int32, error) {
 			if al.copies, err = r.alloc(al.size * int64(units)); err != nil {
 				return fmt.Errorf("level 1 needs %d private copies of %s (%d bytes each): %w", units, al.target.Name, al.size, err)
 			}
-			for u := 0; u < units; u++ {
-				if err := r.b.Copy(al.copies+DevPtr(int64(u)*al.size), al.base, al.size); err != nil {
-					return err
-				}
+			if err := r.fillCopies(al, units); err != nil {
+				return err
 			}
 			if us[i], err = r.alloc(al.size); err != nil {
 				return err
@@ -387,8 +404,9 @@ func (r *checkRun) levelBlock() ([][]int32, error) {
 	}
 	if err := r.phase("write-write check (block level)", func() error {
 		for i, al := range r.allocs {
-			args := [][]byte{u64(uint64(al.base)), u64(uint64(al.copies)), u64(uint64(al.size)), u32(uint32(units)), u64(uint64(us[i])), u64(uint64(ws[i])), u32(uint32(i))}
-			if err := r.b.Launch("ldc_fused_ww", fusedGrid(al.size), [3]uint32{256, 1, 1}, 0, args); err != nil {
+			name, n := fusedKernel("ldc_fused_ww", al.size)
+			args := [][]byte{u64(uint64(al.base)), u64(uint64(al.copies)), u64(uint64(n)), u32(uint32(units)), u64(uint64(us[i])), u64(uint64(ws[i])), u32(uint32(i))}
+			if err := r.b.Launch(name, fusedGrid(n), [3]uint32{256, 1, 1}, 0, args); err != nil {
 				return err
 			}
 			r.res.BytesCompared += al.size * int64(units)
@@ -411,8 +429,9 @@ func (r *checkRun) levelBlock() ([][]int32, error) {
 	}
 	if err := r.phase("read-write check and copy back (block level)", func() error {
 		for i, al := range r.allocs {
-			args := [][]byte{u64(uint64(al.base)), u64(uint64(al.copies)), u64(uint64(al.size)), u32(uint32(units)), u64(uint64(us[i])), u32(uint32(i))}
-			if err := r.b.Launch("ldc_fused_rw", fusedGrid(al.size), [3]uint32{256, 1, 1}, 0, args); err != nil {
+			name, n := fusedKernel("ldc_fused_rw", al.size)
+			args := [][]byte{u64(uint64(al.base)), u64(uint64(al.copies)), u64(uint64(n)), u32(uint32(units)), u64(uint64(us[i])), u32(uint32(i))}
+			if err := r.b.Launch(name, fusedGrid(n), [3]uint32{256, 1, 1}, 0, args); err != nil {
 				return err
 			}
 			r.res.BytesCompared += al.size * int64(units)
@@ -468,10 +487,8 @@ func (r *checkRun) reproducible(recs []Record, us, ws []DevPtr) ([]Record, error
 			if err := r.b.Write(al.base, al.initial); err != nil {
 				return err
 			}
-			for u := 0; u < units; u++ {
-				if err := r.b.Copy(al.copies+DevPtr(int64(u)*al.size), al.base, al.size); err != nil {
-					return err
-				}
+			if err := r.fillCopies(al, units); err != nil {
+				return err
 			}
 		}
 		if err := r.launch(ModeBlock, 1, 2, r.useShared); err != nil {
@@ -579,10 +596,8 @@ func (r *checkRun) levelWarp(writers [][]int32) error {
 			if al.copies, err = r.alloc(al.size * int64(W)); err != nil {
 				return fmt.Errorf("level 2 needs %d private copies of %s (%d bytes each): %w", W, al.target.Name, al.size, err)
 			}
-			for w := 0; w < W; w++ {
-				if err := r.b.Copy(al.copies+DevPtr(int64(w)*al.size), al.base, al.size); err != nil {
-					return err
-				}
+			if err := r.fillCopies(al, W); err != nil {
+				return err
 			}
 		}
 		index, ranges := r.footprints(writers)

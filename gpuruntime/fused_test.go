@@ -119,7 +119,7 @@ func TestFusedKernelsMatchModel(t *testing.T) {
 	}
 	trials := 0
 	for _, units := range []int{1, 2, 3, 5, 7, 13, 31, 33, 40} {
-		for _, size := range []int{1, 31, 33, 100, 1000, 4099} {
+		for _, size := range []int{1, 31, 33, 100, 1000, 4099, 4100} {
 			for _, overlap := range []bool{false, true} {
 				s := make([]byte, size)
 				rng.Read(s)
@@ -145,8 +145,9 @@ func TestFusedKernelsMatchModel(t *testing.T) {
 
 				sp, cp := devBytes(t, b, s), devBytes(t, b, pass1)
 				up, wp := devBytes(t, b, make([]byte, size)), devBytes(t, b, make([]byte, 4*size))
-				args := [][]byte{u64(uint64(sp)), u64(uint64(cp)), u64(uint64(size)), u32(uint32(units)), u64(uint64(up)), u64(uint64(wp)), u32(0)}
-				if err := b.Launch("ldc_fused_ww", fusedGrid(int64(size)), [3]uint32{256, 1, 1}, 0, args); err != nil {
+				ww, n := fusedKernel("ldc_fused_ww", int64(size)) // sizes 100 and 1000 take the word-wide kernels
+				args := [][]byte{u64(uint64(sp)), u64(uint64(cp)), u64(uint64(n)), u32(uint32(units)), u64(uint64(up)), u64(uint64(wp)), u32(0)}
+				if err := b.Launch(ww, fusedGrid(n), [3]uint32{256, 1, 1}, 0, args); err != nil {
 					t.Fatal(err)
 				}
 				if got := readDev(t, b, up, size); !bytes.Equal(got, wantU) {
@@ -178,8 +179,9 @@ func TestFusedKernelsMatchModel(t *testing.T) {
 				}
 				sModel := bytes.Clone(s)
 				wantRW := FusedReadWrite(sModel, wantU, p)
-				args = [][]byte{u64(uint64(sp)), u64(uint64(cp)), u64(uint64(size)), u32(uint32(units)), u64(uint64(up)), u32(0)}
-				if err := b.Launch("ldc_fused_rw", fusedGrid(int64(size)), [3]uint32{256, 1, 1}, 0, args); err != nil {
+				rw, _ := fusedKernel("ldc_fused_rw", int64(size))
+				args = [][]byte{u64(uint64(sp)), u64(uint64(cp)), u64(uint64(n)), u32(uint32(units)), u64(uint64(up)), u32(0)}
+				if err := b.Launch(rw, fusedGrid(n), [3]uint32{256, 1, 1}, 0, args); err != nil {
 					t.Fatal(err)
 				}
 				if got := readDev(t, b, sp, size); !bytes.Equal(got, wantU) {
@@ -195,7 +197,7 @@ func TestFusedKernelsMatchModel(t *testing.T) {
 			}
 		}
 	}
-	if trials != 9*6*2 {
+	if trials != 9*7*2 {
 		t.Fatalf("ran %d trials", trials)
 	}
 }

@@ -472,6 +472,86 @@ extern "C" __global__ void ldc_fused_ww(const unsigned char *s, unsigned char *c
   }
 }
 
+// The word-wide versions (targets whose size is a multiple of 4) do the
+// same per byte with masks, four bytes per load: fewer instructions per
+// byte, same results (tested against the model like the byte versions).
+static __device__ __forceinline__ unsigned ldc_bytemask(unsigned d) { // 0xff in each nonzero byte of d
+  unsigned t = ((d & 0x7f7f7f7fu) + 0x7f7f7f7fu) | d;
+  return ((t & 0x80808080u) >> 7) * 0xffu;
+}
+
+extern "C" __global__ void ldc_fused_ww4(const unsigned *s, unsigned *copies, unsigned long long words, int units, unsigned *u, int *writer,
+                                         int alloc) {
+  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+  for (unsigned long long k = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; k < words; k += stride) {
+    unsigned orig = s[k], uv = orig, written = 0;
+    int w[4] = {-1, -1, -1, -1}, raced = 0;
+    for (int i = 0; i < units; i++) {
+      unsigned v = copies[(unsigned long long)i * words + k];
+      if (v == orig) continue;
+      unsigned m = ldc_bytemask(v ^ orig);
+      if (m & written) {
+        raced = 1;
+        for (int b = 0; b < 4; b++) {
+          unsigned sh = 8 * b;
+          if ((m >> sh & 0xffu) && (written >> sh & 0xffu)) {
+            struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, alloc, -1, -1, w[b], i, -1, -1, (long long)(4 * k + b),
+                                   (orig >> sh & 0xffu) | ((uv >> sh & 0xffu) << 8) | ((v >> sh & 0xffu) << 16)};
+            ldc_record_race(r);
+          }
+        }
+      }
+      written |= m;
+      uv = (uv & ~m) | (v & m);
+      for (int b = 0; b < 4; b++)
+        if (m >> (8 * b) & 0xffu) w[b] = i;
+    }
+    u[k] = uv;
+    for (int b = 0; b < 4; b++) writer[4 * k + b] = w[b];
+    for (int i = 0; i < units; i++) {
+      unsigned long long idx = (unsigned long long)i * words + k;
+      unsigned own;
+      if (raced) own = ldc_bytemask(copies[idx] ^ orig);
+      else own = (w[0] == i ? 0xffu : 0) | (w[1] == i ? 0xff00u : 0) | (w[2] == i ? 0xff0000u : 0) | (w[3] == i ? 0xff000000u : 0);
+      copies[idx] = (uv & ~own) | (orig & own);
+    }
+  }
+}
+
+extern "C" __global__ void ldc_fused_rw4(unsigned *s, const unsigned *copies, unsigned long long words, int units, const unsigned *u, int alloc) {
+  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+  for (unsigned long long k = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; k < words; k += stride) {
+    unsigned uv = u[k];
+    for (int i = 0; i < units; i++) {
+      unsigned v = copies[(unsigned long long)i * words + k];
+      if (v == uv) continue;
+      unsigned m = ldc_bytemask(v ^ uv);
+      for (int b = 0; b < 4; b++) {
+        unsigned sh = 8 * b;
+        if (m >> sh & 0xffu) {
+          struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_GLOBAL, alloc, -1, -1, i, -1, -1, -1, (long long)(4 * k + b), (uv >> sh & 0xffu) | ((v >> sh & 0xffu) << 8)};
+          ldc_record_race(r);
+        }
+      }
+    }
+    s[k] = uv;
+  }
+}
+
+// ldc_fill_copies sets every unit's copy to S in one launch.
+extern "C" __global__ void ldc_fill_copies(const unsigned char *s, unsigned char *copies, unsigned long long size, int units) {
+  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x, total = size * (unsigned long long)units;
+  unsigned long long t = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (size % 16 == 0) {
+    const uint4 *s4 = (const uint4 *)s;
+    uint4 *c4 = (uint4 *)copies;
+    unsigned long long n = size / 16;
+    for (unsigned long long j = t; j < total / 16; j += stride) c4[j] = s4[j % n];
+  } else {
+    for (unsigned long long j = t; j < total; j += stride) copies[j] = s[j % size];
+  }
+}
+
 // ldc_fused_rw: after pass 2 a unit's copy that differs from U read what
 // another unit wrote. U is then copied back into the original.
 extern "C" __global__ void ldc_fused_rw(unsigned char *s, const unsigned char *copies, unsigned long long size, int units, const unsigned char *u,
@@ -527,6 +607,15 @@ extern "C" __global__ void ldc_fused_stray(const unsigned char *s, const unsigne
 }
 
 #ifdef LDC_CPU
+extern "C" void ldc_entry_ldc_fused_ww4(void **a) {
+  ldc_fused_ww4(*(const unsigned **)a[0], *(unsigned **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(unsigned **)a[4], *(int **)a[5], *(int *)a[6]);
+}
+extern "C" void ldc_entry_ldc_fused_rw4(void **a) {
+  ldc_fused_rw4(*(unsigned **)a[0], *(const unsigned **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(const unsigned **)a[4], *(int *)a[5]);
+}
+extern "C" void ldc_entry_ldc_fill_copies(void **a) {
+  ldc_fill_copies(*(const unsigned char **)a[0], *(unsigned char **)a[1], *(unsigned long long *)a[2], *(int *)a[3]);
+}
 extern "C" void ldc_entry_ldc_fused_stray(void **a) {
   ldc_fused_stray(*(const unsigned char **)a[0], *(const unsigned char **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(const int **)a[4], *(int *)a[5]);
 }
