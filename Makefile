@@ -1,6 +1,6 @@
 # ldcheck: the two commands a fresh Debian/Ubuntu machine needs (see README.md).
 #
-#   make example   install what is missing, build ldcheck, run it on examples/
+#   make example   install what is missing, build ldcheck, check examples/reduce_racy.cu
 #   make test      install what is missing, run the whole test suite
 #
 # The tests need libclang 15 (the front end), clang-15 (compiling instrumented
@@ -31,8 +31,11 @@ deps:
 build:
 	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/ldcheck
 
+# The example has a race: `ldcheck run` reports it and exits 1, which is
+# what this target checks (any other status fails it).
 example: deps build
-	$(BIN) analyze examples/reduce_racy.cu
+	$(BIN) build -o examples/reduce_racy.ldcheck examples/reduce_racy.cu
+	$(BIN) run --grid 64 --block 256 --arg in=float[16384]:rand --arg out=float[64]:zero examples/reduce_racy.ldcheck; test $$? -eq 1
 
 vet:
 	$(GO) vet ./...
@@ -42,4 +45,4 @@ test: deps vet
 	$(GO) test ./...
 
 clean:
-	rm -rf bin
+	rm -rf bin examples/*.ldcheck
