@@ -87,6 +87,9 @@ type checkRun struct {
 	ctxAddr DevPtr
 	temp    []DevPtr
 	shared  Ctx // the shared-target table and scratch, for both levels
+	// sharedLaunch is the dynamic shared memory checked launches ask for
+	// when the copies live there (0: the kernel's own, l.Shared).
+	sharedLaunch int64
 	// writerDev holds level 1's writer map of each global target, on the
 	// device, for level 2's stray-write check.
 	writerDev []DevPtr
@@ -249,11 +252,24 @@ func (r *checkRun) setup() error {
 		r.shared.SharedOff[i] = perBlock
 		perBlock += uint64(r.l.warps()) * ((r.shared.SharedBytes[i] + 15) / 16 * 16)
 	}
-	scratch, err := r.alloc(int64(perBlock) * int64(r.l.blocks()))
+	// The copies go in shared memory, after the kernel's own dynamic
+	// shared memory, when they fit; else in global memory.
+	limit, err := r.b.SharedLimit(r.l.Kernel.Name)
 	if err != nil {
-		return fmt.Errorf("the warps' copies of shared memory need %d bytes: %w", int64(perBlock)*int64(r.l.blocks()), err)
+		return err
 	}
-	r.shared.SharedScratch, r.shared.SharedPerBlock = uint64(scratch), perBlock
+	dynOffset := (r.l.Shared + 15) / 16 * 16
+	if perBlock > 0 && dynOffset+int64(perBlock) <= limit {
+		r.shared.SharedInDyn, r.shared.DynOffset = 1, uint64(dynOffset)
+		r.sharedLaunch = dynOffset + int64(perBlock)
+	} else {
+		scratch, err := r.alloc(int64(perBlock) * int64(r.l.blocks()))
+		if err != nil {
+			return fmt.Errorf("the warps' copies of shared memory need %d bytes: %w", int64(perBlock)*int64(r.l.blocks()), err)
+		}
+		r.shared.SharedScratch = uint64(scratch)
+	}
+	r.shared.SharedPerBlock = perBlock
 	if r.records, err = r.alloc(maxRecords * RecordSize); err != nil {
 		return err
 	}
@@ -330,7 +346,11 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 	if err := r.b.Write(r.nrec, u64(0)); err != nil {
 		return err
 	}
-	return r.b.Launch(r.l.Kernel.Name, r.l.Grid, r.l.Block, r.l.Shared, r.args)
+	shared := r.l.Shared
+	if mode != ModePlain && c.SharedInDyn != 0 {
+		shared = r.sharedLaunch
+	}
+	return r.b.Launch(r.l.Kernel.Name, r.l.Grid, r.l.Block, shared, r.args)
 }
 
 // fusedKernel picks the word-wide version of a check kernel when the
@@ -582,6 +602,7 @@ func (r *checkRun) sharedTable(c *Ctx) error {
 func (r *checkRun) useShared(c *Ctx) {
 	c.SharedScratch, c.SharedPerBlock, c.NShared = r.shared.SharedScratch, r.shared.SharedPerBlock, r.shared.NShared
 	c.SharedOff, c.SharedBytes = r.shared.SharedOff, r.shared.SharedBytes
+	c.SharedInDyn, c.DynOffset = r.shared.SharedInDyn, r.shared.DynOffset
 }
 
 // levelWarp is level 2: unit = warp, regions between barriers, checked in

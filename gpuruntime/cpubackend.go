@@ -156,6 +156,10 @@ func (b *CPUBackend) Launch(name string, grid, block [3]uint32, shared int64, ar
 	return b.mod.Launch(name, grid, block, int(shared), args, b.Workers)
 }
 
+// SharedLimit mimics a current NVIDIA GPU's opt-in limit (227 KiB), so
+// that the CPU backend places copies as a GPU would.
+func (b *CPUBackend) SharedLimit(name string) (int64, error) { return 227 << 10, nil }
+
 func (b *CPUBackend) Timer() func() (float64, error) {
 	start := time.Now()
 	return func() (float64, error) { return time.Since(start).Seconds(), nil }

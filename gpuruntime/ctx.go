@@ -27,6 +27,9 @@ type Ctx struct {
 	_                   int32
 	FootprintIndex      uint64
 	Footprint           uint64
+	SharedInDyn         int32
+	_                   int32
+	DynOffset           uint64
 }
 
 // Range mirrors struct ldc_range: global bytes [Start, Start+Len) of
@@ -55,7 +58,7 @@ const (
 	SpaceLocal     = 3
 	MaxShared      = 16
 	AtomicSlots    = 16
-	CtxSize        = 760
+	CtxSize        = 776
 	RecordSize     = 56
 	TraceEntrySize = 24
 )

@@ -168,6 +168,22 @@ func (b *CUDABackend) Launch(name string, grid, block [3]uint32, shared int64, a
 	return nil
 }
 
+func (b *CUDABackend) SharedLimit(name string) (int64, error) {
+	max, err := b.d.DeviceGetAttribute(cuda.AttrMaxSharedMemoryPerBlockOptin, b.dev)
+	if err != nil {
+		return 0, err
+	}
+	f, err := b.function(name)
+	if err != nil {
+		return 0, err
+	}
+	static, err := b.d.FuncGetAttribute(cuda.FuncAttrSharedSizeBytes, f)
+	if err != nil {
+		return 0, err
+	}
+	return int64(max - static), nil
+}
+
 func (b *CUDABackend) Timer() func() (float64, error) {
 	start, err1 := b.d.EventCreate(0)
 	end, err2 := b.d.EventCreate(0)

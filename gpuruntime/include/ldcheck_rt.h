@@ -91,6 +91,11 @@ struct ldc_ctx {
   // Level 2: the global bytes block b owns are ranges[index[b] .. index[b+1]).
   unsigned long long *footprint_index;
   struct ldc_range *footprint;
+  // The warps' shared copies live in dynamic shared memory, dyn_offset
+  // bytes after the kernel's own, when they fit the per-block limit
+  // (shared_in_dyn); else in shared_scratch in global memory.
+  int shared_in_dyn, pad2;
+  unsigned long long dyn_offset;
 };
 
 #ifdef LDC_CPU
@@ -211,6 +216,16 @@ static __device__ void *ldc_redirect(void *p) {
 // LDC_GLOBAL_VAR(x) is the current unit's copy of module-scope variable x.
 #define LDC_GLOBAL_VAR(x) ((decltype(&(x)))ldc_redirect((void *)&(x)))
 
+// ldc_shared_copies returns where warp 0's copy of shared target i starts
+// for the calling block (the others follow, shared_bytes[i] apart).
+static __device__ __forceinline__ unsigned char *ldc_shared_copies(int i) {
+  if (ldc_g.shared_in_dyn) {
+    LDC_DYNAMIC_SHARED(unsigned char, ldc_dyn_shared);
+    return (unsigned char *)ldc_dyn_shared + ldc_g.dyn_offset + ldc_g.shared_off[i];
+  }
+  return (unsigned char *)(ldc_g.shared_scratch + (unsigned long long)ldc_block_linear() * ldc_g.shared_per_block + ldc_g.shared_off[i]);
+}
+
 // ldc_shared_copy returns the calling warp's copy of shared target i (the
 // original in other modes) and initialises every warp's copy from the
 // original. Every thread of the block calls it at the same place.
@@ -223,7 +238,7 @@ static __device__ void *ldc_shared_copy(struct ldc_thread *t, int i, void *orig,
   unsigned tid = ldc_thread_linear(), n = ldc_block_threads(), w = ldc_warps();
   ldc_bar();
   for (unsigned long j = tid; j < bytes; j += n) ((unsigned char *)orig)[j] = 0;
-  unsigned char *base = (unsigned char *)(ldc_g.shared_scratch + (unsigned long long)ldc_block_linear() * ldc_g.shared_per_block + ldc_g.shared_off[i]);
+  unsigned char *base = ldc_shared_copies(i);
   if (tid == 0) ldc_block()->shared_orig[i] = orig;
   for (unsigned long j = tid; j < bytes * w; j += n) base[j] = 0;
   ldc_bar();
@@ -301,7 +316,7 @@ static __device__ int ldc_check(struct ldc_thread *t, int pass, int id) {
   for (int i = 0; i < ldc_g.nshared; i++) {
     unsigned long bytes = ldc_g.shared_bytes[i];
     unsigned char *s = (unsigned char *)bs->shared_orig[i];
-    unsigned char *c = (unsigned char *)(ldc_g.shared_scratch + (unsigned long long)block * ldc_g.shared_per_block + ldc_g.shared_off[i]);
+    unsigned char *c = ldc_shared_copies(i);
     if (!s) continue;
     for (unsigned long j = tid; j < bytes; j += n) ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block);
   }
