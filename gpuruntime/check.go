@@ -19,6 +19,7 @@ type Arg struct {
 
 // Launch is one kernel launch to check.
 type Launch struct {
+	Source      string // the kernel's source file, for reports
 	Kernel      *manifest.Kernel
 	Grid, Block [3]uint32
 	Shared      int64

@@ -103,7 +103,7 @@ func (r *checkRun) addRaces(recs []Record, scope string) {
 			race.Space = "local"
 			race.Variable = "(thread-local values)"
 		}
-		race.Region = regionOf(k, int(rec.From), int(rec.To))
+		race.Region = regionOf(r.l.Source, k, int(rec.From), int(rec.To))
 		race.Offset, race.Length, race.Count = rec.Offset, 1, 1
 		race.Units = []int{int(rec.UnitA)}
 		if rec.UnitB >= 0 {
@@ -151,8 +151,8 @@ func (r *checkRun) merge(race Race) {
 }
 
 // regionOf finds the region's source lines in the manifest.
-func regionOf(k *manifest.Kernel, from, to int) RaceRegion {
-	rr := RaceRegion{From: from, To: to}
+func regionOf(file string, k *manifest.Kernel, from, to int) RaceRegion {
+	rr := RaceRegion{File: file, From: from, To: to}
 	for _, reg := range k.Regions {
 		if reg.From == from && reg.To == to {
 			rr.BeginLine, rr.EndLine = reg.BeginLine, reg.EndLine

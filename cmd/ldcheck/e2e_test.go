@@ -108,6 +108,9 @@ func TestEndToEnd(t *testing.T) {
 				t.Fatalf("racy kernel: exit %d, want 1\n%s", code, errb.String())
 			}
 			for _, r := range rep.Races {
+				if r.Region.File == "" || r.Region.BeginLine == 0 {
+					t.Errorf("race without its region's file and lines: %+v", r)
+				}
 				if r.Kind == e.kind && (e.space == "any" || r.Space == e.space) && r.Scope == e.scope {
 					return
 				}

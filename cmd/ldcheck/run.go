@@ -145,7 +145,7 @@ func runRun(c *cli.Context) error {
 	}
 	defer b.Close()
 
-	l := gpuruntime.Launch{Kernel: k, Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared}
+	l := gpuruntime.Launch{Source: m.Source, Kernel: k, Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared}
 	var argText []string
 	for _, v := range values {
 		l.Args = append(l.Args, gpuruntime.Arg{Param: v.Param, Buffer: v.Buffer, Data: v.Data})
