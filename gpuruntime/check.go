@@ -354,6 +354,37 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 	return r.b.Launch(r.l.Kernel.Name, r.l.Grid, r.l.Block, shared, r.args)
 }
 
+// checkEach runs one of the fused check kernels over every global target
+// as one timed phase, recording the bytes the kernels moved (read and
+// written) for their bandwidth. Word-wide versions are used where the
+// size allows, when the kernel has one.
+func (r *checkRun) checkEach(phase, kernel string, units int, words bool, args func(i int, al *alloc, n int64) [][]byte) error {
+	var moved int64
+	err := r.phase(phase, func() error {
+		for i, al := range r.allocs {
+			name, n := kernel, al.size
+			if words {
+				name, n = fusedKernel(kernel, al.size)
+			}
+			if err := r.b.Launch(name, fusedGrid(n), [3]uint32{256, 1, 1}, 0, args(i, al, n)); err != nil {
+				return err
+			}
+			r.res.BytesCompared += al.size * int64(units)
+			switch kernel {
+			case "ldc_fused_ww": // s, copies in and out, u, writer
+				moved += (2*int64(units) + 6) * al.size
+			case "ldc_fused_rw": // copies, u, s
+				moved += (int64(units) + 2) * al.size
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		r.res.Phases[len(r.res.Phases)-1].Bytes = moved
+	}
+	return err
+}
+
 // fusedKernel picks the word-wide version of a check kernel when the
 // target's size allows, and the element count it takes.
 func fusedKernel(name string, size int64) (string, int64) {
@@ -418,25 +449,12 @@ func (r *checkRun) levelBlock() ([][]int32, error) {
 	if err := r.phase("kernel pass 1 (block level)", func() error { return r.launch(ModeBlock, 1, 1, sharedSizes) }); err != nil {
 		return nil, err
 	}
-	var wwBytes, rwBytes int64
-	for _, al := range r.allocs {
-		wwBytes += (2*int64(units) + 6) * al.size // s, copies in and out, u, writer
-		rwBytes += (int64(units) + 2) * al.size   // copies, u, s
-	}
-	if err := r.phase("write-write check (block level)", func() error {
-		for i, al := range r.allocs {
-			name, n := fusedKernel("ldc_fused_ww", al.size)
-			args := [][]byte{u64(uint64(al.base)), u64(uint64(al.copies)), u64(uint64(n)), u32(uint32(units)), u64(uint64(us[i])), u64(uint64(ws[i])), u32(uint32(i))}
-			if err := r.b.Launch(name, fusedGrid(n), [3]uint32{256, 1, 1}, 0, args); err != nil {
-				return err
-			}
-			r.res.BytesCompared += al.size * int64(units)
-		}
-		return nil
-	}); err != nil {
+	err = r.checkEach("write-write check (block level)", "ldc_fused_ww", units, true, func(i int, al *alloc, n int64) [][]byte {
+		return [][]byte{u64(uint64(al.base)), u64(uint64(al.copies)), u64(uint64(n)), u32(uint32(units)), u64(uint64(us[i])), u64(uint64(ws[i])), u32(uint32(i))}
+	})
+	if err != nil {
 		return nil, err
 	}
-	r.res.Phases[len(r.res.Phases)-1].Bytes = wwBytes
 	recs, err := r.readRecords()
 	if err != nil {
 		return nil, err
@@ -448,20 +466,12 @@ func (r *checkRun) levelBlock() ([][]int32, error) {
 	if err := r.phase("kernel pass 2 (block level)", func() error { return r.launch(ModeBlock, 2, 2, sharedSizes) }); err != nil {
 		return nil, err
 	}
-	if err := r.phase("read-write check and copy back (block level)", func() error {
-		for i, al := range r.allocs {
-			name, n := fusedKernel("ldc_fused_rw", al.size)
-			args := [][]byte{u64(uint64(al.base)), u64(uint64(al.copies)), u64(uint64(n)), u32(uint32(units)), u64(uint64(us[i])), u32(uint32(i))}
-			if err := r.b.Launch(name, fusedGrid(n), [3]uint32{256, 1, 1}, 0, args); err != nil {
-				return err
-			}
-			r.res.BytesCompared += al.size * int64(units)
-		}
-		return nil
-	}); err != nil {
+	err = r.checkEach("read-write check and copy back (block level)", "ldc_fused_rw", units, true, func(i int, al *alloc, n int64) [][]byte {
+		return [][]byte{u64(uint64(al.base)), u64(uint64(al.copies)), u64(uint64(n)), u32(uint32(units)), u64(uint64(us[i])), u32(uint32(i))}
+	})
+	if err != nil {
 		return nil, err
 	}
-	r.res.Phases[len(r.res.Phases)-1].Bytes = rwBytes
 	// The records buffer was reset by the pass-2 launch; the rw kernels
 	// wrote after it.
 	recs, err = r.readRecords()
@@ -675,15 +685,8 @@ func (r *checkRun) levelWarp(writers [][]int32) error {
 		return err
 	}
 	if r.writerDev != nil {
-		err := r.phase("stray-write check (warp level)", func() error {
-			for i, al := range r.allocs {
-				args := [][]byte{u64(uint64(al.base)), u64(uint64(al.copies)), u64(uint64(al.size)), u32(uint32(W)), u64(uint64(r.writerDev[i])), u32(uint32(i))}
-				if err := r.b.Launch("ldc_fused_stray", fusedGrid(al.size), [3]uint32{256, 1, 1}, 0, args); err != nil {
-					return err
-				}
-				r.res.BytesCompared += al.size * int64(W)
-			}
-			return nil
+		err := r.checkEach("stray-write check (warp level)", "ldc_fused_stray", W, false, func(i int, al *alloc, n int64) [][]byte {
+			return [][]byte{u64(uint64(al.base)), u64(uint64(al.copies)), u64(uint64(n)), u32(uint32(W)), u64(uint64(r.writerDev[i])), u32(uint32(i))}
 		})
 		if err != nil {
 			return err
