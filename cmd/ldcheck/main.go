@@ -60,8 +60,9 @@ const blindSpots = `What value-based checking cannot see (LDetector section 4.7)
   - variables updated by atomics or protected by locks (listed as unchecked);
   - races between threads of the same warp (intra-warp);
   - a read whose racing value happens to equal the value it would have read.
-ldcheck never reports a race that did not happen (no false alarms), but a
-clean verdict is for the inputs and launch you gave.`
+A report means two warps or blocks were seen to conflict; but values that
+change between runs by themselves (clock(), %smid) look like read-write races.
+A clean verdict holds for the inputs and launch you gave.`
 
 func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
@@ -75,7 +76,7 @@ whose results change when it sees the others' writes is a read-write race.
 Typical use:
    ldcheck analyze kernel.cu            # what would be checked, and why
    ldcheck build kernel.cu              # instrument and compile -> kernel.ldcheck/
-   ldcheck run kernel.ldcheck --grid 64 --block 256
+   ldcheck run --grid 64 --block 256 kernel.ldcheck   # flags before DIR
 
 Exit status: 0 no race, 1 races found, 2 bad input or usage, 3 the tool or
 backend failed.

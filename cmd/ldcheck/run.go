@@ -98,6 +98,9 @@ func isTerminal(w io.Writer) bool {
 }
 
 func runRun(c *cli.Context) error {
+	if c.NArg() > 1 && strings.HasPrefix(c.Args().Get(1), "-") {
+		return inputErr("run: flags must come before the build directory: ldcheck run %s %s", strings.Join(c.Args().Slice()[1:], " "), c.Args().First())
+	}
 	if c.NArg() != 1 {
 		return inputErr("run: expected one build directory, got %d arguments (usage: ldcheck run [flags] DIR; make DIR with ldcheck build FILE.cu)", c.NArg())
 	}
