@@ -102,7 +102,12 @@ func usageError(c *cli.Context, err error, _ bool) error {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	return runApp(args, stdout, stderr, false)
+}
+
+func runApp(args []string, stdout, stderr io.Writer, isolate bool) int {
 	app := newApp(stdout, stderr)
+	app.Metadata = map[string]any{"isolate": isolate}
 	unknown := false
 	app.CommandNotFound = func(c *cli.Context, name string) {
 		fmt.Fprintf(stderr, "ldcheck: unknown command %q (see ldcheck --help)\n", name)
@@ -124,5 +129,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func main() {
-	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+	os.Exit(runMain(os.Args, os.Stdout, os.Stderr))
+}
+
+// runMain is run for the real binary: `ldcheck run` does its work in a
+// child process (see runIsolated).
+func runMain(args []string, stdout, stderr io.Writer) int {
+	return runApp(args, stdout, stderr, true)
 }

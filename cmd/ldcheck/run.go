@@ -98,6 +98,9 @@ func isTerminal(w io.Writer) bool {
 }
 
 func runRun(c *cli.Context) error {
+	if handled, err := runIsolated(c); handled {
+		return err
+	}
 	if c.NArg() > 1 && strings.HasPrefix(c.Args().Get(1), "-") {
 		return inputErr("run: flags must come before the build directory: ldcheck run %s %s", strings.Join(c.Args().Slice()[1:], " "), c.Args().First())
 	}

@@ -13,7 +13,7 @@ import (
 // against this binary acting as the ldcheck command.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"ldcheck": func() { os.Exit(run(os.Args, os.Stdout, os.Stderr)) },
+		"ldcheck": func() { os.Exit(runMain(os.Args, os.Stdout, os.Stderr)) },
 	})
 }
 
