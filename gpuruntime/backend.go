@@ -19,6 +19,9 @@ type Backend interface {
 	// Launch runs a kernel of the module: name is the manifest's kernel
 	// name for user kernels, or ldc_fused_ww / ldc_fused_rw.
 	Launch(name string, grid, block [3]uint32, shared int64, args [][]byte) error
+	// FreeMemory is the device memory free for allocations now (the CPU
+	// backend: the host's available memory).
+	FreeMemory() (int64, error)
 	// SharedLimit is how many bytes of dynamic shared memory a launch of
 	// the named kernel may ask for (the device's per-block limit less the
 	// kernel's static shared memory).

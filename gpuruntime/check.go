@@ -245,6 +245,11 @@ func (r *checkRun) setup() error {
 	if len(r.allocs) > 16 {
 		return fmt.Errorf("kernel %s has %d global targets; ldcheck handles 16", k.Name, len(r.allocs))
 	}
+	if k.Instrumented && !r.opt.Unchecked {
+		if err := r.checkMemory(); err != nil {
+			return err
+		}
+	}
 	if err := r.sharedTable(&r.shared); err != nil {
 		return err
 	}
@@ -286,6 +291,40 @@ func (r *checkRun) setup() error {
 	}
 	r.ctxAddr, _, err = r.b.Symbol("ldc_g")
 	return err
+}
+
+// MemoryError says a checked run does not fit in the backend's memory.
+type MemoryError struct {
+	Need, Free int64
+	What       string
+}
+
+func (e *MemoryError) Error() string {
+	return fmt.Sprintf("a checked run needs %d MiB of device memory for %s, and %d MiB are free; use a smaller launch or array (memory-capped checking by warp reshuffling is not available yet)",
+		e.Need>>20, e.What, e.Free>>20)
+}
+
+// checkMemory compares what the private copies will take, at their
+// largest (level 1: a copy per block, plus U and the writer map), with the
+// free memory, before allocating anything.
+func (r *checkRun) checkMemory() error {
+	var level1, level2 int64
+	for _, al := range r.allocs {
+		level1 += al.size * (int64(r.l.blocks()) + 5)
+		level2 += al.size * int64(r.l.warps())
+	}
+	need := max(level1, level2)
+	if need == 0 {
+		return nil
+	}
+	free, err := r.b.FreeMemory()
+	if err != nil {
+		return err
+	}
+	if need > free {
+		return &MemoryError{Need: need, Free: free, What: fmt.Sprintf("the private copies of %d global target(s) for %d blocks", len(r.allocs), r.l.blocks())}
+	}
+	return nil
 }
 
 // restoreAll puts every buffer and module-scope target back to its

@@ -2,7 +2,10 @@ package gpuruntime
 
 import (
 	"fmt"
+	"os"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	"ldcheck/gpuruntime/cpu"
@@ -154,6 +157,23 @@ func (b *CPUBackend) Symbol(name string) (DevPtr, int64, error) {
 
 func (b *CPUBackend) Launch(name string, grid, block [3]uint32, shared int64, args [][]byte) error {
 	return b.mod.Launch(name, grid, block, int(shared), args, b.Workers)
+}
+
+// FreeMemory reads MemAvailable from /proc/meminfo.
+func (b *CPUBackend) FreeMemory() (int64, error) {
+	data, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 1 << 62, nil // unknown: do not refuse
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemAvailable:" {
+			kb, err := strconv.ParseInt(f[1], 10, 64)
+			if err == nil {
+				return kb << 10, nil
+			}
+		}
+	}
+	return 1 << 62, nil
 }
 
 // SharedLimit mimics a current NVIDIA GPU's opt-in limit (227 KiB), so

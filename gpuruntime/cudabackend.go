@@ -168,6 +168,11 @@ func (b *CUDABackend) Launch(name string, grid, block [3]uint32, shared int64, a
 	return nil
 }
 
+func (b *CUDABackend) FreeMemory() (int64, error) {
+	free, _, err := b.d.MemGetInfo()
+	return free, err
+}
+
 func (b *CUDABackend) SharedLimit(name string) (int64, error) {
 	max, err := b.d.DeviceGetAttribute(cuda.AttrMaxSharedMemoryPerBlockOptin, b.dev)
 	if err != nil {

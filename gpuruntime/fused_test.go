@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"ldcheck/gpuruntime/cpu"
+	"ldcheck/privatize/manifest"
 )
 
 // fusedBackend compiles the device runtime alone (its check kernels have
@@ -199,5 +202,28 @@ func TestFusedKernelsMatchModel(t *testing.T) {
 	}
 	if trials != 9*7*2 {
 		t.Fatalf("ran %d trials", trials)
+	}
+}
+
+// tinyMemory is a CPU backend that says it has almost no memory free.
+type tinyMemory struct{ *CPUBackend }
+
+func (tinyMemory) FreeMemory() (int64, error) { return 1 << 20, nil }
+
+// TestMemoryCheckBeforeAllocating: a run whose private copies do not fit
+// fails before allocating them, naming the bytes needed and free.
+func TestMemoryCheckBeforeAllocating(t *testing.T) {
+	b, _ := fusedBackend(t)
+	data := make([]byte, 4<<20)
+	k := &manifest.Kernel{Name: "k", Instrumented: true,
+		Params:  []manifest.Param{{Name: "out", Type: "int *", Size: 8, Pointer: true, Elem: "int", ElemSize: 4}},
+		Targets: []manifest.Target{{Index: 0, Name: "out", Space: "global", Kind: "param", Param: 0, ElemSize: 4}}}
+	_, err := Check(tinyMemory{b}, Launch{Kernel: k, Grid: [3]uint32{64, 1, 1}, Block: [3]uint32{32, 1, 1}, Args: []Arg{{Param: k.Params[0], Buffer: true, Data: data}}}, Options{})
+	var me *MemoryError
+	if !errors.As(err, &me) {
+		t.Fatalf("got %v, want a *MemoryError", err)
+	}
+	if me.Need != int64(len(data))*(64+5) || me.Free != 1<<20 || !strings.Contains(err.Error(), "276 MiB") {
+		t.Errorf("error %q (need %d, free %d)", err, me.Need, me.Free)
 	}
 }
