@@ -13,8 +13,12 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// childEnv marks the child process that does a run's work.
-const childEnv = "LDCHECK_RUN_CHILD"
+// childEnv marks the child process that does a run's work; progressEnv
+// tells it that the person's terminal is behind its stderr pipe.
+const (
+	childEnv    = "LDCHECK_RUN_CHILD"
+	progressEnv = "LDCHECK_RUN_PROGRESS"
+)
 
 // runIsolated runs this `ldcheck run` again as a child process and relays
 // its output and exit status. A kernel on the CPU backend runs inside the
@@ -33,6 +37,11 @@ func runIsolated(c *cli.Context) (handled bool, err error) {
 	cmd := exec.Command(exe, os.Args[1:]...)
 	cmd.Args[0] = os.Args[0] // the name it was called by (test harnesses dispatch on it)
 	cmd.Env = append(os.Environ(), childEnv+"=1")
+	if isTerminal(c.App.ErrWriter) {
+		// The child's stderr is a pipe through crashFilter; progress is
+		// still for a person at a terminal.
+		cmd.Env = append(cmd.Env, progressEnv+"=1")
+	}
 	cmd.Stdin = os.Stdin
 	cmd.Stdout = c.App.Writer
 	filter := &crashFilter{w: c.App.ErrWriter}

@@ -162,7 +162,7 @@ func runRun(c *cli.Context) error {
 	for _, n := range notes {
 		fmt.Fprintf(errw, "ldcheck: %s\n", n)
 	}
-	if isTerminal(errw) {
+	if isTerminal(errw) || os.Getenv(progressEnv) != "" {
 		opt.Progress = errw
 		fmt.Fprintf(errw, "checking kernel %s on %s, grid %s, block %s\n", k.Name, b.Name(), launch.Dim3(spec.Grid), launch.Dim3(spec.Block))
 	}
