@@ -20,10 +20,6 @@ type Result struct {
 	Manifest *manifest.Manifest
 }
 
-// RuntimeHeader is the header the instrumented source includes; the build
-// puts it (from gpuruntime) on the include path.
-const RuntimeHeader = "ldcheck_rt.h"
-
 // Instrument rewrites the analysed file. Kernels that cannot be
 // instrumented are left as written and marked so in the manifest, with the
 // reason; host-only functions are left out (ldcheck launches kernels itself).
@@ -109,7 +105,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 	}
 	var out strings.Builder
 	fmt.Fprintf(&out, "// Instrumented by ldcheck from %s. Do not edit: rebuild with `ldcheck build`.\n", absPath)
-	fmt.Fprintf(&out, "#include %q\n", RuntimeHeader)
+	fmt.Fprintf(&out, "#include %q\n", manifest.RuntimeHeader)
 	out.WriteString(macros.String())
 	fmt.Fprintf(&out, "#line 1 %q\n", absPath)
 	out.WriteString(body)

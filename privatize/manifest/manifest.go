@@ -15,6 +15,10 @@ import (
 // meaning change; a build directory of another version must be rebuilt.
 const Version = 1
 
+// RuntimeHeader is the device-side runtime header the instrumented source
+// includes (privatize writes the #include, gpuruntime supplies the file).
+const RuntimeHeader = "ldcheck_rt.h"
+
 // FileName is the manifest's name inside a build directory.
 const FileName = "manifest.json"
 
