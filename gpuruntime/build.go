@@ -81,7 +81,10 @@ func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOpt
 	switch {
 	case opt.SkipDevice:
 	case nvcc != "":
-		args := append([]string{"-ptx", "-arch=" + arch, "-std=" + std, "-lineinfo", "-I" + opt.RuntimeInclude}, user...)
+		// No fused multiply-add: the CPU backend computes a*b+c with two
+		// roundings, and both backends must see the same values to report
+		// the same racy bytes.
+		args := append([]string{"-ptx", "-arch=" + arch, "-std=" + std, "-lineinfo", "--fmad=false", "-I" + opt.RuntimeInclude}, user...)
 		args = append(args, "-o", filepath.Join(dir, ptx), src)
 		if err := run(ctx, dir, nvcc, args); err != nil {
 			return nil, err
@@ -106,7 +109,7 @@ func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOpt
 			b.Notes = append(b.Notes, "without nvcc the device module is PTX for sm_80 (it runs on newer GPUs); --arch "+opt.Arch+" needs nvcc")
 		}
 		args := []string{"-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_80",
-			"-Xclang", "-target-feature", "-Xclang", "+ptx70", "-std=" + std, "-O3", "-Wno-unknown-cuda-version",
+			"-Xclang", "-target-feature", "-Xclang", "+ptx70", "-std=" + std, "-O3", "-ffp-contract=off", "-Wno-unknown-cuda-version",
 			"-include", filepath.Join(opt.ClangInclude, "ldcheck_prelude.h"), "-I" + opt.ClangInclude, "-I" + opt.RuntimeInclude}
 		args = append(args, user...)
 		args = append(args, "-S", "-o", filepath.Join(dir, ptx), src)

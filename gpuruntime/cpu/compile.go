@@ -50,6 +50,10 @@ type CompileOptions struct {
 	// Flags go after the default flags, so they can override them
 	// (-O0 -g) or set the header's knobs (-DLDC_FIBER_STACK_SIZE=1048576).
 	Flags []string
+	// NoSteps compiles without lockstep steps: threads of a block then run
+	// one after another between synchronisation points (faster, but a
+	// warp's lanes see each other's writes where a GPU's would not).
+	NoSteps bool
 }
 
 var defaultCompilers = []string{"c++", "g++", "clang++-15", "clang++"}
@@ -103,19 +107,42 @@ func Compile(ctx context.Context, src, out string, opt CompileOptions) error {
 	tmp.Close()
 	defer os.Remove(tmpName) // no-op after the rename
 
-	args := append(cxx[1:len(cxx):len(cxx)],
-		"-std=c++17", "-O2", "-fPIC", "-shared",
+	// Two steps: -fsanitize=thread only instruments (the header defines the
+	// hooks, see LDC_STEPS); linking with it would pull in the real
+	// ThreadSanitizer runtime, which g++ does for shared libraries.
+	obj := tmpName + ".o"
+	defer os.Remove(obj)
+	compile := append(cxx[1:len(cxx):len(cxx)],
+		"-std=c++17", "-O2", "-fPIC", "-c",
 		// CUDA code reinterprets freely (float4 loads of float arrays);
 		// nvcc does not punish that, so neither may we.
 		"-fno-strict-aliasing",
+		// a*b+c rounds twice, as in ldcheck's device modules (nvcc
+		// --fmad=false), whatever the host's FMA support.
+		"-ffp-contract=off")
+	if !opt.NoSteps {
+		compile = append(compile, "-fsanitize=thread")
+	}
+	compile = append(compile, opt.Flags...)
+	compile = append(compile,
+		"-I", inc, "-include", filepath.Join(inc, HeaderName),
+		"-x", "c++", src, "-o", obj)
+	link := append(cxx[1:len(cxx):len(cxx)], "-shared", "-fPIC",
 		// Undefined symbols fail here, with the compiler's message,
 		// instead of later in dlopen.
 		"-Wl,-z,defs")
-	args = append(args, opt.Flags...)
-	args = append(args,
-		"-I", inc, "-include", filepath.Join(inc, HeaderName),
-		"-x", "c++", src, "-o", tmpName, "-lpthread")
-	cmd := exec.CommandContext(ctx, cxx[0], args...)
+	link = append(link, opt.Flags...)
+	link = append(link, obj, "-o", tmpName, "-lpthread")
+	for _, args := range [][]string{compile, link} {
+		if err := runCompiler(ctx, cxx[0], args, src); err != nil {
+			return err
+		}
+	}
+	return os.Rename(tmpName, out)
+}
+
+func runCompiler(ctx context.Context, cxx string, args []string, src string) error {
+	cmd := exec.CommandContext(ctx, cxx, args...)
 	var stderr bytes.Buffer
 	cmd.Stdout = &stderr
 	cmd.Stderr = &stderr
@@ -126,9 +153,9 @@ func Compile(ctx context.Context, src, out string, opt CompileOptions) error {
 		msg := strings.TrimSpace(stderr.String())
 		var exitErr *exec.ExitError
 		if errors.As(err, &exitErr) && msg != "" {
-			return fmt.Errorf("compiling %s with %s failed:\n%s", src, filepath.Base(cxx[0]), msg)
+			return fmt.Errorf("compiling %s with %s failed:\n%s", src, filepath.Base(cxx), msg)
 		}
-		return fmt.Errorf("compiling %s with %s: %v\n%s", src, cxx[0], err, msg)
+		return fmt.Errorf("compiling %s with %s: %v\n%s", src, cxx, err, msg)
 	}
-	return os.Rename(tmpName, out)
+	return nil
 }

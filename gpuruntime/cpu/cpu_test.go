@@ -715,3 +715,50 @@ func BenchmarkBarriers(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(1024*2*iters), "ns/thread-barrier")
 }
+
+// warpShift runs testdata/kernels.cu's warp_shift with 64 threads and returns
+// what each thread read back.
+func warpShift(t *testing.T, m *Module) []int32 {
+	t.Helper()
+	out, outv := allocOf[int32](t, 64)
+	launch(t, m, "warp_shift", [3]uint32{1, 1, 1}, [3]uint32{64, 1, 1}, 0, 1, ptr(out))
+	return append([]int32(nil), outv...)
+}
+
+func TestWarpLanesRunInLockstep(t *testing.T) {
+	forEachModule(t, func(t *testing.T, m *Module) {
+		got := warpShift(t, m)
+		for i, v := range got {
+			want := int32(i - 1)
+			if i%32 == 0 {
+				want = int32(i)
+			}
+			if v != want {
+				t.Fatalf("out[%d] = %d, want %d (the old value of s[%d]): lanes did not load before storing", i, v, want, want)
+			}
+		}
+	})
+}
+
+// Without steps, lanes run one after another: the shift smears lane 0's
+// value, which is what the option promises.
+func TestNoStepsRunsLanesInTurn(t *testing.T) {
+	if skipReason != "" {
+		t.Skip(skipReason)
+	}
+	out := filepath.Join(t.TempDir(), "nosteps.so")
+	if err := Compile(context.Background(), "testdata/kernels.cu", out, CompileOptions{NoSteps: true}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	got := warpShift(t, m)
+	for i, v := range got {
+		if want := int32(i / 32 * 32); v != want {
+			t.Fatalf("out[%d] = %d, want %d", i, v, want)
+		}
+	}
+}

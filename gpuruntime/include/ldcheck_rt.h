@@ -20,6 +20,12 @@
 #error "ldcheck_rt.h: compile with nvcc, with the CPU backend, or with clang -include ldcheck_prelude.h"
 #endif
 
+// Functions here never take lockstep steps on the CPU backend (see
+// LDC_STEPS in ldcheck_cpu.h); elsewhere the mark means nothing.
+#ifndef LDC_ENGINE
+#define LDC_ENGINE
+#endif
+
 #ifndef LDC_CPU
 #define LDC_DYNAMIC_SHARED(T, name) extern __shared__ T name[]
 #define LDC_INLINE_ASM(...) __VA_ARGS__
@@ -130,21 +136,21 @@ struct ldc_block_state {
   int pass, from, to;
 };
 
-static __device__ __forceinline__ unsigned ldc_block_linear() {
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_block_linear() {
   return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
 }
-static __device__ __forceinline__ unsigned ldc_thread_linear() {
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_thread_linear() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
-static __device__ __forceinline__ unsigned ldc_block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
-static __device__ __forceinline__ unsigned ldc_warps() { return (ldc_block_threads() + 31) / 32; }
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_warps() { return (ldc_block_threads() + 31) / 32; }
 
-static __device__ __forceinline__ void ldc_copy_bytes(void *dst, const void *src, unsigned long n) {
+static __device__ LDC_ENGINE __forceinline__ void ldc_copy_bytes(void *dst, const void *src, unsigned long n) {
   unsigned char *d = (unsigned char *)dst;
   const unsigned char *s = (const unsigned char *)src;
   for (unsigned long i = 0; i < n; i++) d[i] = s[i];
 }
-static __device__ __forceinline__ int ldc_bytes_differ(const void *a, const void *b, unsigned long n) {
+static __device__ LDC_ENGINE __forceinline__ int ldc_bytes_differ(const void *a, const void *b, unsigned long n) {
   const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
   for (unsigned long i = 0; i < n; i++)
     if (x[i] != y[i]) return 1;
@@ -160,31 +166,31 @@ static __device__ __forceinline__ int ldc_bytes_differ(const void *a, const void
 // warp at the same instruction, together), so it could hang. The
 // non-aligned barrier instructions (sm_70 and later) allow the divergence.
 #if defined(LDC_CPU)
-static __device__ __forceinline__ void ldc_bar() { __syncthreads(); }
-static __device__ __forceinline__ int ldc_bar_and(int p) { return __syncthreads_and(p); }
+static __device__ LDC_ENGINE __forceinline__ void ldc_bar() { __syncthreads(); }
+static __device__ LDC_ENGINE __forceinline__ int ldc_bar_and(int p) { return __syncthreads_and(p); }
 #else
-static __device__ __forceinline__ void ldc_bar() { asm volatile("barrier.sync 0;" ::: "memory"); }
-static __device__ __forceinline__ int ldc_bar_and(int p) {
+static __device__ LDC_ENGINE __forceinline__ void ldc_bar() { asm volatile("barrier.sync 0;" ::: "memory"); }
+static __device__ LDC_ENGINE __forceinline__ int ldc_bar_and(int p) {
   int out;
   asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.s32 p, %1, 0;\n\tbarrier.red.and.pred q, 0, p;\n\tselp.s32 %0, 1, 0, q;\n\t}" : "=r"(out) : "r"(p) : "memory");
   return out;
 }
 #endif
 
-static __device__ __forceinline__ struct ldc_block_state *ldc_block() {
+static __device__ LDC_ENGINE __forceinline__ struct ldc_block_state *ldc_block() {
   __shared__ struct ldc_block_state bs;
   return &bs;
 }
 
 // ldc_record_race appends a race record. This is the only atomic in the
 // checks, and it runs only when a race is found.
-static __device__ void ldc_record_race(struct ldc_record r) {
+static __device__ LDC_ENGINE void ldc_record_race(struct ldc_record r) {
   if (!ldc_g.records) return;
   int k = atomicAdd(ldc_g.nrecords, 1);
   if (k < ldc_g.max_records) ldc_g.records[k] = r;
 }
 
-static __device__ void ldc_begin(struct ldc_thread *t) {
+static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
   t->mode = ldc_g.mode;
   t->pass = 1;
   t->start = -1;
@@ -199,7 +205,7 @@ static __device__ void ldc_begin(struct ldc_thread *t) {
 // unit's private copy of it: in level 1 the block's copy; in level 2 the
 // copy of the thread's warp index, shared by all blocks (each block only
 // writes the bytes it owns, so blocks do not meet in it).
-static __device__ void *ldc_redirect(void *p) {
+static __device__ LDC_ENGINE void *ldc_redirect(void *p) {
   unsigned long long unit;
   if (ldc_g.mode == LDC_MODE_BLOCK) unit = ldc_block_linear();
   else if (ldc_g.mode == LDC_MODE_REPLAY) unit = ldc_thread_linear() / 32;
@@ -218,7 +224,7 @@ static __device__ void *ldc_redirect(void *p) {
 
 // ldc_shared_copies returns where warp 0's copy of shared target i starts
 // for the calling block (the others follow, shared_bytes[i] apart).
-static __device__ __forceinline__ unsigned char *ldc_shared_copies(int i) {
+static __device__ LDC_ENGINE __forceinline__ unsigned char *ldc_shared_copies(int i) {
   if (ldc_g.shared_in_dyn) {
     LDC_DYNAMIC_SHARED(unsigned char, ldc_dyn_shared);
     return (unsigned char *)ldc_dyn_shared + ldc_g.dyn_offset + ldc_g.shared_off[i];
@@ -229,7 +235,7 @@ static __device__ __forceinline__ unsigned char *ldc_shared_copies(int i) {
 // ldc_shared_copy returns the calling warp's copy of shared target i (the
 // original in other modes) and initialises every warp's copy from the
 // original. Every thread of the block calls it at the same place.
-static __device__ void *ldc_shared_copy(struct ldc_thread *t, int i, void *orig, unsigned long bytes) {
+static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, void *orig, unsigned long bytes) {
   if (t->mode == LDC_MODE_PLAIN) return orig;
   // Checked runs compare runs of the same code: shared memory must start
   // the same each time, whatever the previous block left there (a read of
@@ -248,7 +254,7 @@ static __device__ void *ldc_shared_copy(struct ldc_thread *t, int i, void *orig,
 // ldc_check_byte checks one byte of a target at the end of a region: s is
 // the original (which holds U after pass 1), c the byte in warp 0's copy,
 // the copies stride bytes apart.
-static __device__ __forceinline__ void ldc_check_byte(int p, int space, int target, unsigned char *s, unsigned char *c, unsigned long long stride,
+static __device__ LDC_ENGINE __forceinline__ void ldc_check_byte(int p, int space, int target, unsigned char *s, unsigned char *c, unsigned long long stride,
                                                       unsigned W, long long offset, const struct ldc_block_state *bs, int block) {
   unsigned char orig = *s;
   if (p == 1) {
@@ -302,7 +308,7 @@ static __device__ __forceinline__ void ldc_check_byte(int p, int space, int targ
 // becomes the pass-2 state (U, with its own change reverted).
 // Pass 2: a warp whose copy differs from U read something another warp
 // wrote: a read-write race. Every copy is reset to U for the next region.
-static __device__ int ldc_check(struct ldc_thread *t, int pass, int id) {
+static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int id) {
   struct ldc_block_state *bs = ldc_block();
   if (pass) {
     bs->pass = pass;
@@ -352,7 +358,7 @@ static __device__ int ldc_check(struct ldc_thread *t, int pass, int id) {
 // ldc_boundary is called by a thread that reached barrier id (or the exit,
 // -1) in replay mode. It returns 1 when the thread must restore its locals
 // and run the region again (end of pass 1).
-static __device__ int ldc_boundary(struct ldc_thread *t, int id) {
+static __device__ LDC_ENGINE int ldc_boundary(struct ldc_thread *t, int id) {
   if (t->pass == 1) {
     t->end1 = id;
     t->differ = 0;
@@ -371,20 +377,20 @@ static __device__ int ldc_boundary(struct ldc_thread *t, int id) {
 }
 
 // ldc_idle keeps a finished thread in its block's checks until all are done.
-static __device__ void ldc_idle(struct ldc_thread *t) {
+static __device__ LDC_ENGINE void ldc_idle(struct ldc_thread *t) {
   t->done = 1;
   while (!ldc_check(t, 0, -1)) {
   }
 }
 
-static __device__ __forceinline__ void ldc_finish(struct ldc_thread *t) { (void)t; }
+static __device__ LDC_ENGINE __forceinline__ void ldc_finish(struct ldc_thread *t) { (void)t; }
 
 // Atomics take effect once per checked run: the first execution logs each
 // result in the thread's row; replays return the logged value.
-static __device__ __forceinline__ int ldc_atomic_replaying(struct ldc_thread *t) {
+static __device__ LDC_ENGINE __forceinline__ int ldc_atomic_replaying(struct ldc_thread *t) {
   return ldc_g.atomic_mode == 2 || (t->mode == LDC_MODE_REPLAY && t->pass == 2);
 }
-static __device__ __forceinline__ unsigned long long *ldc_atomic_slot(struct ldc_thread *t) {
+static __device__ LDC_ENGINE __forceinline__ unsigned long long *ldc_atomic_slot(struct ldc_thread *t) {
   if (!ldc_g.atomic_log) return 0;
   if (t->natomic >= LDC_ATOMIC_SLOTS) {
     *ldc_g.atomic_overflow = 1;
@@ -393,7 +399,7 @@ static __device__ __forceinline__ unsigned long long *ldc_atomic_slot(struct ldc
   unsigned long long row = (unsigned long long)ldc_block_linear() * ldc_block_threads() + ldc_thread_linear();
   return ldc_g.atomic_log + row * LDC_ATOMIC_SLOTS + t->natomic++;
 }
-template <class T> static __device__ T ldc_atomic_record(struct ldc_thread *t, T v) {
+template <class T> static __device__ LDC_ENGINE T ldc_atomic_record(struct ldc_thread *t, T v) {
   unsigned long long *slot = ldc_atomic_slot(t);
   if (slot) {
     unsigned long long raw = 0;
@@ -402,7 +408,7 @@ template <class T> static __device__ T ldc_atomic_record(struct ldc_thread *t, T
   }
   return v;
 }
-template <class T> static __device__ T ldc_atomic_replay(struct ldc_thread *t) {
+template <class T> static __device__ LDC_ENGINE T ldc_atomic_replay(struct ldc_thread *t) {
   T v;
   unsigned long long *slot = ldc_atomic_slot(t);
   unsigned long long raw = slot ? *slot : 0;
@@ -456,7 +462,7 @@ template <class T> static __device__ T ldc_atomic_replay(struct ldc_thread *t) {
 // pass-2 copies (U with the unit's own changes reverted), in one pass over
 // the data. writer[j] is the unit that changed byte j, or -1: the blocks'
 // footprints for level 2.
-extern "C" __global__ void ldc_fused_ww(const unsigned char *s, unsigned char *copies, unsigned long long size, int units, unsigned char *u,
+extern "C" __global__ LDC_ENGINE void ldc_fused_ww(const unsigned char *s, unsigned char *copies, unsigned long long size, int units, unsigned char *u,
                                         int *writer, int alloc) {
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
   for (unsigned long long j = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; j < size; j += stride) {
@@ -490,12 +496,12 @@ extern "C" __global__ void ldc_fused_ww(const unsigned char *s, unsigned char *c
 // The word-wide versions (targets whose size is a multiple of 4) do the
 // same per byte with masks, four bytes per load: fewer instructions per
 // byte, same results (tested against the model like the byte versions).
-static __device__ __forceinline__ unsigned ldc_bytemask(unsigned d) { // 0xff in each nonzero byte of d
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_bytemask(unsigned d) { // 0xff in each nonzero byte of d
   unsigned t = ((d & 0x7f7f7f7fu) + 0x7f7f7f7fu) | d;
   return ((t & 0x80808080u) >> 7) * 0xffu;
 }
 
-extern "C" __global__ void ldc_fused_ww4(const unsigned *s, unsigned *copies, unsigned long long words, int units, unsigned *u, int *writer,
+extern "C" __global__ LDC_ENGINE void ldc_fused_ww4(const unsigned *s, unsigned *copies, unsigned long long words, int units, unsigned *u, int *writer,
                                          int alloc) {
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
   for (unsigned long long k = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; k < words; k += stride) {
@@ -533,7 +539,7 @@ extern "C" __global__ void ldc_fused_ww4(const unsigned *s, unsigned *copies, un
   }
 }
 
-extern "C" __global__ void ldc_fused_rw4(unsigned *s, const unsigned *copies, unsigned long long words, int units, const unsigned *u, int alloc) {
+extern "C" __global__ LDC_ENGINE void ldc_fused_rw4(unsigned *s, const unsigned *copies, unsigned long long words, int units, const unsigned *u, int alloc) {
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
   for (unsigned long long k = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; k < words; k += stride) {
     unsigned uv = u[k];
@@ -554,7 +560,7 @@ extern "C" __global__ void ldc_fused_rw4(unsigned *s, const unsigned *copies, un
 }
 
 // ldc_fill_copies sets every unit's copy to S in one launch.
-extern "C" __global__ void ldc_fill_copies(const unsigned char *s, unsigned char *copies, unsigned long long size, int units) {
+extern "C" __global__ LDC_ENGINE void ldc_fill_copies(const unsigned char *s, unsigned char *copies, unsigned long long size, int units) {
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x, total = size * (unsigned long long)units;
   unsigned long long t = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (size % 16 == 0) {
@@ -569,7 +575,7 @@ extern "C" __global__ void ldc_fill_copies(const unsigned char *s, unsigned char
 
 // ldc_fused_rw: after pass 2 a unit's copy that differs from U read what
 // another unit wrote. U is then copied back into the original.
-extern "C" __global__ void ldc_fused_rw(unsigned char *s, const unsigned char *copies, unsigned long long size, int units, const unsigned char *u,
+extern "C" __global__ LDC_ENGINE void ldc_fused_rw(unsigned char *s, const unsigned char *copies, unsigned long long size, int units, const unsigned char *u,
                                         int alloc) {
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
   for (unsigned long long j = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; j < size; j += stride) {
@@ -590,7 +596,7 @@ extern "C" __global__ void ldc_fused_rw(unsigned char *s, const unsigned char *c
 // from its first pass (U where it was the writer, S elsewhere) is not
 // reproducible on its own: an intra-block race, not evidence about other
 // blocks. Marks such blocks in unstable[] (plain stores of 1: no atomics).
-extern "C" __global__ void ldc_fused_repeat(const unsigned char *s, const unsigned char *copies, unsigned long long size, int units,
+extern "C" __global__ LDC_ENGINE void ldc_fused_repeat(const unsigned char *s, const unsigned char *copies, unsigned long long size, int units,
                                             const unsigned char *u, const int *writer, int *unstable) {
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
   for (unsigned long long j = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; j < size; j += stride) {
@@ -605,7 +611,7 @@ extern "C" __global__ void ldc_fused_repeat(const unsigned char *s, const unsign
 // footprint holds it, so no barrier merged it) must be unchanged in every
 // warp's copy. A warp that changed it there wrote something in level 2 it
 // did not write when it could not see the other warps' writes: a race.
-extern "C" __global__ void ldc_fused_stray(const unsigned char *s, const unsigned char *copies, unsigned long long size, int units,
+extern "C" __global__ LDC_ENGINE void ldc_fused_stray(const unsigned char *s, const unsigned char *copies, unsigned long long size, int units,
                                            const int *writer, int alloc) {
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
   for (unsigned long long j = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; j < size; j += stride) {
@@ -622,26 +628,26 @@ extern "C" __global__ void ldc_fused_stray(const unsigned char *s, const unsigne
 }
 
 #ifdef LDC_CPU
-extern "C" void ldc_entry_ldc_fused_ww4(void **a) {
+extern "C" LDC_ENGINE void ldc_entry_ldc_fused_ww4(void **a) {
   ldc_fused_ww4(*(const unsigned **)a[0], *(unsigned **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(unsigned **)a[4], *(int **)a[5], *(int *)a[6]);
 }
-extern "C" void ldc_entry_ldc_fused_rw4(void **a) {
+extern "C" LDC_ENGINE void ldc_entry_ldc_fused_rw4(void **a) {
   ldc_fused_rw4(*(unsigned **)a[0], *(const unsigned **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(const unsigned **)a[4], *(int *)a[5]);
 }
-extern "C" void ldc_entry_ldc_fill_copies(void **a) {
+extern "C" LDC_ENGINE void ldc_entry_ldc_fill_copies(void **a) {
   ldc_fill_copies(*(const unsigned char **)a[0], *(unsigned char **)a[1], *(unsigned long long *)a[2], *(int *)a[3]);
 }
-extern "C" void ldc_entry_ldc_fused_stray(void **a) {
+extern "C" LDC_ENGINE void ldc_entry_ldc_fused_stray(void **a) {
   ldc_fused_stray(*(const unsigned char **)a[0], *(const unsigned char **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(const int **)a[4], *(int *)a[5]);
 }
-extern "C" void ldc_entry_ldc_fused_repeat(void **a) {
+extern "C" LDC_ENGINE void ldc_entry_ldc_fused_repeat(void **a) {
   ldc_fused_repeat(*(const unsigned char **)a[0], *(const unsigned char **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(const unsigned char **)a[4],
                    *(const int **)a[5], *(int **)a[6]);
 }
-extern "C" void ldc_entry_ldc_fused_ww(void **a) {
+extern "C" LDC_ENGINE void ldc_entry_ldc_fused_ww(void **a) {
   ldc_fused_ww(*(const unsigned char **)a[0], *(unsigned char **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(unsigned char **)a[4], *(int **)a[5], *(int *)a[6]);
 }
-extern "C" void ldc_entry_ldc_fused_rw(void **a) {
+extern "C" LDC_ENGINE void ldc_entry_ldc_fused_rw(void **a) {
   ldc_fused_rw(*(unsigned char **)a[0], *(const unsigned char **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(const unsigned char **)a[4], *(int *)a[5]);
 }
 #endif

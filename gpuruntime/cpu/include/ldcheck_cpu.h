@@ -4,8 +4,12 @@
 //
 //   * The kernel source is compiled as exactly one translation unit with this
 //     header force-included and this directory on the include path:
-//       c++ -std=c++17 -O2 -fPIC -shared -I<dir>
-//           -include <dir>/ldcheck_cpu.h -x c++ FILE.cu -o FILE.so -lpthread
+//       c++ -std=c++17 -O2 -fPIC -fno-strict-aliasing -ffp-contract=off
+//           -fsanitize=thread -c -I<dir> -include <dir>/ldcheck_cpu.h
+//           -x c++ FILE.cu -o FILE.o
+//       c++ -shared FILE.o -o FILE.so -lpthread
+//     (-fsanitize=thread only for lockstep steps, see LDC_STEPS; never link
+//     the sanitizer's runtime.)
 //     The launch engine below is defined here (not just declared), so a second
 //     translation unit including this header would define it twice.
 //   * Each kernel NAME gets an entry point taking its parameters by address:
@@ -24,9 +28,12 @@
 //     thread. Fibers are scheduled cooperatively: a fiber runs until it waits
 //     on a barrier or a warp intrinsic, or returns. So:
 //       - __shared__ is `thread_local`: one copy per worker = per running block;
-//       - accesses by threads of one block never overlap in time: code
-//         between two synchronisation points runs one thread after another,
-//         in order of linear id, which is one of the schedules a GPU allows;
+//       - accesses by threads of one block never overlap in time. Built
+//         with steps (LDC_STEPS, the default), the threads of a block take
+//         turns at every memory access, in order of linear id, so a warp's
+//         lanes run in lockstep as on a GPU; built without, code between
+//         two synchronisation points runs one thread after another. Both
+//         are schedules a GPU allows;
 //       - blocks on different workers run truly in parallel, so atomics are
 //         real atomics.
 //   * A warp is 32 consecutive linear thread ids (x fastest, then y, then z).
@@ -38,12 +45,14 @@
 //     launch fails with a "deadlock" message instead of hanging.
 //
 // Known differences from a GPU (by design of the model):
-//   * Warp-synchronous code that relies on lockstep execution without
-//     __syncwarp or a *_sync intrinsic sees a fiber run ahead of its lanes.
-//   * Spinning on a value that another thread of the same block, or a block
-//     not yet started, will write never ends (no preemption). __nanosleep()
-//     yields, so spin loops that back off with it do make progress within a
-//     block.
+//   * Without steps, warp-synchronous code that relies on lockstep
+//     execution without __syncwarp or a *_sync intrinsic sees a fiber run
+//     ahead of its lanes. With steps, lanes that diverge interleave access
+//     by access instead of running one branch after the other.
+//   * Spinning on a value that a block not yet started will write never
+//     ends (no preemption); without steps, neither does spinning on another
+//     thread of the same block, unless the loop backs off with __nanosleep(),
+//     which yields.
 //   * __activemask() returns the lanes of the warp that are waiting in
 //     __activemask() once the whole block has nothing else to run: lanes that
 //     took another branch are excluded, lanes in two different __activemask()
@@ -83,6 +92,35 @@
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
+
+// Lockstep warps. ldcheck compiles kernels with -fsanitize=thread and no
+// sanitizer runtime: the compiler then calls __tsan_readN/__tsan_writeN (and
+// the atomic variants) before every memory access of the kernel's code, and
+// the definitions below turn each call into a step: the thread lets every
+// other ready thread of its block do its next access first. Threads of a
+// block thus advance one memory access at a time, so a warp's lanes do all
+// their loads of a statement before any of its stores, as on a GPU. Without
+// that, `s[t] = s[t - 1]` inside one warp reads values a GPU never shows, and
+// the CPU and CUDA backends would report different racy bytes.
+// Nothing in this header steps (LDC_ENGINE): the engine's bookkeeping must
+// not be interleaved, and the device runtime's checking code (ldcheck_rt.h,
+// marked the same way) is race-free by construction and need not pay for it.
+#if defined(__SANITIZE_THREAD__)
+#define LDC_STEPS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define LDC_STEPS 1
+#endif
+#endif
+#if defined(LDC_STEPS) && defined(__clang__)
+// clang instruments atomics even where the sanitizer is off.
+#define LDC_ENGINE                                                             \
+  __attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation))
+#elif defined(LDC_STEPS)
+#define LDC_ENGINE __attribute__((no_sanitize("thread")))
+#else
+#define LDC_ENGINE
+#endif
 
 #include "assert.h"
 
@@ -137,17 +175,17 @@ struct dim3 {
   struct alignas(align) name {                                                 \
     T x, y;                                                                    \
   };                                                                           \
-  inline name make_##name(T x, T y) { return name{x, y}; }
+  LDC_ENGINE inline name make_##name(T x, T y) { return name{x, y}; }
 #define LDC_VEC3(name, T)                                                      \
   struct name {                                                                \
     T x, y, z;                                                                 \
   };                                                                           \
-  inline name make_##name(T x, T y, T z) { return name{x, y, z}; }
+  LDC_ENGINE inline name make_##name(T x, T y, T z) { return name{x, y, z}; }
 #define LDC_VEC4(name, T, align)                                               \
   struct alignas(align) name {                                                 \
     T x, y, z, w;                                                              \
   };                                                                           \
-  inline name make_##name(T x, T y, T z, T w) { return name{x, y, z, w}; }
+  LDC_ENGINE inline name make_##name(T x, T y, T z, T w) { return name{x, y, z, w}; }
 
 LDC_VEC2(char2, signed char, 2)
 LDC_VEC4(char4, signed char, 4)
@@ -170,7 +208,7 @@ LDC_VEC3(double3, double)
 LDC_VEC4(double4, double, 16)
 LDC_VEC2(longlong2, long long, 16)
 LDC_VEC2(ulonglong2, unsigned long long, 16)
-inline uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) {
+LDC_ENGINE inline uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) {
   return uint3{x, y, z};
 }
 
@@ -306,15 +344,15 @@ static thread_local char *current_dyn_shared = nullptr;
 // Keeps the compiler from caching shared or global memory across a
 // synchronisation point, including function-local statics (__shared__) whose
 // address never escapes.
-inline void compiler_barrier() { __asm__ __volatile__("" ::: "memory"); }
+LDC_ENGINE inline void compiler_barrier() { __asm__ __volatile__("" ::: "memory"); }
 
-inline const uint3 &thread_idx() { return current_fiber->thread_idx; }
-inline const uint3 &block_idx() { return current_fiber->worker->block_idx; }
-inline const dim3 &block_dim() { return current_fiber->worker->launch->block; }
-inline const dim3 &grid_dim() { return current_fiber->worker->launch->grid; }
-inline char *dynamic_shared() { return current_dyn_shared; }
+LDC_ENGINE inline const uint3 &thread_idx() { return current_fiber->thread_idx; }
+LDC_ENGINE inline const uint3 &block_idx() { return current_fiber->worker->block_idx; }
+LDC_ENGINE inline const dim3 &block_dim() { return current_fiber->worker->launch->block; }
+LDC_ENGINE inline const dim3 &grid_dim() { return current_fiber->worker->launch->grid; }
+LDC_ENGINE inline char *dynamic_shared() { return current_dyn_shared; }
 
-__attribute__((format(printf, 2, 0))) inline void
+__attribute__((format(printf, 2, 0))) LDC_ENGINE inline void
 record_error_v(Launch *L, const char *fmt, va_list ap) {
   pthread_mutex_lock(&L->mu);
   if (!L->failed) {
@@ -324,7 +362,7 @@ record_error_v(Launch *L, const char *fmt, va_list ap) {
   pthread_mutex_unlock(&L->mu);
 }
 
-__attribute__((format(printf, 2, 3))) inline void
+__attribute__((format(printf, 2, 3))) LDC_ENGINE inline void
 record_error(Launch *L, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -333,7 +371,7 @@ record_error(Launch *L, const char *fmt, ...) {
 }
 
 // Fails the launch from inside a kernel thread; the fiber never resumes.
-__attribute__((format(printf, 1, 2), noreturn)) inline void
+__attribute__((format(printf, 1, 2), noreturn)) LDC_ENGINE inline void
 fail_fiber(const char *fmt, ...) {
   char what[512];
   va_list ap;
@@ -354,7 +392,7 @@ fail_fiber(const char *fmt, ...) {
   abort(); // setcontext does not return
 }
 
-inline void make_ready(Worker *w, unsigned id) {
+LDC_ENGINE inline void make_ready(Worker *w, unsigned id) {
   Fiber &f = w->fibers[id];
   f.state = FiberState::ready;
   unsigned n = w->launch->nthreads;
@@ -363,7 +401,7 @@ inline void make_ready(Worker *w, unsigned id) {
 }
 
 // Gives the OS thread back to the scheduler until someone makes f ready.
-inline void suspend(FiberState why) {
+LDC_ENGINE inline void suspend(FiberState why) {
   Fiber *f = current_fiber;
   f->state = why;
   swapcontext(&f->ctx, &f->worker->scheduler);
@@ -378,7 +416,7 @@ struct BarrierResult {
   bool all, any;
 };
 
-inline void release_barrier(Worker *w) {
+LDC_ENGINE inline void release_barrier(Worker *w) {
   w->res_count = w->bar_count;
   w->res_and = w->bar_and;
   w->res_or = w->bar_or;
@@ -391,7 +429,7 @@ inline void release_barrier(Worker *w) {
   w->bar_or = false;
 }
 
-inline BarrierResult block_barrier(int pred) {
+LDC_ENGINE inline BarrierResult block_barrier(int pred) {
   compiler_barrier();
   Fiber *f = current_fiber;
   Worker *w = f->worker;
@@ -417,7 +455,7 @@ inline BarrierResult block_barrier(int pred) {
 // Warp intrinsics: a rendezvous of the lanes named in the mask
 // ---------------------------------------------------------------------------
 
-inline uint64_t lane_value(const Warp &wp, unsigned lane, unsigned mask,
+LDC_ENGINE inline uint64_t lane_value(const Warp &wp, unsigned lane, unsigned mask,
                            unsigned src) {
   // A source lane outside the group (or past the segment) yields the
   // caller's own value, as the hardware does for out-of-range lanes.
@@ -426,7 +464,7 @@ inline uint64_t lane_value(const Warp &wp, unsigned lane, unsigned mask,
   return wp.lane[lane].value;
 }
 
-inline WarpResult compute_lane(const Warp &wp, unsigned mask, unsigned l) {
+LDC_ENGINE inline WarpResult compute_lane(const Warp &wp, unsigned mask, unsigned l) {
   const LaneCall &c = wp.lane[l];
   unsigned width = (unsigned)c.width;
   unsigned seg = l & ~(width - 1); // first lane of l's segment
@@ -513,7 +551,7 @@ inline WarpResult compute_lane(const Warp &wp, unsigned mask, unsigned l) {
   return r;
 }
 
-inline WarpResult warp_call(WarpOp op, const char *name, unsigned mask,
+LDC_ENGINE inline WarpResult warp_call(WarpOp op, const char *name, unsigned mask,
                             uint64_t value, int arg = 0, int width = 32,
                             bool is_signed = false) {
   compiler_barrier();
@@ -567,7 +605,7 @@ inline WarpResult warp_call(WarpOp op, const char *name, unsigned mask,
   return c.result;
 }
 
-inline unsigned activemask() {
+LDC_ENGINE inline unsigned activemask() {
   compiler_barrier();
   Fiber *f = current_fiber;
   Worker *w = f->worker;
@@ -580,7 +618,7 @@ inline unsigned activemask() {
 }
 
 // Lets the other fibers of the block run before this one goes on.
-inline void yield() {
+LDC_ENGINE inline void yield() {
   compiler_barrier();
   Fiber *f = current_fiber;
   make_ready(f->worker, f->linear);
@@ -588,7 +626,20 @@ inline void yield() {
   compiler_barrier();
 }
 
-template <typename T> inline uint64_t to_bits(T v) {
+// One lockstep step before an access to p (see LDC_STEPS). The thread's own
+// stack is private (locals whose address is taken), so it needs no step.
+LDC_ENGINE inline void step(const void *p) {
+  Fiber *f = current_fiber;
+  if (f == nullptr)
+    return; // host code, or the scheduler
+  if ((uintptr_t)p - (uintptr_t)f->stack < (uintptr_t)LDC_FIBER_STACK_SIZE)
+    return;
+  if (f->worker->qlen == 0)
+    return; // nobody else can run
+  yield();
+}
+
+template <typename T> LDC_ENGINE inline uint64_t to_bits(T v) {
   static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value,
                 "warp intrinsics take values of at most 8 bytes");
   uint64_t bits = 0;
@@ -596,7 +647,7 @@ template <typename T> inline uint64_t to_bits(T v) {
   return bits;
 }
 
-template <typename T> inline T from_bits(uint64_t bits) {
+template <typename T> LDC_ENGINE inline T from_bits(uint64_t bits) {
   T v;
   memcpy(&v, &bits, sizeof v);
   return v;
@@ -625,26 +676,26 @@ static constexpr int warpSize = 32;
 // Barriers and warp intrinsics
 // ---------------------------------------------------------------------------
 
-inline void __syncthreads() { ldc::block_barrier(1); }
-inline int __syncthreads_count(int pred) {
+LDC_ENGINE inline void __syncthreads() { ldc::block_barrier(1); }
+LDC_ENGINE inline int __syncthreads_count(int pred) {
   return (int)ldc::block_barrier(pred).count;
 }
-inline int __syncthreads_and(int pred) { return ldc::block_barrier(pred).all; }
-inline int __syncthreads_or(int pred) { return ldc::block_barrier(pred).any; }
+LDC_ENGINE inline int __syncthreads_and(int pred) { return ldc::block_barrier(pred).all; }
+LDC_ENGINE inline int __syncthreads_or(int pred) { return ldc::block_barrier(pred).any; }
 
-inline void __syncwarp(unsigned mask = 0xffffffffu) {
+LDC_ENGINE inline void __syncwarp(unsigned mask = 0xffffffffu) {
   ldc::warp_call(ldc::WarpOp::sync, "__syncwarp", mask, 0);
 }
 
 template <typename T>
-inline T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize) {
+LDC_ENGINE inline T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize) {
   return ldc::from_bits<T>(ldc::warp_call(ldc::WarpOp::shfl_idx, "__shfl_sync",
                                           mask, ldc::to_bits(var), src_lane,
                                           width)
                                .value);
 }
 template <typename T>
-inline T __shfl_up_sync(unsigned mask, T var, unsigned delta,
+LDC_ENGINE inline T __shfl_up_sync(unsigned mask, T var, unsigned delta,
                         int width = warpSize) {
   return ldc::from_bits<T>(ldc::warp_call(ldc::WarpOp::shfl_up,
                                           "__shfl_up_sync", mask,
@@ -652,7 +703,7 @@ inline T __shfl_up_sync(unsigned mask, T var, unsigned delta,
                                .value);
 }
 template <typename T>
-inline T __shfl_down_sync(unsigned mask, T var, unsigned delta,
+LDC_ENGINE inline T __shfl_down_sync(unsigned mask, T var, unsigned delta,
                           int width = warpSize) {
   return ldc::from_bits<T>(ldc::warp_call(ldc::WarpOp::shfl_down,
                                           "__shfl_down_sync", mask,
@@ -660,7 +711,7 @@ inline T __shfl_down_sync(unsigned mask, T var, unsigned delta,
                                .value);
 }
 template <typename T>
-inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask,
+LDC_ENGINE inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask,
                          int width = warpSize) {
   return ldc::from_bits<T>(ldc::warp_call(ldc::WarpOp::shfl_xor,
                                           "__shfl_xor_sync", mask,
@@ -668,28 +719,28 @@ inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask,
                                .value);
 }
 
-inline unsigned __ballot_sync(unsigned mask, int pred) {
+LDC_ENGINE inline unsigned __ballot_sync(unsigned mask, int pred) {
   return (unsigned)ldc::warp_call(ldc::WarpOp::ballot, "__ballot_sync", mask,
                                   pred != 0)
       .value;
 }
-inline int __any_sync(unsigned mask, int pred) {
+LDC_ENGINE inline int __any_sync(unsigned mask, int pred) {
   return (int)ldc::warp_call(ldc::WarpOp::any, "__any_sync", mask, pred != 0)
       .value;
 }
-inline int __all_sync(unsigned mask, int pred) {
+LDC_ENGINE inline int __all_sync(unsigned mask, int pred) {
   return (int)ldc::warp_call(ldc::WarpOp::all, "__all_sync", mask, pred != 0)
       .value;
 }
-inline unsigned __activemask() { return ldc::activemask(); }
+LDC_ENGINE inline unsigned __activemask() { return ldc::activemask(); }
 
-template <typename T> inline unsigned __match_any_sync(unsigned mask, T value) {
+template <typename T> LDC_ENGINE inline unsigned __match_any_sync(unsigned mask, T value) {
   return (unsigned)ldc::warp_call(ldc::WarpOp::match_any, "__match_any_sync",
                                   mask, ldc::to_bits(value))
       .value;
 }
 template <typename T>
-inline unsigned __match_all_sync(unsigned mask, T value, int *pred) {
+LDC_ENGINE inline unsigned __match_all_sync(unsigned mask, T value, int *pred) {
   ldc::WarpResult r = ldc::warp_call(ldc::WarpOp::match_all,
                                      "__match_all_sync", mask,
                                      ldc::to_bits(value));
@@ -698,10 +749,10 @@ inline unsigned __match_all_sync(unsigned mask, T value, int *pred) {
 }
 
 #define LDC_WARP_REDUCE(fn, op)                                                \
-  inline unsigned fn(unsigned mask, unsigned value) {                          \
+  LDC_ENGINE inline unsigned fn(unsigned mask, unsigned value) {                          \
     return (unsigned)ldc::warp_call(op, #fn, mask, value).value;               \
   }                                                                            \
-  inline int fn(unsigned mask, int value) {                                    \
+  LDC_ENGINE inline int fn(unsigned mask, int value) {                                    \
     return (int)(uint32_t)ldc::warp_call(op, #fn, mask, (uint32_t)value, 0,    \
                                          32, true)                             \
         .value;                                                                \
@@ -710,24 +761,24 @@ LDC_WARP_REDUCE(__reduce_add_sync, ldc::WarpOp::reduce_add)
 LDC_WARP_REDUCE(__reduce_min_sync, ldc::WarpOp::reduce_min)
 LDC_WARP_REDUCE(__reduce_max_sync, ldc::WarpOp::reduce_max)
 #undef LDC_WARP_REDUCE
-inline unsigned __reduce_and_sync(unsigned mask, unsigned value) {
+LDC_ENGINE inline unsigned __reduce_and_sync(unsigned mask, unsigned value) {
   return (unsigned)ldc::warp_call(ldc::WarpOp::reduce_and, "__reduce_and_sync",
                                   mask, value)
       .value;
 }
-inline unsigned __reduce_or_sync(unsigned mask, unsigned value) {
+LDC_ENGINE inline unsigned __reduce_or_sync(unsigned mask, unsigned value) {
   return (unsigned)ldc::warp_call(ldc::WarpOp::reduce_or, "__reduce_or_sync",
                                   mask, value)
       .value;
 }
-inline unsigned __reduce_xor_sync(unsigned mask, unsigned value) {
+LDC_ENGINE inline unsigned __reduce_xor_sync(unsigned mask, unsigned value) {
   return (unsigned)ldc::warp_call(ldc::WarpOp::reduce_xor, "__reduce_xor_sync",
                                   mask, value)
       .value;
 }
 
-inline void __nanosleep(unsigned) { ldc::yield(); }
-[[noreturn]] inline void __trap() { ldc::fail_fiber("__trap() called"); }
+LDC_ENGINE inline void __nanosleep(unsigned) { ldc::yield(); }
+[[noreturn]] LDC_ENGINE inline void __trap() { ldc::fail_fiber("__trap() called"); }
 
 // ---------------------------------------------------------------------------
 // Atomics and fences
@@ -736,7 +787,7 @@ inline void __nanosleep(unsigned) { ldc::yield(); }
 namespace ldc {
 // Read-modify-write through compare-and-swap, for operations the compiler
 // has no builtin for (float add, min/max, inc/dec).
-template <typename T, typename F> inline T atomic_update(T *addr, F op) {
+template <typename T, typename F> LDC_ENGINE inline T atomic_update(T *addr, F op) {
   T old;
   __atomic_load(addr, &old, __ATOMIC_RELAXED);
   T desired;
@@ -749,7 +800,7 @@ template <typename T, typename F> inline T atomic_update(T *addr, F op) {
 } // namespace ldc
 
 #define LDC_ATOMIC_FETCH(fn, builtin, T)                                       \
-  inline T fn(T *addr, T val) { return builtin(addr, val, __ATOMIC_SEQ_CST); }
+  LDC_ENGINE inline T fn(T *addr, T val) { return builtin(addr, val, __ATOMIC_SEQ_CST); }
 LDC_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, int)
 LDC_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, unsigned int)
 LDC_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, unsigned long long)
@@ -769,24 +820,24 @@ LDC_ATOMIC_FETCH(atomicXor, __atomic_fetch_xor, unsigned int)
 LDC_ATOMIC_FETCH(atomicXor, __atomic_fetch_xor, unsigned long long)
 #undef LDC_ATOMIC_FETCH
 
-inline float atomicAdd(float *addr, float val) {
+LDC_ENGINE inline float atomicAdd(float *addr, float val) {
   return ldc::atomic_update(addr, [val](float old) { return old + val; });
 }
-inline double atomicAdd(double *addr, double val) {
+LDC_ENGINE inline double atomicAdd(double *addr, double val) {
   return ldc::atomic_update(addr, [val](double old) { return old + val; });
 }
-inline float atomicExch(float *addr, float val) {
+LDC_ENGINE inline float atomicExch(float *addr, float val) {
   float old;
   __atomic_exchange(addr, &val, &old, __ATOMIC_SEQ_CST);
   return old;
 }
 
 #define LDC_ATOMIC_MINMAX(T)                                                   \
-  inline T atomicMin(T *addr, T val) {                                         \
+  LDC_ENGINE inline T atomicMin(T *addr, T val) {                                         \
     return ldc::atomic_update(addr,                                            \
                               [val](T old) { return val < old ? val : old; }); \
   }                                                                            \
-  inline T atomicMax(T *addr, T val) {                                         \
+  LDC_ENGINE inline T atomicMax(T *addr, T val) {                                         \
     return ldc::atomic_update(addr,                                            \
                               [val](T old) { return val > old ? val : old; }); \
   }
@@ -796,18 +847,18 @@ LDC_ATOMIC_MINMAX(long long)
 LDC_ATOMIC_MINMAX(unsigned long long)
 #undef LDC_ATOMIC_MINMAX
 
-inline unsigned int atomicInc(unsigned int *addr, unsigned int val) {
+LDC_ENGINE inline unsigned int atomicInc(unsigned int *addr, unsigned int val) {
   return ldc::atomic_update(
       addr, [val](unsigned int old) { return old >= val ? 0u : old + 1; });
 }
-inline unsigned int atomicDec(unsigned int *addr, unsigned int val) {
+LDC_ENGINE inline unsigned int atomicDec(unsigned int *addr, unsigned int val) {
   return ldc::atomic_update(addr, [val](unsigned int old) {
     return (old == 0 || old > val) ? val : old - 1;
   });
 }
 
 #define LDC_ATOMIC_CAS(T)                                                      \
-  inline T atomicCAS(T *addr, T compare, T val) {                              \
+  LDC_ENGINE inline T atomicCAS(T *addr, T compare, T val) {                              \
     __atomic_compare_exchange_n(addr, &compare, val, false, __ATOMIC_SEQ_CST,  \
                                 __ATOMIC_SEQ_CST);                             \
     return compare; /* the old value, whether or not it matched */            \
@@ -821,11 +872,11 @@ LDC_ATOMIC_CAS(unsigned short)
 // Scoped variants: every scope is the strongest one here.
 #define LDC_ATOMIC_SCOPED(fn)                                                  \
   template <typename... A>                                                     \
-  inline auto fn##_block(A... a)->decltype(fn(a...)) {                         \
+  LDC_ENGINE inline auto fn##_block(A... a)->decltype(fn(a...)) {                         \
     return fn(a...);                                                           \
   }                                                                            \
   template <typename... A>                                                     \
-  inline auto fn##_system(A... a)->decltype(fn(a...)) {                        \
+  LDC_ENGINE inline auto fn##_system(A... a)->decltype(fn(a...)) {                        \
     return fn(a...);                                                           \
   }
 LDC_ATOMIC_SCOPED(atomicAdd)
@@ -841,113 +892,113 @@ LDC_ATOMIC_SCOPED(atomicOr)
 LDC_ATOMIC_SCOPED(atomicXor)
 #undef LDC_ATOMIC_SCOPED
 
-inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+LDC_ENGINE inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+LDC_ENGINE inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 // A block lives on one OS thread: only the compiler can reorder within it.
-inline void __threadfence_block() { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+LDC_ENGINE inline void __threadfence_block() { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
 
-template <typename T> inline T __ldg(const T *p) { return *p; }
+template <typename T> LDC_ENGINE inline T __ldg(const T *p) { return *p; }
 
 // ---------------------------------------------------------------------------
 // Math and integer intrinsics (the <cmath> float functions come from libm)
 // ---------------------------------------------------------------------------
 
-inline float __expf(float x) { return expf(x); }
-inline float __exp10f(float x) { return exp10f(x); }
-inline float __logf(float x) { return logf(x); }
-inline float __log2f(float x) { return log2f(x); }
-inline float __log10f(float x) { return log10f(x); }
-inline float __sinf(float x) { return sinf(x); }
-inline float __cosf(float x) { return cosf(x); }
-inline float __tanf(float x) { return tanf(x); }
-inline void __sincosf(float x, float *s, float *c) { sincosf(x, s, c); }
-inline float __powf(float x, float y) { return powf(x, y); }
-inline float __fdividef(float x, float y) { return x / y; }
-inline float fdividef(float x, float y) { return x / y; }
-inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
-inline double rsqrt(double x) { return 1.0 / sqrt(x); }
-inline float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
-inline float __fsqrt_rn(float x) { return sqrtf(x); }
-inline float __frcp_rn(float x) { return 1.0f / x; }
-inline float __saturatef(float x) { return x > 1.0f ? 1.0f : (x > 0.0f ? x : 0.0f); }
-inline float __fmaf_rn(float x, float y, float z) { return fmaf(x, y, z); }
-inline float __fadd_rn(float x, float y) { return x + y; }
-inline float __fsub_rn(float x, float y) { return x - y; }
-inline float __fmul_rn(float x, float y) { return x * y; }
-inline float __fdiv_rn(float x, float y) { return x / y; }
-inline double __fma_rn(double x, double y, double z) { return fma(x, y, z); }
-inline double __dadd_rn(double x, double y) { return x + y; }
-inline double __dmul_rn(double x, double y) { return x * y; }
+LDC_ENGINE inline float __expf(float x) { return expf(x); }
+LDC_ENGINE inline float __exp10f(float x) { return exp10f(x); }
+LDC_ENGINE inline float __logf(float x) { return logf(x); }
+LDC_ENGINE inline float __log2f(float x) { return log2f(x); }
+LDC_ENGINE inline float __log10f(float x) { return log10f(x); }
+LDC_ENGINE inline float __sinf(float x) { return sinf(x); }
+LDC_ENGINE inline float __cosf(float x) { return cosf(x); }
+LDC_ENGINE inline float __tanf(float x) { return tanf(x); }
+LDC_ENGINE inline void __sincosf(float x, float *s, float *c) { sincosf(x, s, c); }
+LDC_ENGINE inline float __powf(float x, float y) { return powf(x, y); }
+LDC_ENGINE inline float __fdividef(float x, float y) { return x / y; }
+LDC_ENGINE inline float fdividef(float x, float y) { return x / y; }
+LDC_ENGINE inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+LDC_ENGINE inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+LDC_ENGINE inline float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
+LDC_ENGINE inline float __fsqrt_rn(float x) { return sqrtf(x); }
+LDC_ENGINE inline float __frcp_rn(float x) { return 1.0f / x; }
+LDC_ENGINE inline float __saturatef(float x) { return x > 1.0f ? 1.0f : (x > 0.0f ? x : 0.0f); }
+LDC_ENGINE inline float __fmaf_rn(float x, float y, float z) { return fmaf(x, y, z); }
+LDC_ENGINE inline float __fadd_rn(float x, float y) { return x + y; }
+LDC_ENGINE inline float __fsub_rn(float x, float y) { return x - y; }
+LDC_ENGINE inline float __fmul_rn(float x, float y) { return x * y; }
+LDC_ENGINE inline float __fdiv_rn(float x, float y) { return x / y; }
+LDC_ENGINE inline double __fma_rn(double x, double y, double z) { return fma(x, y, z); }
+LDC_ENGINE inline double __dadd_rn(double x, double y) { return x + y; }
+LDC_ENGINE inline double __dmul_rn(double x, double y) { return x * y; }
 
-inline int __float2int_rn(float x) { return (int)nearbyintf(x); }
-inline int __float2int_rz(float x) { return (int)x; }
-inline int __float2int_rd(float x) { return (int)floorf(x); }
-inline int __float2int_ru(float x) { return (int)ceilf(x); }
-inline unsigned int __float2uint_rn(float x) { return (unsigned int)nearbyintf(x); }
-inline float __int2float_rn(int x) { return (float)x; }
-inline float __uint2float_rn(unsigned int x) { return (float)x; }
+LDC_ENGINE inline int __float2int_rn(float x) { return (int)nearbyintf(x); }
+LDC_ENGINE inline int __float2int_rz(float x) { return (int)x; }
+LDC_ENGINE inline int __float2int_rd(float x) { return (int)floorf(x); }
+LDC_ENGINE inline int __float2int_ru(float x) { return (int)ceilf(x); }
+LDC_ENGINE inline unsigned int __float2uint_rn(float x) { return (unsigned int)nearbyintf(x); }
+LDC_ENGINE inline float __int2float_rn(int x) { return (float)x; }
+LDC_ENGINE inline float __uint2float_rn(unsigned int x) { return (float)x; }
 
-inline int __float_as_int(float x) { return ldc::from_bits<int>(ldc::to_bits(x)); }
-inline float __int_as_float(int x) { return ldc::from_bits<float>(ldc::to_bits(x)); }
-inline unsigned int __float_as_uint(float x) {
+LDC_ENGINE inline int __float_as_int(float x) { return ldc::from_bits<int>(ldc::to_bits(x)); }
+LDC_ENGINE inline float __int_as_float(int x) { return ldc::from_bits<float>(ldc::to_bits(x)); }
+LDC_ENGINE inline unsigned int __float_as_uint(float x) {
   return ldc::from_bits<unsigned int>(ldc::to_bits(x));
 }
-inline float __uint_as_float(unsigned int x) {
+LDC_ENGINE inline float __uint_as_float(unsigned int x) {
   return ldc::from_bits<float>(ldc::to_bits(x));
 }
-inline long long __double_as_longlong(double x) {
+LDC_ENGINE inline long long __double_as_longlong(double x) {
   return ldc::from_bits<long long>(ldc::to_bits(x));
 }
-inline double __longlong_as_double(long long x) {
+LDC_ENGINE inline double __longlong_as_double(long long x) {
   return ldc::from_bits<double>(ldc::to_bits(x));
 }
 
-inline int __popc(unsigned int x) { return __builtin_popcount(x); }
-inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
-inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
-inline int __clzll(long long x) {
+LDC_ENGINE inline int __popc(unsigned int x) { return __builtin_popcount(x); }
+LDC_ENGINE inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+LDC_ENGINE inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+LDC_ENGINE inline int __clzll(long long x) {
   return x == 0 ? 64 : __builtin_clzll((unsigned long long)x);
 }
-inline int __ffs(int x) { return __builtin_ffs(x); }
-inline int __ffsll(long long x) { return __builtin_ffsll(x); }
-inline unsigned int __brev(unsigned int x) {
+LDC_ENGINE inline int __ffs(int x) { return __builtin_ffs(x); }
+LDC_ENGINE inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+LDC_ENGINE inline unsigned int __brev(unsigned int x) {
   unsigned int r = 0;
   for (int i = 0; i < 32; i++, x >>= 1)
     r = (r << 1) | (x & 1u);
   return r;
 }
-inline unsigned long long __brevll(unsigned long long x) {
+LDC_ENGINE inline unsigned long long __brevll(unsigned long long x) {
   return (unsigned long long)__brev((unsigned int)x) << 32 | __brev((unsigned int)(x >> 32));
 }
 // Low 32 bits of the product of the low 24 bits (sign-extended for __mul24).
-inline int __mul24(int x, int y) {
+LDC_ENGINE inline int __mul24(int x, int y) {
   int64_t a = (int32_t)((uint32_t)x << 8) >> 8, b = (int32_t)((uint32_t)y << 8) >> 8;
   return (int)(uint32_t)(uint64_t)(a * b);
 }
-inline unsigned int __umul24(unsigned int x, unsigned int y) {
+LDC_ENGINE inline unsigned int __umul24(unsigned int x, unsigned int y) {
   return (x & 0xffffffu) * (y & 0xffffffu);
 }
-inline int __mulhi(int x, int y) { return (int)(((int64_t)x * y) >> 32); }
-inline unsigned int __umulhi(unsigned int x, unsigned int y) {
+LDC_ENGINE inline int __mulhi(int x, int y) { return (int)(((int64_t)x * y) >> 32); }
+LDC_ENGINE inline unsigned int __umulhi(unsigned int x, unsigned int y) {
   return (unsigned int)(((uint64_t)x * y) >> 32);
 }
-inline long long __mul64hi(long long x, long long y) {
+LDC_ENGINE inline long long __mul64hi(long long x, long long y) {
   return (long long)(((__int128)x * y) >> 64);
 }
-inline unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
+LDC_ENGINE inline unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
   return (unsigned long long)(((unsigned __int128)x * y) >> 64);
 }
-inline int __sad(int x, int y, unsigned int z) {
+LDC_ENGINE inline int __sad(int x, int y, unsigned int z) {
   return (int)((x > y ? (unsigned)x - (unsigned)y : (unsigned)y - (unsigned)x) + z);
 }
-inline unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) {
+LDC_ENGINE inline unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) {
   return (x > y ? x - y : y - x) + z;
 }
 
 // min/max as CUDA overloads them (mixed signed/unsigned goes unsigned).
 #define LDC_MINMAX(R, A, B)                                                    \
-  inline R min(A a, B b) { return (R)a < (R)b ? (R)a : (R)b; }                 \
-  inline R max(A a, B b) { return (R)a > (R)b ? (R)a : (R)b; }
+  LDC_ENGINE inline R min(A a, B b) { return (R)a < (R)b ? (R)a : (R)b; }                 \
+  LDC_ENGINE inline R max(A a, B b) { return (R)a > (R)b ? (R)a : (R)b; }
 LDC_MINMAX(int, int, int)
 LDC_MINMAX(unsigned int, unsigned int, unsigned int)
 LDC_MINMAX(unsigned int, int, unsigned int)
@@ -961,29 +1012,115 @@ LDC_MINMAX(unsigned long long, unsigned long long, unsigned long long)
 LDC_MINMAX(unsigned long long, long long, unsigned long long)
 LDC_MINMAX(unsigned long long, unsigned long long, long long)
 #undef LDC_MINMAX
-inline float min(float a, float b) { return fminf(a, b); }
-inline float max(float a, float b) { return fmaxf(a, b); }
-inline double min(double a, double b) { return fmin(a, b); }
-inline double max(double a, double b) { return fmax(a, b); }
-inline double min(float a, double b) { return fmin(a, b); }
-inline double max(float a, double b) { return fmax(a, b); }
-inline double min(double a, float b) { return fmin(a, b); }
-inline double max(double a, float b) { return fmax(a, b); }
-inline unsigned int umin(unsigned int a, unsigned int b) { return min(a, b); }
-inline unsigned int umax(unsigned int a, unsigned int b) { return max(a, b); }
-inline long long llmin(long long a, long long b) { return min(a, b); }
-inline long long llmax(long long a, long long b) { return max(a, b); }
-inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return min(a, b); }
-inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return max(a, b); }
+LDC_ENGINE inline float min(float a, float b) { return fminf(a, b); }
+LDC_ENGINE inline float max(float a, float b) { return fmaxf(a, b); }
+LDC_ENGINE inline double min(double a, double b) { return fmin(a, b); }
+LDC_ENGINE inline double max(double a, double b) { return fmax(a, b); }
+LDC_ENGINE inline double min(float a, double b) { return fmin(a, b); }
+LDC_ENGINE inline double max(float a, double b) { return fmax(a, b); }
+LDC_ENGINE inline double min(double a, float b) { return fmin(a, b); }
+LDC_ENGINE inline double max(double a, float b) { return fmax(a, b); }
+LDC_ENGINE inline unsigned int umin(unsigned int a, unsigned int b) { return min(a, b); }
+LDC_ENGINE inline unsigned int umax(unsigned int a, unsigned int b) { return max(a, b); }
+LDC_ENGINE inline long long llmin(long long a, long long b) { return min(a, b); }
+LDC_ENGINE inline long long llmax(long long a, long long b) { return max(a, b); }
+LDC_ENGINE inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return min(a, b); }
+LDC_ENGINE inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return max(a, b); }
 
 // clock() is the C library's (process CPU time: monotonic, coarse).
-inline long long clock64() {
+LDC_ENGINE inline long long clock64() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-extern "C" void ldc_assert_fail(const char *expr, const char *file, int line,
+#ifdef LDC_STEPS
+// The hooks the compiler calls (ThreadSanitizer's ABI). Hidden: each kernel
+// library binds to its own, which knows its own running fiber.
+#define LDC_HOOK extern "C" LDC_ENGINE __attribute__((visibility("hidden"))) void
+#define LDC_ACCESS_HOOKS(n)                                                    \
+  LDC_HOOK __tsan_read##n(void *p) { ldc::step(p); }                           \
+  LDC_HOOK __tsan_write##n(void *p) { ldc::step(p); }                          \
+  LDC_HOOK __tsan_unaligned_read##n(void *p) { ldc::step(p); }                 \
+  LDC_HOOK __tsan_unaligned_write##n(void *p) { ldc::step(p); }                \
+  LDC_HOOK __tsan_volatile_read##n(void *p) { ldc::step(p); }                  \
+  LDC_HOOK __tsan_volatile_write##n(void *p) { ldc::step(p); }                 \
+  LDC_HOOK __tsan_unaligned_volatile_read##n(void *p) { ldc::step(p); }        \
+  LDC_HOOK __tsan_unaligned_volatile_write##n(void *p) { ldc::step(p); }
+LDC_ACCESS_HOOKS(1)
+LDC_ACCESS_HOOKS(2)
+LDC_ACCESS_HOOKS(4)
+LDC_ACCESS_HOOKS(8)
+LDC_ACCESS_HOOKS(16)
+LDC_HOOK __tsan_read_range(void *p, unsigned long) { ldc::step(p); }
+LDC_HOOK __tsan_write_range(void *p, unsigned long) { ldc::step(p); }
+LDC_HOOK __tsan_init(void) {}
+LDC_HOOK __tsan_func_entry(void *) {}
+LDC_HOOK __tsan_func_exit(void) {}
+LDC_HOOK __tsan_vptr_read(void **) {}
+LDC_HOOK __tsan_vptr_update(void **, void *) {}
+
+// Atomics in kernel code (the header's own atomicAdd etc. are not
+// instrumented): a step, then the operation, always sequentially consistent
+// (stronger than asked, which is allowed). The order argument is ignored.
+#define LDC_ATOMIC_HOOKS(bits, T)                                              \
+  extern "C" LDC_ENGINE __attribute__((visibility("hidden"))) T               \
+      __tsan_atomic##bits##_load(const volatile T *p, int) {                   \
+    ldc::step((const void *)p);                                                \
+    return __atomic_load_n(p, __ATOMIC_SEQ_CST);                               \
+  }                                                                            \
+  LDC_HOOK __tsan_atomic##bits##_store(volatile T *p, T v, int) {              \
+    ldc::step((const void *)p);                                                \
+    __atomic_store_n(p, v, __ATOMIC_SEQ_CST);                                  \
+  }                                                                            \
+  LDC_ATOMIC_RMW(bits, T, exchange, __atomic_exchange_n)                       \
+  LDC_ATOMIC_RMW(bits, T, fetch_add, __atomic_fetch_add)                       \
+  LDC_ATOMIC_RMW(bits, T, fetch_sub, __atomic_fetch_sub)                       \
+  LDC_ATOMIC_RMW(bits, T, fetch_and, __atomic_fetch_and)                       \
+  LDC_ATOMIC_RMW(bits, T, fetch_or, __atomic_fetch_or)                         \
+  LDC_ATOMIC_RMW(bits, T, fetch_xor, __atomic_fetch_xor)                       \
+  LDC_ATOMIC_RMW(bits, T, fetch_nand, __atomic_fetch_nand)                     \
+  extern "C" LDC_ENGINE __attribute__((visibility("hidden"))) int             \
+      __tsan_atomic##bits##_compare_exchange_strong(volatile T *p, T *expected, \
+                                                    T desired, int, int) {     \
+    ldc::step((const void *)p);                                                \
+    return __atomic_compare_exchange_n(p, expected, desired, false,            \
+                                       __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);    \
+  }                                                                            \
+  extern "C" LDC_ENGINE __attribute__((visibility("hidden"))) int             \
+      __tsan_atomic##bits##_compare_exchange_weak(volatile T *p, T *expected,  \
+                                                  T desired, int, int) {       \
+    ldc::step((const void *)p);                                                \
+    return __atomic_compare_exchange_n(p, expected, desired, false,            \
+                                       __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);    \
+  }                                                                            \
+  extern "C" LDC_ENGINE __attribute__((visibility("hidden"))) T               \
+      __tsan_atomic##bits##_compare_exchange_val(volatile T *p, T expected,    \
+                                                 T desired, int, int) {        \
+    ldc::step((const void *)p);                                                \
+    __atomic_compare_exchange_n(p, &expected, desired, false,                  \
+                                __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);           \
+    return expected;                                                           \
+  }
+#define LDC_ATOMIC_RMW(bits, T, op, builtin)                                   \
+  extern "C" LDC_ENGINE __attribute__((visibility("hidden"))) T               \
+      __tsan_atomic##bits##_##op(volatile T *p, T v, int) {                    \
+    ldc::step((const void *)p);                                                \
+    return builtin(p, v, __ATOMIC_SEQ_CST);                                    \
+  }
+LDC_ATOMIC_HOOKS(8, uint8_t)
+LDC_ATOMIC_HOOKS(16, uint16_t)
+LDC_ATOMIC_HOOKS(32, uint32_t)
+LDC_ATOMIC_HOOKS(64, uint64_t)
+LDC_HOOK __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+LDC_HOOK __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+#undef LDC_ATOMIC_RMW
+#undef LDC_ATOMIC_HOOKS
+#undef LDC_ACCESS_HOOKS
+#undef LDC_HOOK
+#endif // LDC_STEPS
+
+extern "C" LDC_ENGINE void ldc_assert_fail(const char *expr, const char *file, int line,
                                const char *func) {
   ldc::fail_fiber("%s:%d: %s: assertion `%s' failed", file, line, func, expr);
 }
@@ -994,7 +1131,7 @@ extern "C" void ldc_assert_fail(const char *expr, const char *file, int line,
 
 namespace ldc {
 
-inline void fiber_main() {
+LDC_ENGINE inline void fiber_main() {
   Fiber *f = current_fiber;
   Launch *L = f->worker->launch;
   try {
@@ -1051,7 +1188,7 @@ struct Text {
 };
 
 // Explains, on one line, why no fiber of the block can run.
-inline void report_deadlock(Worker *w) {
+LDC_ENGINE inline void report_deadlock(Worker *w) {
   Launch *L = w->launch;
   char msg[sizeof L->message];
   Text t{msg, sizeof msg, 0};
@@ -1112,7 +1249,7 @@ inline void report_deadlock(Worker *w) {
 }
 
 // Hands every lane waiting in __activemask() the set of such lanes of its warp.
-inline bool resolve_activemask(Worker *w) {
+LDC_ENGINE inline bool resolve_activemask(Worker *w) {
   bool any = false;
   for (unsigned wi = 0; wi < w->nwarps; wi++) {
     Warp &wp = w->warps[wi];
@@ -1132,7 +1269,7 @@ inline bool resolve_activemask(Worker *w) {
 }
 
 // Runs block `id` to completion; false when the launch failed.
-inline bool run_block(Worker *w, unsigned long long id) {
+LDC_ENGINE inline bool run_block(Worker *w, unsigned long long id) {
   Launch *L = w->launch;
   unsigned long long gx = L->grid.x, gy = L->grid.y;
   w->block_idx = uint3{(unsigned)(id % gx), (unsigned)(id / gx % gy),
@@ -1176,13 +1313,13 @@ inline bool run_block(Worker *w, unsigned long long id) {
   }
 }
 
-inline size_t page_size() { return (size_t)sysconf(_SC_PAGESIZE); }
-inline size_t stack_slot() {
+LDC_ENGINE inline size_t page_size() { return (size_t)sysconf(_SC_PAGESIZE); }
+LDC_ENGINE inline size_t stack_slot() {
   size_t page = page_size();
   return (LDC_FIBER_STACK_SIZE + page - 1) / page * page + page;
 }
 
-inline void worker_free(Worker *w) {
+LDC_ENGINE inline void worker_free(Worker *w) {
   if (w->stacks)
     munmap(w->stacks, w->stacks_len);
   delete[] w->fibers;
@@ -1194,11 +1331,11 @@ inline void worker_free(Worker *w) {
 
 // getcontext once per fiber; makecontext re-arms the context for every block.
 // Out of line: getcontext returns twice as far as the compiler knows.
-__attribute__((noinline)) inline void init_context(ucontext_t *ctx) {
+__attribute__((noinline)) LDC_ENGINE inline void init_context(ucontext_t *ctx) {
   getcontext(ctx);
 }
 
-inline bool worker_init(Worker *w, Launch *L) {
+LDC_ENGINE inline bool worker_init(Worker *w, Launch *L) {
   unsigned n = L->nthreads;
   w->launch = L;
   w->nwarps = (n + kWarpSize - 1) / kWarpSize;
@@ -1253,7 +1390,7 @@ inline bool worker_init(Worker *w, Launch *L) {
   return true;
 }
 
-inline void *worker_main(void *arg) {
+LDC_ENGINE inline void *worker_main(void *arg) {
   Launch *L = (Launch *)arg;
   Worker w;
   memset((void *)&w, 0, sizeof w);
@@ -1269,7 +1406,7 @@ inline void *worker_main(void *arg) {
   return nullptr;
 }
 
-inline unsigned cpu_count() {
+LDC_ENGINE inline unsigned cpu_count() {
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
     return (unsigned)CPU_COUNT(&set);
@@ -1277,7 +1414,7 @@ inline unsigned cpu_count() {
   return n > 0 ? (unsigned)n : 1;
 }
 
-__attribute__((format(printf, 3, 4))) inline int
+__attribute__((format(printf, 3, 4))) LDC_ENGINE inline int
 launch_error(char *err, unsigned long errlen, const char *fmt, ...) {
   if (err && errlen > 0) {
     va_list ap;

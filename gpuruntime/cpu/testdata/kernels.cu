@@ -266,3 +266,19 @@ __global__ void intrinsics(long long *o, float *f) {
   f[9] = sqrtf(16.0f) + fabsf(-1.0f) + expf(0.0f);
 }
 ENTRY2(intrinsics, long long *, float *)
+
+// Each warp shifts its slice of s up by one in a single statement. In
+// lockstep (a GPU, or the CPU backend with steps) every lane loads before any
+// lane stores, so lane k ends with the value lane k-1 started with; lanes run
+// one after another would copy lane 0's value all the way up.
+__global__ void warp_shift(int *out) {
+  __shared__ int s[256];
+  unsigned t = threadIdx.x;
+  s[t] = (int)t;
+  __syncthreads();
+  if (t % 32 != 31)
+    s[t + 1] = s[t];
+  __syncthreads();
+  out[t] = s[t];
+}
+ENTRY1(warp_shift, int *)
