@@ -762,3 +762,29 @@ func TestNoStepsRunsLanesInTurn(t *testing.T) {
 		}
 	}
 }
+
+// The ucontext fallback (other architectures than x86-64) runs the same
+// lockstep schedule as the hand-written context switch.
+func TestUcontextFallback(t *testing.T) {
+	if skipReason != "" {
+		t.Skip(skipReason)
+	}
+	out := filepath.Join(t.TempDir(), "ucontext.so")
+	if err := Compile(context.Background(), "testdata/kernels.cu", out, CompileOptions{Flags: []string{"-DLDC_UCONTEXT"}}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for i, v := range warpShift(t, m) {
+		want := int32(i - 1)
+		if i%32 == 0 {
+			want = int32(i)
+		}
+		if v != want {
+			t.Fatalf("out[%d] = %d, want %d", i, v, want)
+		}
+	}
+}

@@ -24,7 +24,8 @@
 // Execution model:
 //   * Blocks are taken from an atomic counter by `workers` OS threads created
 //     for this launch; a worker runs one block at a time, start to finish.
-//   * Every GPU thread of a block is a fiber (ucontext) on its worker's OS
+//   * Every GPU thread of a block is a fiber (our own context switch on
+//     x86-64, ucontext elsewhere) on its worker's OS
 //     thread. Fibers are scheduled cooperatively: a fiber runs until it waits
 //     on a barrier or a warp intrinsic, or returns. So:
 //       - __shared__ is `thread_local`: one copy per worker = per running block;
@@ -228,6 +229,96 @@ constexpr unsigned kFullMask = 0xffffffffu;
 
 struct Worker;
 
+// Execution contexts. Lockstep steps switch fibers at every memory access,
+// so a switch must cost a few instructions, not swapcontext's two system
+// calls (it saves the signal mask): on x86-64 a switch saves the
+// callee-saved registers and the floating-point control words on the old
+// stack and loads the new stack pointer.
+#if defined(__x86_64__) && !defined(LDC_UCONTEXT)
+struct Context {
+  void *sp;
+};
+extern "C" void ldc_switch_stack(void **save_sp, void *new_sp);
+extern "C" void ldc_fiber_start();
+__asm__(".text\n"
+        ".p2align 4\n"
+        ".hidden ldc_switch_stack\n"
+        ".globl ldc_switch_stack\n"
+        ".type ldc_switch_stack,@function\n"
+        "ldc_switch_stack:\n"
+        "  pushq %rbp\n"
+        "  pushq %rbx\n"
+        "  pushq %r12\n"
+        "  pushq %r13\n"
+        "  pushq %r14\n"
+        "  pushq %r15\n"
+        "  subq $8, %rsp\n"
+        "  stmxcsr (%rsp)\n"
+        "  fnstcw 4(%rsp)\n"
+        "  movq %rsp, (%rdi)\n"
+        "  movq %rsi, %rsp\n"
+        "  ldmxcsr (%rsp)\n"
+        "  fldcw 4(%rsp)\n"
+        "  addq $8, %rsp\n"
+        "  popq %r15\n"
+        "  popq %r14\n"
+        "  popq %r13\n"
+        "  popq %r12\n"
+        "  popq %rbx\n"
+        "  popq %rbp\n"
+        "  ret\n"
+        ".size ldc_switch_stack, .-ldc_switch_stack\n"
+        // A fresh fiber's first switch returns here with the function in
+        // r12 and the stack 16-byte aligned; the function never returns.
+        ".p2align 4\n"
+        ".hidden ldc_fiber_start\n"
+        ".globl ldc_fiber_start\n"
+        ".type ldc_fiber_start,@function\n"
+        "ldc_fiber_start:\n"
+        "  callq *%r12\n"
+        "  ud2\n"
+        ".size ldc_fiber_start, .-ldc_fiber_start\n");
+LDC_ENGINE inline void context_init(Context *) {}
+// Arms c to run fn (which must never return) on [stack, stack+size).
+LDC_ENGINE inline void context_arm(Context *c, char *stack, size_t size, void (*fn)()) {
+  uintptr_t top = ((uintptr_t)stack + size) & ~(uintptr_t)15;
+  void **sp = (void **)(top - 64);
+  uint32_t csr[2];
+  __asm__ __volatile__("stmxcsr %0" : "=m"(csr[0]));
+  __asm__ __volatile__("fnstcw %0" : "=m"(csr[1]));
+  memcpy(&sp[0], csr, 8); // the running thread's control words
+  sp[1] = nullptr;        // r15
+  sp[2] = nullptr;        // r14
+  sp[3] = nullptr;        // r13
+  sp[4] = (void *)fn;     // r12
+  sp[5] = nullptr;        // rbx
+  sp[6] = nullptr;        // rbp
+  sp[7] = (void *)ldc_fiber_start;
+  c->sp = sp;
+}
+LDC_ENGINE inline void context_switch(Context *from, Context *to) {
+  ldc_switch_stack(&from->sp, to->sp);
+}
+#else
+struct Context {
+  ucontext_t uc;
+};
+// getcontext once per fiber; makecontext re-arms the context for every block.
+// Out of line: getcontext returns twice as far as the compiler knows.
+__attribute__((noinline)) LDC_ENGINE inline void context_init(Context *c) {
+  getcontext(&c->uc);
+}
+LDC_ENGINE inline void context_arm(Context *c, char *stack, size_t size, void (*fn)()) {
+  c->uc.uc_stack.ss_sp = stack;
+  c->uc.uc_stack.ss_size = size;
+  c->uc.uc_link = nullptr; // fn never returns
+  makecontext(&c->uc, fn, 0);
+}
+LDC_ENGINE inline void context_switch(Context *from, Context *to) {
+  swapcontext(&from->uc, &to->uc);
+}
+#endif
+
 enum class FiberState : unsigned char {
   ready,        // in the run queue
   running,      //
@@ -239,7 +330,7 @@ enum class FiberState : unsigned char {
 
 // One GPU thread.
 struct Fiber {
-  ucontext_t ctx;
+  Context ctx;
   char *stack; // lowest usable byte, just above the guard page
   uint3 thread_idx;
   unsigned linear; // x fastest, then y, then z
@@ -308,7 +399,7 @@ struct Launch {
 // one OS thread; only Launch is shared.
 struct Worker {
   Launch *launch;
-  ucontext_t scheduler;
+  Context scheduler;
   bool aborted; // a fiber failed (assert, bad warp intrinsic call)
 
   Fiber *fibers; // launch->nthreads of them, reused for every block
@@ -388,8 +479,9 @@ fail_fiber(const char *fmt, ...) {
                w->block_idx.x, w->block_idx.y, w->block_idx.z,
                f->thread_idx.x, f->thread_idx.y, f->thread_idx.z, what);
   w->aborted = true;
-  setcontext(&w->scheduler);
-  abort(); // setcontext does not return
+  Context dead;
+  context_switch(&dead, &w->scheduler);
+  abort(); // the scheduler never resumes a failed fiber
 }
 
 LDC_ENGINE inline void make_ready(Worker *w, unsigned id) {
@@ -404,7 +496,7 @@ LDC_ENGINE inline void make_ready(Worker *w, unsigned id) {
 LDC_ENGINE inline void suspend(FiberState why) {
   Fiber *f = current_fiber;
   f->state = why;
-  swapcontext(&f->ctx, &f->worker->scheduler);
+  context_switch(&f->ctx, &f->worker->scheduler);
 }
 
 // ---------------------------------------------------------------------------
@@ -618,11 +710,23 @@ LDC_ENGINE inline unsigned activemask() {
 }
 
 // Lets the other fibers of the block run before this one goes on.
+// Switches straight to the next ready fiber, without a round trip through
+// the scheduler: a lockstep step is one switch.
 LDC_ENGINE inline void yield() {
   compiler_barrier();
   Fiber *f = current_fiber;
-  make_ready(f->worker, f->linear);
-  swapcontext(&f->ctx, &f->worker->scheduler);
+  Worker *w = f->worker;
+  make_ready(w, f->linear);
+  Fiber *next = &w->fibers[w->queue[w->qhead]];
+  w->qhead = (w->qhead + 1) % w->launch->nthreads;
+  w->qlen--;
+  if (next != f) {
+    next->state = FiberState::running;
+    current_fiber = next;
+    context_switch(&f->ctx, &next->ctx);
+    current_fiber = f; // whoever switched back here set it too
+  }
+  f->state = FiberState::running;
   compiler_barrier();
 }
 
@@ -1149,7 +1253,9 @@ LDC_ENGINE inline void fiber_main() {
   w->warps[f->linear / kWarpSize].exited |= 1u << (f->linear % kWarpSize);
   if (w->bar_arrived > 0 && w->bar_arrived == w->live)
     release_barrier(w);
-  // Returning resumes uc_link: the scheduler.
+  Context dead;
+  context_switch(&dead, &w->scheduler); // never resumed
+  abort();
 }
 
 // Appends printf-style text to a fixed buffer, silently truncating.
@@ -1286,10 +1392,7 @@ LDC_ENGINE inline bool run_block(Worker *w, unsigned long long id) {
   }
   for (unsigned i = 0; i < L->nthreads; i++) {
     Fiber &f = w->fibers[i];
-    f.ctx.uc_stack.ss_sp = f.stack;
-    f.ctx.uc_stack.ss_size = LDC_FIBER_STACK_SIZE;
-    f.ctx.uc_link = &w->scheduler;
-    makecontext(&f.ctx, fiber_main, 0);
+    context_arm(&f.ctx, f.stack, LDC_FIBER_STACK_SIZE, fiber_main);
     make_ready(w, i);
   }
   for (;;) {
@@ -1299,7 +1402,7 @@ LDC_ENGINE inline bool run_block(Worker *w, unsigned long long id) {
       w->qlen--;
       f->state = FiberState::running;
       current_fiber = f;
-      swapcontext(&w->scheduler, &f->ctx);
+      context_switch(&w->scheduler, &f->ctx);
       current_fiber = nullptr;
       if (w->aborted || __atomic_load_n(&L->failed, __ATOMIC_RELAXED))
         return false;
@@ -1329,11 +1432,6 @@ LDC_ENGINE inline void worker_free(Worker *w) {
   free(w->dyn_shared);
 }
 
-// getcontext once per fiber; makecontext re-arms the context for every block.
-// Out of line: getcontext returns twice as far as the compiler knows.
-__attribute__((noinline)) LDC_ENGINE inline void init_context(ucontext_t *ctx) {
-  getcontext(ctx);
-}
 
 LDC_ENGINE inline bool worker_init(Worker *w, Launch *L) {
   unsigned n = L->nthreads;
@@ -1380,7 +1478,7 @@ LDC_ENGINE inline bool worker_init(Worker *w, Launch *L) {
     f.thread_idx = uint3{i % L->block.x, i / L->block.x % L->block.y,
                          i / (L->block.x * L->block.y)};
     f.state = FiberState::exited;
-    init_context(&f.ctx);
+    context_init(&f.ctx);
   }
   for (unsigned i = 0; i < w->nwarps; i++) {
     unsigned lanes = n - i * kWarpSize < kWarpSize ? n - i * kWarpSize : kWarpSize;
