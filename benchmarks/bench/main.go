@@ -108,7 +108,9 @@ func main() {
 		if len(checked.Races) > 0 {
 			verdict = "race " + checked.Races[0].Kind + " " + checked.Races[0].Space + " " + checked.Races[0].Scope
 		}
-		rcOut, rcWall, rcErr := run(90*time.Second, *sanitizer, append(append([]string{"--tool", "racecheck", *bin, "run", "--backend", "cuda", "--unchecked"}, args...), dir)...)
+		rcOut, rcWall, rcErr := run(90*time.Second, *sanitizer, append(append([]string{"--tool", "racecheck",
+			// ldcheck run does its work in a child process of itself.
+			"--target-processes", "all", *bin, "run", "--backend", "cuda", "--unchecked"}, args...), dir)...)
 		rc := "?"
 		if m := hazards.FindStringSubmatch(rcOut); m != nil {
 			rc = m[1] + " hazards"
