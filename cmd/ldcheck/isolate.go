@@ -30,6 +30,11 @@ func runIsolated(c *cli.Context) (handled bool, err error) {
 	if os.Getenv(childEnv) != "" || c.App.Metadata["isolate"] != true {
 		return false, nil
 	}
+	// No kernel runs on the CPU with --backend cuda, and tools that watch
+	// the process (compute-sanitizer) must see the CUDA calls in it.
+	if c.String("backend") == "cuda" {
+		return false, nil
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return false, nil
