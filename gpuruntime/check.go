@@ -74,6 +74,7 @@ type alloc struct {
 
 // checkRun holds one checked run's device state.
 type checkRun struct {
+	named   map[DevPtr]named // buffers and copies, to name a fault in them
 	b       Backend
 	l       Launch
 	opt     Options
@@ -123,13 +124,22 @@ func (r *checkRun) alloc(n int64) (DevPtr, error) {
 	return p, err
 }
 
+func (r *checkRun) nameCopies(al *alloc, units int, level string) {
+	n := named{name: al.target.Name, size: al.size, units: units, level: level}
+	if al.target.Kind == "param" {
+		p := r.l.Args[al.target.Param].Param
+		n.param = &p
+	}
+	r.named[al.copies] = n
+}
+
 func u64(v uint64) []byte { b := make([]byte, 8); binary.LittleEndian.PutUint64(b, v); return b }
 func u32(v uint32) []byte { b := make([]byte, 4); binary.LittleEndian.PutUint32(b, v); return b }
 
 // Check runs the launch with the two-level protocol and returns the races.
 // Device memory it allocates is freed before it returns.
 func Check(b Backend, l Launch, opt Options) (*Result, error) {
-	r := &checkRun{b: b, l: l, opt: opt, res: &Result{Races: []Race{}, Outputs: map[string][]byte{}}}
+	r := &checkRun{named: map[DevPtr]named{}, b: b, l: l, opt: opt, res: &Result{Races: []Race{}, Outputs: map[string][]byte{}}}
 	defer func() {
 		for _, p := range r.temp {
 			b.Free(p)
@@ -212,6 +222,8 @@ func (r *checkRun) setup() error {
 		if err != nil {
 			return err
 		}
+		param := a.Param
+		r.named[p] = named{name: a.Param.Name, param: &param, size: int64(len(a.Data))}
 		if err := r.b.Write(p, a.Data); err != nil {
 			return err
 		}
@@ -390,7 +402,7 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 	if mode != ModePlain && c.SharedInDyn != 0 {
 		shared = r.sharedLaunch
 	}
-	return r.b.Launch(r.l.Kernel.Name, r.l.Grid, r.l.Block, shared, r.args)
+	return r.explain(r.b.Launch(r.l.Kernel.Name, r.l.Grid, r.l.Block, shared, r.args))
 }
 
 // checkEach runs one of the fused check kernels over every global target
@@ -469,6 +481,7 @@ func (r *checkRun) levelBlock() ([][]int32, error) {
 			if al.copies, err = r.alloc(al.size * int64(units)); err != nil {
 				return fmt.Errorf("level 1 needs %d private copies of %s (%d bytes each): %w", units, al.target.Name, al.size, err)
 			}
+			r.nameCopies(al, units, "block")
 			if err := r.fillCopies(al, units); err != nil {
 				return err
 			}
@@ -667,6 +680,7 @@ func (r *checkRun) levelWarp(writers [][]int32) error {
 			if al.copies, err = r.alloc(al.size * int64(W)); err != nil {
 				return fmt.Errorf("level 2 needs %d private copies of %s (%d bytes each): %w", W, al.target.Name, al.size, err)
 			}
+			r.nameCopies(al, W, "warp")
 			if err := r.fillCopies(al, W); err != nil {
 				return err
 			}

@@ -156,7 +156,21 @@ func (b *CPUBackend) Symbol(name string) (DevPtr, int64, error) {
 }
 
 func (b *CPUBackend) Launch(name string, grid, block [3]uint32, shared int64, args [][]byte) error {
-	return b.mod.Launch(name, grid, block, int(shared), args, b.Workers)
+	err := b.mod.Launch(name, grid, block, int(shared), args, b.Workers)
+	if err == nil {
+		return nil
+	}
+	fe, ok := parseFault(err)
+	if !ok {
+		return err
+	}
+	for p, buf := range b.bufs {
+		if off, in := buf.Locate(uintptr(fe.Addr)); in {
+			fe.Base, fe.Offset = p, off
+			break
+		}
+	}
+	return fe
 }
 
 // FreeMemory reads MemAvailable from /proc/meminfo.

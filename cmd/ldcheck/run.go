@@ -176,6 +176,10 @@ func runRun(c *cli.Context) error {
 		defer t.Stop()
 	}
 	res, err := gpuruntime.Check(b, l, opt)
+	var oob *gpuruntime.OutOfBoundsError
+	if errors.As(err, &oob) {
+		return &exitError{exitInput, fmt.Errorf("%w (on the %s backend; no verdict)", oob, b.Name())}
+	}
 	if err != nil {
 		return &exitError{exitFailed, fmt.Errorf("kernel %s on the %s backend: %w (no verdict)", k.Name, b.Name(), err)}
 	}

@@ -788,3 +788,48 @@ func TestUcontextFallback(t *testing.T) {
 		}
 	}
 }
+
+// A kernel that writes one element past its buffer faults in the guard
+// after it: the launch fails with the address, which Locate maps back to
+// the first byte past the end; the process and the module live on.
+func TestOutOfBoundsFailsTheLaunch(t *testing.T) {
+	forEachModule(t, func(t *testing.T, m *Module) {
+		for _, n := range []int32{5, 1024, 1023} {
+			out := alloc(t, int(n)*4)
+			err := m.Launch("write_past_end", [3]uint32{2, 1, 1}, [3]uint32{32, 1, 1}, 0, [][]byte{ptr(out), i32(n)}, 0)
+			if err == nil {
+				t.Fatalf("n=%d: launch succeeded", n)
+			}
+			var addr uintptr
+			if _, serr := fmt.Sscanf(err.Error()[strings.Index(err.Error(), "address ")+len("address "):], "0x%x", &addr); serr != nil {
+				t.Fatalf("n=%d: no address in %q", n, err)
+			}
+			if !strings.Contains(err.Error(), "block (1,0,0) thread (0,0,0): out-of-bounds access") || !strings.Contains(err.Error(), "(write)") {
+				t.Errorf("n=%d: error %q", n, err)
+			}
+			if off, ok := out.Locate(addr); !ok || off != int64(n)*4 {
+				t.Errorf("n=%d: address %#x is at offset %d (in mapping: %v), want %d", n, addr, off, ok, n*4)
+			}
+		}
+		// Still usable.
+		in, inv := allocOf[int32](t, 256)
+		for i := range inv {
+			inv[i] = 1
+		}
+		sum, sumv := allocOf[int32](t, 1)
+		launch(t, m, "reduce_sum", [3]uint32{1, 1, 1}, [3]uint32{256, 1, 1}, 0, 0, ptr(in), ptr(sum))
+		if sumv[0] != 256 {
+			t.Errorf("after the fault: sum %d, want 256", sumv[0])
+		}
+	})
+}
+
+func TestStackOverflowFailsTheLaunch(t *testing.T) {
+	forEachModule(t, func(t *testing.T, m *Module) {
+		out := alloc(t, 32*4)
+		err := m.Launch("overflow_stack", [3]uint32{1, 1, 1}, [3]uint32{32, 1, 1}, 0, [][]byte{ptr(out)}, 1)
+		if err == nil || !strings.Contains(err.Error(), "stack overflow") {
+			t.Fatalf("got %v, want a stack overflow", err)
+		}
+	})
+}

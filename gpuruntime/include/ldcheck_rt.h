@@ -628,6 +628,31 @@ extern "C" __global__ LDC_ENGINE void ldc_fused_stray(const unsigned char *s, co
 }
 
 #ifdef LDC_CPU
+// Private copies of one target lie end to end, so an index past the end of
+// the unit's copy lands in the next unit's copy, not in a guard page. The
+// CPU engine calls this before every access of kernel code (a lockstep
+// step): an access to another unit's copy fails the launch with the address
+// (gpuruntime names the variable), before it corrupts that copy.
+static LDC_ENGINE void ldc_cpu_check_access(const void *p) {
+  int mode = ldc_g.mode;
+  if (mode == LDC_MODE_PLAIN) return;
+  unsigned long long unit, units;
+  if (mode == LDC_MODE_BLOCK) {
+    unit = ldc_block_linear();
+    units = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
+  } else {
+    unit = ldc_thread_linear() / 32;
+    units = ldc_warps();
+  }
+  unsigned long long a = (unsigned long long)p;
+  for (int i = 0; i < ldc_g.nallocs; i++) {
+    const struct ldc_alloc *al = &ldc_g.allocs[i];
+    if (a - al->copies < units * al->size && (a - al->copies) / al->size != unit)
+      ::ldc::fail_fiber("out-of-bounds access to address 0x%llx", a);
+  }
+}
+static const int ldc_cpu_check_installed = (::ldc::access_check = ldc_cpu_check_access, 1);
+
 extern "C" LDC_ENGINE void ldc_entry_ldc_fused_ww4(void **a) {
   ldc_fused_ww4(*(const unsigned **)a[0], *(unsigned **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(unsigned **)a[4], *(int **)a[5], *(int *)a[6]);
 }

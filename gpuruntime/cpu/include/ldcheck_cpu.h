@@ -58,9 +58,11 @@
 //     __activemask() once the whole block has nothing else to run: lanes that
 //     took another branch are excluded, lanes in two different __activemask()
 //     call sites are merged.
-//   * A kernel that faults (bad pointer, fiber stack overflow into the guard
-//     page) kills the host process. Stacks are LDC_FIBER_STACK_SIZE bytes
-//     (default 256 KiB; -D to change).
+//   * A kernel thread that faults (an access outside every mapping, such as
+//     the guard pages gpuruntime/cpu puts around each buffer, or a fiber
+//     stack overflow into its guard page) fails the launch with the address;
+//     the process lives on. Stacks are LDC_FIBER_STACK_SIZE bytes (default
+//     256 KiB; -D to change).
 //   * clock() is the C library's (process CPU time); clock64() counts
 //     nanoseconds of CLOCK_MONOTONIC.
 
@@ -85,6 +87,7 @@
 #include <new>
 #include <type_traits>
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -390,7 +393,11 @@ struct Launch {
   unsigned nthreads; // per block
   size_t dyn_shared;
   unsigned long long next_block; // atomic
-  int failed;                    // atomic; first failure wins the message
+  int failed;                    // atomic: some block failed
+  // The lowest block that failed (atomic): its message is the one kept, so
+  // the error does not depend on how the workers raced. Blocks are handed
+  // out in order, so every lower block is already running somewhere.
+  unsigned long long fail_block;
   pthread_mutex_t mu;
   char message[1024];
 };
@@ -443,11 +450,15 @@ LDC_ENGINE inline const dim3 &block_dim() { return current_fiber->worker->launch
 LDC_ENGINE inline const dim3 &grid_dim() { return current_fiber->worker->launch->grid; }
 LDC_ENGINE inline char *dynamic_shared() { return current_dyn_shared; }
 
+// The block this worker runs (0 before its first), for record_error.
+static thread_local unsigned long long current_block = 0;
+
 __attribute__((format(printf, 2, 0))) LDC_ENGINE inline void
 record_error_v(Launch *L, const char *fmt, va_list ap) {
   pthread_mutex_lock(&L->mu);
-  if (!L->failed) {
+  if (!L->failed || current_block < L->fail_block) {
     vsnprintf(L->message, sizeof L->message, fmt, ap);
+    __atomic_store_n(&L->fail_block, current_block, __ATOMIC_RELEASE);
     __atomic_store_n(&L->failed, 1, __ATOMIC_RELEASE);
   }
   pthread_mutex_unlock(&L->mu);
@@ -730,6 +741,10 @@ LDC_ENGINE inline void yield() {
   compiler_barrier();
 }
 
+// Set by the device runtime (ldcheck_rt.h) to check each access of kernel
+// code against its private copies; null in plain builds.
+static void (*access_check)(const void *p) = nullptr;
+
 // One lockstep step before an access to p (see LDC_STEPS). The thread's own
 // stack is private (locals whose address is taken), so it needs no step.
 LDC_ENGINE inline void step(const void *p) {
@@ -738,6 +753,8 @@ LDC_ENGINE inline void step(const void *p) {
     return; // host code, or the scheduler
   if ((uintptr_t)p - (uintptr_t)f->stack < (uintptr_t)LDC_FIBER_STACK_SIZE)
     return;
+  if (access_check != nullptr)
+    access_check(p);
   if (f->worker->qlen == 0)
     return; // nobody else can run
   yield();
@@ -1404,7 +1421,7 @@ LDC_ENGINE inline bool run_block(Worker *w, unsigned long long id) {
       current_fiber = f;
       context_switch(&w->scheduler, &f->ctx);
       current_fiber = nullptr;
-      if (w->aborted || __atomic_load_n(&L->failed, __ATOMIC_RELAXED))
+      if (w->aborted || __atomic_load_n(&L->fail_block, __ATOMIC_RELAXED) < id)
         return false;
     }
     if (w->live == 0)
@@ -1488,19 +1505,104 @@ LDC_ENGINE inline bool worker_init(Worker *w, Launch *L) {
   return true;
 }
 
+// ---------------------------------------------------------------------------
+// Faults: an out-of-bounds access by a kernel thread fails the launch with
+// the address (gpuruntime names the buffer), instead of killing the process
+// ---------------------------------------------------------------------------
+
+// The handlers that were installed before ours, called for faults that are
+// not a kernel thread's of this library (Go's own, another module's).
+static struct sigaction previous_segv, previous_bus;
+
+LDC_ENGINE inline void chain_fault(int sig, siginfo_t *info, void *uctx) {
+  struct sigaction *prev = sig == SIGBUS ? &previous_bus : &previous_segv;
+  if (prev->sa_flags & SA_SIGINFO) {
+    prev->sa_sigaction(sig, info, uctx);
+  } else if (prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN) {
+    prev->sa_handler(sig);
+  } else {
+    signal(sig, SIG_DFL); // the fault repeats and ends the process
+  }
+}
+
+LDC_ENGINE inline void on_fault(int sig, siginfo_t *info, void *uctx) {
+  Fiber *f = current_fiber;
+  if (f == nullptr) {
+    chain_fault(sig, info, uctx);
+    return;
+  }
+  uintptr_t addr = (uintptr_t)info->si_addr;
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  Worker *w = f->worker;
+  for (unsigned i = 0; i < w->launch->nthreads; i++) {
+    uintptr_t lo = (uintptr_t)w->fibers[i].stack - page;
+    if (addr >= lo && addr < lo + page)
+      fail_fiber("stack overflow: a thread used more than its %zu-byte stack "
+                 "(deep recursion or large local arrays; rebuild with "
+                 "-DLDC_FIBER_STACK_SIZE=N)",
+                 (size_t)LDC_FIBER_STACK_SIZE);
+  }
+  const char *how = "";
+#if defined(__x86_64__)
+  // The page-fault error code says whether the access was a write.
+  how = (((ucontext_t *)uctx)->uc_mcontext.gregs[REG_ERR] & 2) ? " (write)" : " (read)";
+#endif
+  fail_fiber("out-of-bounds access to address 0x%llx%s",
+             (unsigned long long)addr, how);
+}
+
+// Installs on_fault once per library, in front of whatever was there, and
+// keeps the library loaded for good: the handlers installed after it may
+// chain to it.
+LDC_ENGINE inline void install_fault_handler() {
+  static int installed;
+  if (__atomic_exchange_n(&installed, 1, __ATOMIC_ACQ_REL))
+    return;
+  Dl_info self;
+  if (dladdr((void *)&install_fault_handler, &self) && self.dli_fname)
+    dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_fault;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGSEGV, &sa, &previous_segv);
+  sigaction(SIGBUS, &sa, &previous_bus);
+}
+
 LDC_ENGINE inline void *worker_main(void *arg) {
   Launch *L = (Launch *)arg;
   Worker w;
   memset((void *)&w, 0, sizeof w);
+  // The fault handler runs on its own stack: a fault may be a fiber's
+  // stack overflow.
+  stack_t alt, old_alt;
+  alt.ss_size = 64 * 1024;
+  alt.ss_sp = malloc(alt.ss_size);
+  alt.ss_flags = 0;
+  if (alt.ss_sp != nullptr && sigaltstack(&alt, &old_alt) != 0) {
+    free(alt.ss_sp);
+    alt.ss_sp = nullptr;
+  }
   if (worker_init(&w, L)) {
-    while (!__atomic_load_n(&L->failed, __ATOMIC_RELAXED)) {
+    for (;;) {
       unsigned long long id = __atomic_fetch_add(&L->next_block, 1, __ATOMIC_RELAXED);
-      if (id >= L->nblocks || !run_block(&w, id))
+      if (id >= L->nblocks || id > __atomic_load_n(&L->fail_block, __ATOMIC_RELAXED))
+        break;
+      current_block = id;
+      if (!run_block(&w, id))
         break;
     }
   }
   current_dyn_shared = nullptr;
   worker_free(&w);
+  if (alt.ss_sp != nullptr) {
+    stack_t off;
+    memset(&off, 0, sizeof off);
+    off.ss_flags = SS_DISABLE;
+    sigaltstack(&off, nullptr);
+    free(alt.ss_sp);
+  }
   return nullptr;
 }
 
@@ -1556,6 +1658,7 @@ ldc_cpu_launch(void (*entry)(void **args), void **args, const unsigned grid[3],
     return launch_error(err, errlen, "%lu bytes of dynamic shared memory is too much",
                         dyn_shared);
 
+  install_fault_handler();
   Launch L;
   memset((void *)&L, 0, sizeof L);
   L.entry = entry;
@@ -1565,6 +1668,7 @@ ldc_cpu_launch(void (*entry)(void **args), void **args, const unsigned grid[3],
   L.nblocks = (unsigned long long)grid[0] * grid[1] * grid[2];
   L.nthreads = (unsigned)nthreads;
   L.dyn_shared = dyn_shared;
+  L.fail_block = ~0ull;
   pthread_mutex_init(&L.mu, nullptr);
 
   unsigned long long n = workers > 0 ? (unsigned)workers : cpu_count();

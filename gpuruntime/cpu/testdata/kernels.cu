@@ -282,3 +282,19 @@ __global__ void warp_shift(int *out) {
   out[t] = s[t];
 }
 ENTRY1(warp_shift, int *)
+
+// Writes one element past the end of a buffer of n elements.
+__global__ void write_past_end(int *out, int n) {
+  if (threadIdx.x == 0 && blockIdx.x == 1)
+    out[n] = 1;
+}
+ENTRY2(write_past_end, int *, int)
+
+// Recursion deep enough to overflow any fiber stack.
+__device__ int deep(int n) {
+  volatile char pad[1024];
+  pad[0] = (char)n;
+  return n == 0 ? pad[0] : deep(n - 1) + pad[0];
+}
+__global__ void overflow_stack(int *out) { out[threadIdx.x] = deep(1 << 20); }
+ENTRY1(overflow_stack, int *)

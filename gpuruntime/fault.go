@@ -1,0 +1,134 @@
+package gpuruntime
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"ldcheck/privatize/manifest"
+)
+
+// FaultError is a kernel thread's access outside its memory, as the CPU
+// backend reports it (guard pages around every buffer, and a check of each
+// access against the other units' private copies). The GPU reports only
+// that some access was illegal, with no address.
+type FaultError struct {
+	Block, Thread [3]uint32
+	Addr          DevPtr
+	Access        string // "read", "write", or "" when unknown
+	// Base is the allocation whose mapping (guards included) holds Addr,
+	// 0 when none does; Offset is Addr - Base.
+	Base   DevPtr
+	Offset int64
+	Msg    string // the engine's message
+}
+
+func (e *FaultError) Error() string { return e.Msg }
+
+var faultRE = regexp.MustCompile(`block \((\d+),(\d+),(\d+)\) thread \((\d+),(\d+),(\d+)\): out-of-bounds access to address 0x([0-9a-f]+)(?: \((read|write)\))?`)
+
+// parseFault recognises the CPU engine's out-of-bounds message in err.
+func parseFault(err error) (*FaultError, bool) {
+	m := faultRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return nil, false
+	}
+	fe := &FaultError{Access: m[8], Msg: err.Error()}
+	for i := 0; i < 3; i++ {
+		b, _ := strconv.ParseUint(m[1+i], 10, 32)
+		t, _ := strconv.ParseUint(m[4+i], 10, 32)
+		fe.Block[i], fe.Thread[i] = uint32(b), uint32(t)
+	}
+	a, _ := strconv.ParseUint(m[7], 16, 64)
+	fe.Addr = DevPtr(a)
+	return fe, true
+}
+
+// OutOfBoundsError is a kernel access outside a buffer or a private copy,
+// named: the user's input is too small for the launch, or the kernel's
+// index is wrong. It is bad input, not a failure of the tool.
+type OutOfBoundsError struct {
+	Kernel   string
+	Variable string // "" when the address is in no buffer ldcheck knows
+	msg      string
+}
+
+func (e *OutOfBoundsError) Error() string { return e.msg }
+
+// named is what checkRun knows of an allocation, to name a fault in it.
+type named struct {
+	name  string
+	param *manifest.Param // nil for module-scope variables
+	size  int64           // of the original (of one copy, for copies)
+	units int             // > 0: private copies, one per block or warp
+	level string          // "block" or "warp", for copies
+}
+
+// outOfBounds turns a fault into a message naming the kernel and variable.
+func (r *checkRun) outOfBounds(fe *FaultError) error {
+	k := r.l.Kernel.Name
+	access := fe.Access
+	if access == "" {
+		access = "access"
+	}
+	who := fmt.Sprintf("block (%d,%d,%d) thread (%d,%d,%d)", fe.Block[0], fe.Block[1], fe.Block[2], fe.Thread[0], fe.Thread[1], fe.Thread[2])
+	n, ok := r.named[fe.Base]
+	if fe.Base == 0 || !ok {
+		return &OutOfBoundsError{Kernel: k, msg: fmt.Sprintf("kernel %s: out-of-bounds %s by %s at address %#x, outside every buffer ldcheck allocated (an invalid pointer, or an index far beyond a buffer's end)",
+			k, access, who, uint64(fe.Addr))}
+	}
+	rel, copyNote := fe.Offset, ""
+	if n.units > 0 {
+		own := int64(fe.Block[0]) + int64(fe.Block[1])*int64(r.l.Grid[0]) + int64(fe.Block[2])*int64(r.l.Grid[0])*int64(r.l.Grid[1])
+		if n.level == "warp" {
+			t := int64(fe.Thread[0]) + int64(fe.Thread[1])*int64(r.l.Block[0]) + int64(fe.Thread[2])*int64(r.l.Block[0])*int64(r.l.Block[1])
+			own = t / 32
+		}
+		rel = fe.Offset - own*n.size
+		copyNote = fmt.Sprintf(" (caught in the private copy of %s %d)", n.level, own)
+	}
+	where := "past the end of"
+	if rel < 0 {
+		where = "before the start of"
+	}
+	what := fmt.Sprintf("byte %d", rel)
+	extent := fmt.Sprintf("%d bytes", n.size)
+	fix := "fix the kernel's index"
+	if p := n.param; p != nil && p.ElemSize > 0 {
+		idx := rel / p.ElemSize
+		if rel < 0 && rel%p.ElemSize != 0 {
+			idx--
+		}
+		what = fmt.Sprintf("%s[%d] (byte %d)", n.name, idx, rel)
+		count := n.size / p.ElemSize
+		elem := unqualified(p.Elem)
+		extent = fmt.Sprintf("%d elements (%s[%d], %d bytes)", count, elem, count, n.size)
+		if rel >= 0 {
+			fix = fmt.Sprintf("give a larger --arg %s=%s[COUNT] if the launch needs it, or fix the kernel's index", n.name, elem)
+		}
+	}
+	return &OutOfBoundsError{Kernel: k, Variable: n.name, msg: fmt.Sprintf("kernel %s: out-of-bounds %s by %s: %s is %s %s, which has %s%s; %s",
+		k, access, who, what, where, n.name, extent, copyNote, fix)}
+}
+
+// explain names a launch error that is an out-of-bounds access.
+func (r *checkRun) explain(err error) error {
+	var fe *FaultError
+	if errors.As(err, &fe) {
+		return r.outOfBounds(fe)
+	}
+	return err
+}
+
+// unqualified is an element type as --arg spells it: "const float" is float.
+func unqualified(t string) string {
+	var keep []string
+	for _, f := range strings.Fields(t) {
+		if f != "const" && f != "volatile" && f != "__restrict__" {
+			keep = append(keep, f)
+		}
+	}
+	return strings.Join(keep, " ")
+}
