@@ -184,7 +184,14 @@ func TestFusedKernelsMatchModel(t *testing.T) {
 				wantRW := FusedReadWrite(sModel, wantU, p)
 				rw, _ := fusedKernel("ldc_fused_rw", int64(size))
 				args = [][]byte{u64(uint64(sp)), u64(uint64(cp)), u64(uint64(n)), u32(uint32(units)), u64(uint64(up)), u32(0)}
-				if err := b.Launch(rw, fusedGrid(n), [3]uint32{256, 1, 1}, 0, args); err != nil {
+				// Both launch shapes: one thread per word, and the units
+				// of a word split between threads (as checkEach launches
+				// the word-wide kernel).
+				grid := fusedGrid(n)
+				if rw == "ldc_fused_rw4" && trials%2 == 1 {
+					grid = fusedGrid(n * int64(units))
+				}
+				if err := b.Launch(rw, grid, [3]uint32{256, 1, 1}, 0, args); err != nil {
 					t.Fatal(err)
 				}
 				if got := readDev(t, b, sp, size); !bytes.Equal(got, wantU) {

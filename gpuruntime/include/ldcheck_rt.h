@@ -501,14 +501,34 @@ static __device__ LDC_ENGINE __forceinline__ unsigned ldc_bytemask(unsigned d) {
   return ((t & 0x80808080u) >> 7) * 0xffu;
 }
 
+#define LDC_PREFETCH 8
+// ldc_prefetch_units loads word k of units i .. i+LDC_PREFETCH-1 (those
+// that exist) into pre.
+static __device__ LDC_ENGINE __forceinline__ void ldc_prefetch_units(unsigned *pre, const unsigned *copies, unsigned long long words,
+                                                                     unsigned long long k, int i, int units) {
+#pragma unroll
+  for (int q = 0; q < LDC_PREFETCH; q++)
+    if (i + q < units) pre[q] = copies[(unsigned long long)(i + q) * words + k];
+}
+
 extern "C" __global__ LDC_ENGINE void ldc_fused_ww4(const unsigned *s, unsigned *copies, unsigned long long words, int units, unsigned *u, int *writer,
                                          int alloc) {
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
   for (unsigned long long k = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; k < words; k += stride) {
     unsigned orig = s[k], uv = orig, written = 0;
     int w[4] = {-1, -1, -1, -1}, raced = 0;
-    for (int i = 0; i < units; i++) {
-      unsigned v = copies[(unsigned long long)i * words + k];
+    // Loads for LDC_PREFETCH units are issued together: with few words
+    // there are few threads, and one load at a time per thread leaves most
+    // of the memory bandwidth unused. (Constant indices keep pre in
+    // registers.)
+    for (int i0 = 0; i0 < units; i0 += LDC_PREFETCH) {
+    unsigned pre[LDC_PREFETCH];
+    ldc_prefetch_units(pre, copies, words, k, i0, units);
+#pragma unroll
+    for (int q = 0; q < LDC_PREFETCH; q++) {
+      int i = i0 + q;
+      if (i >= units) break;
+      unsigned v = pre[q];
       if (v == orig) continue;
       unsigned m = ldc_bytemask(v ^ orig);
       if (m & written) {
@@ -527,6 +547,7 @@ extern "C" __global__ LDC_ENGINE void ldc_fused_ww4(const unsigned *s, unsigned 
       for (int b = 0; b < 4; b++)
         if (m >> (8 * b) & 0xffu) w[b] = i;
     }
+    }
     u[k] = uv;
     for (int b = 0; b < 4; b++) writer[4 * k + b] = w[b];
     for (int i = 0; i < units; i++) {
@@ -539,12 +560,26 @@ extern "C" __global__ LDC_ENGINE void ldc_fused_ww4(const unsigned *s, unsigned 
   }
 }
 
+// With fewer words than threads, the threads split the units of a word
+// between them (chunks of units): the read-write check of one unit does not
+// depend on the others. Every chunk of word k writes the same U into s[k].
 extern "C" __global__ LDC_ENGINE void ldc_fused_rw4(unsigned *s, const unsigned *copies, unsigned long long words, int units, const unsigned *u, int alloc) {
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-  for (unsigned long long k = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; k < words; k += stride) {
+  unsigned long long chunks = stride / words;
+  if (chunks < 1) chunks = 1;
+  if (chunks > (unsigned long long)units) chunks = units;
+  for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item < words * chunks; item += stride) {
+    unsigned long long k = item % words, c = item / words;
+    int first = (int)(c * units / chunks), last = (int)((c + 1) * units / chunks);
     unsigned uv = u[k];
-    for (int i = 0; i < units; i++) {
-      unsigned v = copies[(unsigned long long)i * words + k];
+    for (int i0 = first; i0 < last; i0 += LDC_PREFETCH) {
+    unsigned pre[LDC_PREFETCH];
+    ldc_prefetch_units(pre, copies, words, k, i0, last);
+#pragma unroll
+    for (int q = 0; q < LDC_PREFETCH; q++) {
+      int i = i0 + q;
+      if (i >= last) break;
+      unsigned v = pre[q];
       if (v == uv) continue;
       unsigned m = ldc_bytemask(v ^ uv);
       for (int b = 0; b < 4; b++) {
@@ -554,6 +589,7 @@ extern "C" __global__ LDC_ENGINE void ldc_fused_rw4(unsigned *s, const unsigned 
           ldc_record_race(r);
         }
       }
+    }
     }
     s[k] = uv;
   }
