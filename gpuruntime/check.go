@@ -4,7 +4,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
+	"sync"
 
 	"ldcheck/privatize/manifest"
 )
@@ -614,10 +616,20 @@ func (r *checkRun) forget(p DevPtr) {
 	}
 }
 
-// footprints turns writer maps into each block's byte ranges (CSR).
+// footprints turns writer maps into each block's byte ranges (CSR). The
+// maps are scanned in segments in parallel (a 4 MiB target is 4M entries);
+// runs that a segment boundary cut are joined again, so the result is the
+// same as one scan's.
 func (r *checkRun) footprints(writers [][]int32) (index []uint64, ranges []Range) {
 	blocks := r.l.blocks()
 	per := make([][]Range, blocks)
+	add := func(b int32, rg Range) {
+		if last := len(per[b]) - 1; last >= 0 && per[b][last].Alloc == rg.Alloc && per[b][last].Start+per[b][last].Len == rg.Start {
+			per[b][last].Len += rg.Len
+			return
+		}
+		per[b] = append(per[b], rg)
+	}
 	for a, al := range r.allocs {
 		if writers == nil {
 			// Level 1 did not run (one block): block 0 owns everything.
@@ -625,16 +637,42 @@ func (r *checkRun) footprints(writers [][]int32) (index []uint64, ranges []Range
 			continue
 		}
 		w := writers[a]
-		for j := 0; j < len(w); {
-			b := w[j]
-			k := j
-			for k < len(w) && w[k] == b {
-				k++
+		const minSegment = 1 << 16
+		nseg := min(runtime.GOMAXPROCS(0), (len(w)+minSegment-1)/minSegment)
+		if nseg < 1 {
+			nseg = 1
+		}
+		type run struct {
+			b  int32
+			rg Range
+		}
+		segs := make([][]run, nseg)
+		var wg sync.WaitGroup
+		for sgi := range segs {
+			lo, hi := len(w)*sgi/nseg, len(w)*(sgi+1)/nseg
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var out []run
+				for j := lo; j < hi; {
+					b := w[j]
+					k := j + 1
+					for k < hi && w[k] == b {
+						k++
+					}
+					if b >= 0 && int(b) < blocks {
+						out = append(out, run{b, Range{Alloc: int32(a), Start: uint64(j), Len: uint64(k - j)}})
+					}
+					j = k
+				}
+				segs[sgi] = out
+			}()
+		}
+		wg.Wait()
+		for _, seg := range segs {
+			for _, x := range seg {
+				add(x.b, x.rg)
 			}
-			if b >= 0 && int(b) < blocks {
-				per[b] = append(per[b], Range{Alloc: int32(a), Start: uint64(j), Len: uint64(k - j)})
-			}
-			j = k
 		}
 	}
 	index = make([]uint64, blocks+1)
