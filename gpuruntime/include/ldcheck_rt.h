@@ -522,31 +522,31 @@ extern "C" __global__ LDC_ENGINE void ldc_fused_ww4(const unsigned *s, unsigned 
     // of the memory bandwidth unused. (Constant indices keep pre in
     // registers.)
     for (int i0 = 0; i0 < units; i0 += LDC_PREFETCH) {
-    unsigned pre[LDC_PREFETCH];
-    ldc_prefetch_units(pre, copies, words, k, i0, units);
+      unsigned pre[LDC_PREFETCH];
+      ldc_prefetch_units(pre, copies, words, k, i0, units);
 #pragma unroll
-    for (int q = 0; q < LDC_PREFETCH; q++) {
-      int i = i0 + q;
-      if (i >= units) break;
-      unsigned v = pre[q];
-      if (v == orig) continue;
-      unsigned m = ldc_bytemask(v ^ orig);
-      if (m & written) {
-        raced = 1;
-        for (int b = 0; b < 4; b++) {
-          unsigned sh = 8 * b;
-          if ((m >> sh & 0xffu) && (written >> sh & 0xffu)) {
-            struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, alloc, -1, -1, w[b], i, -1, -1, (long long)(4 * k + b),
-                                   (orig >> sh & 0xffu) | ((uv >> sh & 0xffu) << 8) | ((v >> sh & 0xffu) << 16)};
-            ldc_record_race(r);
+      for (int q = 0; q < LDC_PREFETCH; q++) {
+        int i = i0 + q;
+        if (i >= units) break;
+        unsigned v = pre[q];
+        if (v == orig) continue;
+        unsigned m = ldc_bytemask(v ^ orig);
+        if (m & written) {
+          raced = 1;
+          for (int b = 0; b < 4; b++) {
+            unsigned sh = 8 * b;
+            if ((m >> sh & 0xffu) && (written >> sh & 0xffu)) {
+              struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, alloc, -1, -1, w[b], i, -1, -1, (long long)(4 * k + b),
+                                     (orig >> sh & 0xffu) | ((uv >> sh & 0xffu) << 8) | ((v >> sh & 0xffu) << 16)};
+              ldc_record_race(r);
+            }
           }
         }
+        written |= m;
+        uv = (uv & ~m) | (v & m);
+        for (int b = 0; b < 4; b++)
+          if (m >> (8 * b) & 0xffu) w[b] = i;
       }
-      written |= m;
-      uv = (uv & ~m) | (v & m);
-      for (int b = 0; b < 4; b++)
-        if (m >> (8 * b) & 0xffu) w[b] = i;
-    }
     }
     u[k] = uv;
     for (int b = 0; b < 4; b++) writer[4 * k + b] = w[b];
@@ -573,23 +573,23 @@ extern "C" __global__ LDC_ENGINE void ldc_fused_rw4(unsigned *s, const unsigned 
     int first = (int)(c * units / chunks), last = (int)((c + 1) * units / chunks);
     unsigned uv = u[k];
     for (int i0 = first; i0 < last; i0 += LDC_PREFETCH) {
-    unsigned pre[LDC_PREFETCH];
-    ldc_prefetch_units(pre, copies, words, k, i0, last);
+      unsigned pre[LDC_PREFETCH];
+      ldc_prefetch_units(pre, copies, words, k, i0, last);
 #pragma unroll
-    for (int q = 0; q < LDC_PREFETCH; q++) {
-      int i = i0 + q;
-      if (i >= last) break;
-      unsigned v = pre[q];
-      if (v == uv) continue;
-      unsigned m = ldc_bytemask(v ^ uv);
-      for (int b = 0; b < 4; b++) {
-        unsigned sh = 8 * b;
-        if (m >> sh & 0xffu) {
-          struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_GLOBAL, alloc, -1, -1, i, -1, -1, -1, (long long)(4 * k + b), (uv >> sh & 0xffu) | ((v >> sh & 0xffu) << 8)};
-          ldc_record_race(r);
+      for (int q = 0; q < LDC_PREFETCH; q++) {
+        int i = i0 + q;
+        if (i >= last) break;
+        unsigned v = pre[q];
+        if (v == uv) continue;
+        unsigned m = ldc_bytemask(v ^ uv);
+        for (int b = 0; b < 4; b++) {
+          unsigned sh = 8 * b;
+          if (m >> sh & 0xffu) {
+            struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_GLOBAL, alloc, -1, -1, i, -1, -1, -1, (long long)(4 * k + b), (uv >> sh & 0xffu) | ((v >> sh & 0xffu) << 8)};
+            ldc_record_race(r);
+          }
         }
       }
-    }
     }
     s[k] = uv;
   }

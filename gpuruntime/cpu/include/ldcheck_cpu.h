@@ -1210,10 +1210,10 @@ LDC_HOOK __tsan_vptr_update(void **, void *) {}
   }                                                                            \
   extern "C" LDC_ENGINE __attribute__((visibility("hidden"))) int             \
       __tsan_atomic##bits##_compare_exchange_weak(volatile T *p, T *expected,  \
-                                                  T desired, int, int) {       \
-    ldc::step((const void *)p);                                                \
-    return __atomic_compare_exchange_n(p, expected, desired, false,            \
-                                       __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);    \
+                                                  T desired, int a, int b) {   \
+    /* never failing spuriously is allowed */                                  \
+    return __tsan_atomic##bits##_compare_exchange_strong(p, expected, desired, \
+                                                         a, b);                \
   }                                                                            \
   extern "C" LDC_ENGINE __attribute__((visibility("hidden"))) T               \
       __tsan_atomic##bits##_compare_exchange_val(volatile T *p, T expected,    \
