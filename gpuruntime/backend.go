@@ -15,6 +15,9 @@ type Backend interface {
 	Copy(dst, src DevPtr, n int64) error
 	Memset(dst DevPtr, v byte, n int64) error
 	// Symbol returns the address and size of a module-scope variable.
+	// The address holds the variable for every later launch, whatever
+	// its block size (the CUDA backend may launch a kernel from a
+	// register-limited copy of the module; it keeps the variables in step).
 	Symbol(name string) (DevPtr, int64, error)
 	// Launch runs a kernel of the module: name is the manifest's kernel
 	// name for user kernels, or ldc_fused_ww / ldc_fused_rw.
@@ -26,6 +29,13 @@ type Backend interface {
 	// the named kernel may ask for (the device's per-block limit less the
 	// kernel's static shared memory).
 	SharedLimit(name string) (int64, error)
+	// Resident is how many blocks of a launch of the named kernel with
+	// blocks of that shape and that much dynamic shared memory can be
+	// resident at once (running at the same time): on a GPU, the
+	// occupancy of one multiprocessor times their number; on the CPU,
+	// the worker threads a launch uses. An error when such a block cannot
+	// run at all.
+	Resident(kernel string, block [3]uint32, shared int64) (int, error)
 	// Timer returns a function that, called after work was queued, waits
 	// for it and returns the seconds since the Timer call.
 	Timer() func() (float64, error)

@@ -3,6 +3,7 @@ package gpuruntime
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -57,26 +58,7 @@ func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOpt
 	}
 	src := filepath.Join(dir, m.Output)
 	base := strings.TrimSuffix(m.Output, ".cu")
-	std := opt.Std
-	if std == "" {
-		std = "c++17"
-	}
-	var user []string
-	for _, i := range opt.Includes {
-		user = append(user, "-I"+i)
-	}
-	for _, d := range opt.Defines {
-		user = append(user, "-D"+d)
-	}
-
-	nvcc := opt.NVCC
-	if nvcc == "" {
-		nvcc, _ = exec.LookPath("nvcc")
-	}
-	arch := opt.Arch
-	if arch == "" {
-		arch = detectArch()
-	}
+	nvcc, arch, std, user := toolchain(opt)
 	ptx := base + ".ptx"
 	switch {
 	case opt.SkipDevice:
@@ -92,15 +74,7 @@ func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOpt
 		m.PTX, m.Arch = ptx, arch
 		b.Notes = append(b.Notes, fmt.Sprintf("device module: %s (nvcc, %s)", ptx, arch))
 	default:
-		clang := opt.Clang
-		if clang == "" {
-			for _, c := range []string{"clang-15", "clang"} {
-				if p, err := exec.LookPath(c); err == nil {
-					clang = p
-					break
-				}
-			}
-		}
+		clang := findClang(opt.Clang)
 		if clang == "" {
 			b.Notes = append(b.Notes, "no nvcc and no clang-15: no device module built; only the CPU backend can run this build")
 			break
@@ -108,9 +82,7 @@ func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOpt
 		if opt.Arch != "" && opt.Arch != "sm_80" {
 			b.Notes = append(b.Notes, "without nvcc the device module is PTX for sm_80 (it runs on newer GPUs); --arch "+opt.Arch+" needs nvcc")
 		}
-		args := []string{"-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_80",
-			"-Xclang", "-target-feature", "-Xclang", "+ptx70", "-std=" + std, "-O3", "-ffp-contract=off", "-Wno-unknown-cuda-version",
-			"-include", filepath.Join(opt.ClangInclude, "ldcheck_prelude.h"), "-I" + opt.ClangInclude, "-I" + opt.RuntimeInclude}
+		args := append(clangArgs(opt.ClangInclude, std), "-ffp-contract=off", "-I"+opt.RuntimeInclude)
 		args = append(args, user...)
 		args = append(args, "-S", "-o", filepath.Join(dir, ptx), src)
 		if err := run(ctx, dir, clang, args); err != nil {
@@ -137,7 +109,138 @@ func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOpt
 			return nil, &CompileError{Compiler: "the C++ compiler (CPU backend)", Output: err.Error(), Dir: dir}
 		}
 	}
+	if m.NativeSource != "" {
+		b.Notes = append(b.Notes, compileNative(ctx, dir, m, opt, nvcc, arch, std, user)...)
+	}
 	return b, nil
+}
+
+// toolchain resolves the options: nvcc ("" when there is none), the
+// architecture for nvcc, the C++ standard and the user's -I and -D flags.
+func toolchain(opt BuildOptions) (nvcc, arch, std string, user []string) {
+	std = opt.Std
+	if std == "" {
+		std = "c++17"
+	}
+	for _, i := range opt.Includes {
+		user = append(user, "-I"+i)
+	}
+	for _, d := range opt.Defines {
+		user = append(user, "-D"+d)
+	}
+	nvcc = opt.NVCC
+	if nvcc == "" {
+		nvcc, _ = exec.LookPath("nvcc")
+	}
+	arch = opt.Arch
+	if arch == "" {
+		arch = detectArch()
+	}
+	return nvcc, arch, std, user
+}
+
+// CompileNative compiles only the native source of a build (Compile does
+// it too, after the instrumented one); see compileNative.
+func CompileNative(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOptions) (*Built, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if m.NativeSource == "" {
+		return nil, fmt.Errorf("%s: the manifest names no native source", dir)
+	}
+	nvcc, arch, std, user := toolchain(opt)
+	return &Built{Notes: compileNative(ctx, dir, m, opt, nvcc, arch, std, user)}, nil
+}
+
+// compileNative compiles DIR/<native source>, the user's kernels as
+// written, the way a user would: nvcc -O3 with its defaults (fused
+// multiply-add included), or clang-15 with the instrumented build's target
+// flags and its own floating-point defaults, and no ldcheck runtime; and
+// the CPU library (the CPU header only). It records the modules in m. A
+// failure does not fail the build (the checked runs do not need these
+// modules): it is a note, and `ldcheck run --unchecked` then says the
+// build has no native module.
+func compileNative(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOptions, nvcc, arch, std string, user []string) []string {
+	var notes []string
+	src := filepath.Join(dir, m.NativeSource)
+	base := strings.TrimSuffix(m.NativeSource, ".cu")
+	ptx := base + ".ptx"
+	var err error
+	switch {
+	case opt.SkipDevice:
+	case nvcc != "":
+		args := append([]string{"-ptx", "-O3", "-arch=" + arch, "-std=" + std, "-lineinfo"}, user...)
+		args = append(args, "-o", filepath.Join(dir, ptx), src)
+		if err = run(ctx, dir, nvcc, args); err == nil {
+			m.NativePTX = ptx
+			notes = append(notes, fmt.Sprintf("native device module (for --unchecked): %s (nvcc, %s)", ptx, arch))
+		}
+	default:
+		clang := findClang(opt.Clang)
+		if clang == "" {
+			break
+		}
+		args := append(clangArgs(opt.ClangInclude, std), user...)
+		args = append(args, "-S", "-o", filepath.Join(dir, ptx), src)
+		if err = run(ctx, dir, clang, args); err == nil {
+			m.NativePTX = ptx
+			notes = append(notes, fmt.Sprintf("native device module (for --unchecked): %s (clang, sm_80 PTX)", ptx))
+		}
+	}
+	if err != nil {
+		notes = append(notes, "no native device module (ldcheck run --unchecked cannot use the GPU): "+nativeFailure(err))
+	}
+	if !opt.SkipCPU {
+		so := base + ".so"
+		flags := append([]string{"-DLDC_CPU", "-std=" + std}, user...)
+		if opt.CPUInclude != "" {
+			flags = append(flags, "-I"+opt.CPUInclude)
+		}
+		err := cpu.Compile(ctx, src, filepath.Join(dir, so), cpu.CompileOptions{Flags: flags})
+		switch {
+		case err == nil:
+			m.NativeCPU = so
+			notes = append(notes, "native CPU library (for --unchecked): "+so)
+		case strings.Contains(err.Error(), "install g++"):
+		default:
+			notes = append(notes, "no native CPU library (ldcheck run --unchecked cannot use the CPU backend): "+nativeFailure(err))
+		}
+	}
+	return notes
+}
+
+// nativeFailure is a compiler's complaint about the native source, in a
+// note: the compiler's own message, and whom to tell.
+func nativeFailure(err error) string {
+	msg := err.Error()
+	var ce *CompileError
+	if errors.As(err, &ce) {
+		msg = ce.Compiler + " failed:\n" + ce.Output
+	}
+	return msg + "\n(please report it: ldcheck left out your host code, and the rest should compile as written)"
+}
+
+// findClang is the clang that makes PTX without a toolkit: explicit, else
+// clang-15 or clang on PATH, else "".
+func findClang(explicit string) string {
+	if explicit != "" {
+		return explicit
+	}
+	for _, c := range []string{"clang-15", "clang"} {
+		if p, err := exec.LookPath(c); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// clangArgs are clang's flags for sm_80 PTX with ldcheck's CUDA prelude in
+// place of a toolkit.
+func clangArgs(clangInclude, std string) []string {
+	return []string{"-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_80",
+		"-Xclang", "-target-feature", "-Xclang", "+ptx70", "-std=" + std, "-O3", "-Wno-unknown-cuda-version",
+		"-include", filepath.Join(clangInclude, "ldcheck_prelude.h"), "-I" + clangInclude}
 }
 
 func run(ctx context.Context, dir, tool string, args []string) error {

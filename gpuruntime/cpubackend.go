@@ -2,10 +2,12 @@ package gpuruntime
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"ldcheck/gpuruntime/cpu"
@@ -18,6 +20,25 @@ type CPUBackend struct {
 	bufs    map[DevPtr]cpu.Buffer
 	Workers int // OS threads running blocks; <= 0 means one per CPU
 	known   map[string]bool
+
+	// Progress, when set (a person's terminal), gets a short line now and
+	// then about a launch that runs for long: which launch, how many of
+	// its blocks are done.
+	Progress io.Writer
+
+	mu       sync.Mutex // guards launches and cur: Running is called from other goroutines
+	launches int        // launches so far
+	cur      *launchWatch
+}
+
+// launchWatch follows the launch running now, sampled by Launch's watcher.
+type launchWatch struct {
+	n       int
+	kernel  string
+	start   time.Time
+	last    cpu.Progress
+	changed time.Time // when a block or barrier was last seen to finish
+	printed time.Time // the last progress line; zero before the first
 }
 
 // OpenCPU loads the CPU library of a build.
@@ -156,7 +177,34 @@ func (b *CPUBackend) Symbol(name string) (DevPtr, int64, error) {
 }
 
 func (b *CPUBackend) Launch(name string, grid, block [3]uint32, shared int64, args [][]byte) error {
+	now := time.Now()
+	w := &launchWatch{kernel: name, start: now, changed: now}
+	b.mu.Lock()
+	b.launches++
+	w.n = b.launches
+	b.cur = w
+	b.mu.Unlock()
+	stop := make(chan struct{})
+	watcher := make(chan struct{})
+	go func() {
+		defer close(watcher)
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				b.sample()
+			}
+		}
+	}()
 	err := b.mod.Launch(name, grid, block, int(shared), args, b.Workers)
+	close(stop)
+	<-watcher
+	b.mu.Lock()
+	b.cur = nil
+	b.mu.Unlock()
 	if err == nil {
 		return nil
 	}
@@ -171,6 +219,78 @@ func (b *CPUBackend) Launch(name string, grid, block [3]uint32, shared int64, ar
 		}
 	}
 	return fe
+}
+
+// sample reads how far the running launch got, notes when it last moved,
+// and shows it on b.Progress when the launch has run for a while.
+func (b *CPUBackend) sample() {
+	var p cpu.Progress
+	found := false
+	for _, r := range b.mod.Running() {
+		p, found = r, true // one launch at a time: the latest is this backend's
+	}
+	now := time.Now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	w := b.cur
+	if w == nil || !found || p.Kernel != w.kernel {
+		return
+	}
+	if p.Done != w.last.Done || p.Barriers != w.last.Barriers {
+		w.changed = now
+	}
+	w.last = p
+	// The first line after 2 s, then one every 5 s: quick launches stay quiet.
+	if b.Progress != nil && now.Sub(w.start) >= 2*time.Second && (w.printed.IsZero() || now.Sub(w.printed) >= 5*time.Second-time.Second/2) {
+		w.printed = now
+		fmt.Fprintf(b.Progress, "    launch %d (%s): %d of %d blocks done\n", w.n, w.kernel, p.Done, p.Blocks)
+	}
+}
+
+// LaunchProgress is how far the CPU backend got with the launch it runs.
+type LaunchProgress struct {
+	Launch       int // this backend's launches so far, the running one included
+	Kernel       string
+	Done, Blocks uint64        // blocks finished, blocks in the grid
+	Waiting      uint64        // threads waiting at a __syncthreads now
+	Elapsed      time.Duration // since the launch started
+	// Idle is how long no block and no __syncthreads has finished (since
+	// the launch started, if none has).
+	Idle time.Duration
+}
+
+// Slow reports whether a launch that has kept the host waiting for
+// `waited` is slow rather than hung: a block or a __syncthreads finished
+// in the last half of that time. A hung kernel (threads waiting at a
+// barrier that another thread never reaches, a spin loop on a block that
+// never runs) finishes neither.
+func (p LaunchProgress) Slow(waited time.Duration) bool {
+	return p.Idle < waited/2
+}
+
+// Running returns how far the launch running now got; false when none
+// runs. It may be called from any goroutine (a timeout's).
+func (b *CPUBackend) Running() (LaunchProgress, bool) {
+	b.sample()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	w := b.cur
+	if w == nil {
+		return LaunchProgress{}, false
+	}
+	now := time.Now()
+	return LaunchProgress{Launch: w.n, Kernel: w.kernel, Done: w.last.Done, Blocks: w.last.Blocks,
+		Waiting: w.last.Waiting, Elapsed: now.Sub(w.start), Idle: now.Sub(w.changed)}, true
+}
+
+// Resident is how many blocks of such a launch run at once: the number of
+// worker threads (cpu.Workers), each running one block start to finish.
+func (b *CPUBackend) Resident(kernel string, block [3]uint32, shared int64) (int, error) {
+	threads := int(block[0]) * int(block[1]) * int(block[2])
+	if threads < 1 || threads > 1024 {
+		return 0, fmt.Errorf("kernel %s: block (%d,%d,%d) has %d threads; the limit is 1024", kernel, block[0], block[1], block[2], threads)
+	}
+	return cpu.Workers(threads, b.Workers), nil
 }
 
 // FreeMemory reads MemAvailable from /proc/meminfo.

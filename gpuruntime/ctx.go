@@ -12,6 +12,8 @@ type Ctx struct {
 	Mode, Pass, NAllocs int32
 	_                   int32
 	Allocs              [16]Alloc
+	Pool                Pool
+	Segs                Segs
 	SharedScratch       uint64
 	SharedPerBlock      uint64
 	SharedOff           [16]uint64
@@ -25,22 +27,31 @@ type Ctx struct {
 	Trace, NTrace       uint64
 	MaxTrace            int32
 	_                   int32
-	FootprintIndex      uint64
-	Footprint           uint64
 	SharedInDyn         int32
 	_                   int32
 	DynOffset           uint64
 }
 
-// Range mirrors struct ldc_range: global bytes [Start, Start+Len) of
-// allocation Alloc owned by one block.
-type Range struct {
-	Alloc, _   int32
-	Start, Len uint64
+// Alloc mirrors struct ldc_alloc: a global target cut into pages.
+type Alloc struct {
+	Base, Size, PageBytes, FirstPage, Pages uint64
+	PageShift                               uint64 // log2(PageBytes), or 64 when not a power of two
 }
 
-// Alloc mirrors struct ldc_alloc: a target allocation and its copies.
-type Alloc struct{ Base, Size, Copies uint64 }
+// Pool mirrors struct ldc_pool: level 1's page copies.
+type Pool struct {
+	Data, Slots, Keys, Vals, Heads, Pages, Counters, UnitCopy uint64
+	SlotBytes, Cap, TableMask                                 uint64
+}
+
+// Segs mirrors struct ldc_segs: level 2's per-block segments.
+type Segs struct {
+	Mem, Busy, Status                                                  uint64
+	SegBytes, Cap, TableMask                                           uint64
+	OffKeys, OffVals, OffSlots, OffPages, OffWritten, OffData, OffSnap uint64
+	NSeg                                                               int32
+	_                                                                  int32
+}
 
 // Modes of the instrumented code (LDC_MODE_*).
 const (
@@ -58,7 +69,7 @@ const (
 	SpaceLocal     = 3
 	MaxShared      = 16
 	AtomicSlots    = 16
-	CtxSize        = 776
+	CtxSize        = 1344
 	RecordSize     = 56
 	TraceEntrySize = 24
 )
@@ -76,7 +87,7 @@ type Record struct {
 	From, To            int32
 	UnitA, UnitB        int32
 	Block, Thread       int32
-	_                   int32
+	Group               int32 // level 1: the private copy UnitA ran on
 	Offset              int64
 	Values              uint32
 	_                   uint32

@@ -13,13 +13,23 @@ import (
 // CUDABackend runs kernels on an NVIDIA GPU through the driver API. The
 // driver's current context is per OS thread, so the goroutine that opens
 // the backend is locked to its thread until Close.
+//
+// The module is a cuda.Program: a launch whose block has more threads than
+// the kernel's registers allow (an instrumented kernel of 130 registers and
+// blocks of 512 or 1024 threads) runs from a copy of the module compiled
+// with fewer registers (it spills), loaded once per register limit. Symbol
+// addresses stay those of the first module, and are right for every launch:
+// a launch from a register-limited copy gets every module-scope variable
+// copied in before (ldc_g included, with the addresses of module variables
+// in it, such as a __device__ target's, moved to the copy's) and back after,
+// so reads and writes through Symbol's addresses see what the kernel did.
+// See cuda.Program for the details and the limits of that.
 type CUDABackend struct {
 	d       *cuda.Driver
 	dev     cuda.Device
 	ctx     cuda.Context
-	mod     cuda.Module
+	prog    *cuda.Program
 	symbols map[string]string // kernel name -> module symbol
-	funcs   map[string]cuda.Function
 	Device  string
 	allocs  map[DevPtr]int64
 }
@@ -62,7 +72,7 @@ func openCUDA(ptxPath string, symbols map[string]string) (*CUDABackend, error) {
 		return nil, err
 	}
 	name, _ := d.DeviceGetName(dev)
-	b := &CUDABackend{d: d, dev: dev, ctx: ctx, symbols: symbols, funcs: map[string]cuda.Function{}, Device: name, allocs: map[DevPtr]int64{}}
+	b := &CUDABackend{d: d, dev: dev, ctx: ctx, symbols: symbols, Device: name, allocs: map[DevPtr]int64{}}
 	if ptxPath == "" {
 		return b, nil
 	}
@@ -70,11 +80,11 @@ func openCUDA(ptxPath string, symbols map[string]string) (*CUDABackend, error) {
 	if err != nil {
 		return nil, err
 	}
-	mod, _, err := d.ModuleLoadDataEx(image, nil)
+	prog, err := cuda.LoadProgram(d, dev, image)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", ptxPath, err)
 	}
-	b.mod = mod
+	b.prog = prog
 	return b, nil
 }
 
@@ -123,42 +133,39 @@ func (b *CUDABackend) Memset(dst DevPtr, v byte, n int64) error {
 	return b.d.MemsetD8(cuda.DevicePtr(dst), v, n)
 }
 
+// Symbol is the address of a module-scope variable in the first module,
+// valid for launches from every register-limited copy (see CUDABackend).
 func (b *CUDABackend) Symbol(name string) (DevPtr, int64, error) {
-	p, n, err := b.d.ModuleGetGlobal(b.mod, name)
+	if b.prog == nil {
+		return 0, 0, fmt.Errorf("no module loaded: no variable %s", name)
+	}
+	p, n, err := b.prog.Global(name)
 	return DevPtr(p), n, err
 }
 
-func (b *CUDABackend) function(name string) (cuda.Function, error) {
-	if f, ok := b.funcs[name]; ok {
-		return f, nil
+// symbol is the module's name for a kernel of the manifest.
+func (b *CUDABackend) symbol(name string) (string, error) {
+	if b.prog == nil {
+		return "", fmt.Errorf("no module loaded: no kernel %s", name)
 	}
-	sym := name
 	if s, ok := b.symbols[name]; ok && s != "" {
-		sym = s
+		return s, nil
 	}
-	f, err := b.d.ModuleGetFunction(b.mod, sym)
-	if err != nil {
-		return 0, err
-	}
-	b.funcs[name] = f
-	return f, nil
+	return name, nil
 }
 
 func (b *CUDABackend) Launch(name string, grid, block [3]uint32, shared int64, args [][]byte) error {
-	f, err := b.function(name)
+	sym, err := b.symbol(name)
 	if err != nil {
 		return err
-	}
-	if shared > 48<<10 {
-		if err := b.d.FuncSetAttribute(f, cuda.FuncAttrMaxDynamicSharedSizeBytes, int(shared)); err != nil {
-			return err
-		}
 	}
 	ptrs := make([]unsafe.Pointer, len(args))
 	for i, a := range args {
 		ptrs[i] = unsafe.Pointer(&a[0])
 	}
-	if err := b.d.LaunchKernel(f, int(grid[0]), int(grid[1]), int(grid[2]), int(block[0]), int(block[1]), int(block[2]), int(shared), 0, ptrs); err != nil {
+	g := [3]int{int(grid[0]), int(grid[1]), int(grid[2])}
+	t := [3]int{int(block[0]), int(block[1]), int(block[2])}
+	if err := b.prog.Launch(sym, g, t, int(shared), 0, ptrs); err != nil {
 		return fmt.Errorf("launch %s: %w", name, err)
 	}
 	// Faults (illegal address, trap) surface at the next synchronisation.
@@ -178,15 +185,31 @@ func (b *CUDABackend) SharedLimit(name string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	f, err := b.function(name)
+	sym, err := b.symbol(name)
 	if err != nil {
 		return 0, err
 	}
+	f, err := b.prog.Function(sym)
+	if err != nil {
+		return 0, err
+	}
+	// Static shared memory is the same in every register-limited copy.
 	static, err := b.d.FuncGetAttribute(cuda.FuncAttrSharedSizeBytes, f)
 	if err != nil {
 		return 0, err
 	}
 	return int64(max - static), nil
+}
+
+// Resident is cuOccupancyMaxActiveBlocksPerMultiprocessor of the function a
+// launch of such blocks runs (a register-limited copy's where it needs
+// one) times the multiprocessors.
+func (b *CUDABackend) Resident(kernel string, block [3]uint32, shared int64) (int, error) {
+	sym, err := b.symbol(kernel)
+	if err != nil {
+		return 0, err
+	}
+	return b.prog.Resident(sym, int(block[0])*int(block[1])*int(block[2]), shared)
 }
 
 func (b *CUDABackend) Timer() func() (float64, error) {
@@ -217,8 +240,8 @@ func (b *CUDABackend) Close() error {
 			errs = append(errs, err.Error())
 		}
 	}
-	if b.mod != 0 {
-		b.d.ModuleUnload(b.mod)
+	if b.prog != nil {
+		b.prog.Close()
 	}
 	b.d.DevicePrimaryCtxRelease(b.dev)
 	runtime.UnlockOSThread()

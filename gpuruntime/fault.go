@@ -61,9 +61,7 @@ func (e *OutOfBoundsError) Error() string { return e.msg }
 type named struct {
 	name  string
 	param *manifest.Param // nil for module-scope variables
-	size  int64           // of the original (of one copy, for copies)
-	units int             // > 0: private copies, one per block or warp
-	level string          // "block" or "warp", for copies
+	size  int64           // bytes
 }
 
 // outOfBounds turns a fault into a message naming the kernel and variable.
@@ -79,16 +77,7 @@ func (r *checkRun) outOfBounds(fe *FaultError) error {
 		return &OutOfBoundsError{Kernel: k, msg: fmt.Sprintf("kernel %s: out-of-bounds %s by %s at address %#x, outside every buffer ldcheck allocated (an invalid pointer, or an index far beyond a buffer's end)",
 			k, access, who, uint64(fe.Addr))}
 	}
-	rel, copyNote := fe.Offset, ""
-	if n.units > 0 {
-		own := int64(fe.Block[0]) + int64(fe.Block[1])*int64(r.l.Grid[0]) + int64(fe.Block[2])*int64(r.l.Grid[0])*int64(r.l.Grid[1])
-		if n.level == "warp" {
-			t := int64(fe.Thread[0]) + int64(fe.Thread[1])*int64(r.l.Block[0]) + int64(fe.Thread[2])*int64(r.l.Block[0])*int64(r.l.Block[1])
-			own = t / 32
-		}
-		rel = fe.Offset - own*n.size
-		copyNote = fmt.Sprintf(" (caught in the private copy of %s %d)", n.level, own)
-	}
+	rel := fe.Offset
 	where := "past the end of"
 	if rel < 0 {
 		where = "before the start of"
@@ -109,8 +98,8 @@ func (r *checkRun) outOfBounds(fe *FaultError) error {
 			fix = fmt.Sprintf("give a larger --arg %s=%s[COUNT] if the launch needs it, or fix the kernel's index", n.name, elem)
 		}
 	}
-	return &OutOfBoundsError{Kernel: k, Variable: n.name, msg: fmt.Sprintf("kernel %s: out-of-bounds %s by %s: %s is %s %s, which has %s%s; %s",
-		k, access, who, what, where, n.name, extent, copyNote, fix)}
+	return &OutOfBoundsError{Kernel: k, Variable: n.name, msg: fmt.Sprintf("kernel %s: out-of-bounds %s by %s: %s is %s %s, which has %s; %s",
+		k, access, who, what, where, n.name, extent, fix)}
 }
 
 // explain names a launch error that is an out-of-bounds access.

@@ -91,19 +91,78 @@ func modelRaces(races []ByteRace) []ByteRace {
 	return out
 }
 
-// TestFusedKernelsMatchModel runs the CUDA C check kernels on the CPU
+// pageSetup is a pool, built on the host, holding some units' copies of
+// the pages of one target.
+type pageSetup struct {
+	pageBytes, slotBytes int
+	slots                []Slot
+	data                 []byte
+	heads                []int32
+	pages                []uint32
+}
+
+// Slot mirrors struct ldc_slot.
+type Slot struct {
+	Unit, Next int32
+	Page, Tab  uint32
+}
+
+// buildPages gives each unit a slot for every page where its copy differs
+// from s, and for some pages where it does not (a copy taken to read), in
+// a random order of slots along each chain (the device's order depends on
+// timing).
+func buildPages(rng *rand.Rand, s []byte, p [][]byte, pageBytes int) *pageSetup {
+	ps := &pageSetup{pageBytes: pageBytes, slotBytes: (pageBytes + 15) / 16 * 16}
+	npages := (len(s) + pageBytes - 1) / pageBytes
+	ps.heads = make([]int32, npages)
+	for pg := 0; pg < npages; pg++ {
+		ps.heads[pg] = -1
+		lo, hi := pg*pageBytes, min((pg+1)*pageBytes, len(s))
+		var units []int
+		for u := range p {
+			if !bytes.Equal(p[u][lo:hi], s[lo:hi]) || rng.Intn(8) == 0 {
+				units = append(units, u)
+			}
+		}
+		rng.Shuffle(len(units), func(a, b int) { units[a], units[b] = units[b], units[a] })
+		for _, u := range units {
+			ps.addSlot(pg, u, p[u][lo:hi])
+		}
+		if len(units) > 0 {
+			ps.pages = append(ps.pages, uint32(pg))
+		}
+	}
+	return ps
+}
+
+func (ps *pageSetup) addSlot(pg, u int, content []byte) {
+	slot := make([]byte, ps.slotBytes)
+	copy(slot, content)
+	ps.data = append(ps.data, slot...)
+	ps.slots = append(ps.slots, Slot{Unit: int32(u), Next: ps.heads[pg], Page: uint32(pg), Tab: uint32(u)})
+	ps.heads[pg] = int32(len(ps.slots) - 1)
+}
+
+// slotOf finds unit u's slot of page pg, or -1.
+func (ps *pageSetup) slotOf(pg, u int) int {
+	for s := ps.heads[pg]; s >= 0; s = ps.slots[s].Next {
+		if int(ps.slots[s].Unit) == u {
+			return int(s)
+		}
+	}
+	return -1
+}
+
+// TestPageKernelsMatchModel runs the CUDA C page check kernels on the CPU
 // backend against the Go model on random data: unit counts that are not
-// powers of two, sizes that are not multiples of the warp size, disjoint
-// writes, writes of the original value, forced overlaps, pass-2 changes.
-func TestFusedKernelsMatchModel(t *testing.T) {
+// powers of two, sizes that are not multiples of a page or a word, pages
+// of whole elements that are not powers of two, disjoint writes, writes of
+// the original value, forced overlaps, pass-2 changes, chains in any order.
+func TestPageKernelsMatchModel(t *testing.T) {
 	b, ctxAddr := fusedBackend(t)
 	const maxRec = 1 << 14
 	records := devBytes(t, b, make([]byte, maxRec*RecordSize))
 	nrec := devBytes(t, b, make([]byte, 8))
-	ctx := Ctx{Records: uint64(records), NRecords: uint64(nrec), MaxRecords: maxRec}
-	if err := b.Write(ctxAddr, ctx.Bytes()); err != nil {
-		t.Fatal(err)
-	}
 	readRecs := func() []Record {
 		n := int(binary.LittleEndian.Uint32(readDev(t, b, nrec, 8)))
 		b.Write(nrec, make([]byte, 8))
@@ -113,17 +172,11 @@ func TestFusedKernelsMatchModel(t *testing.T) {
 		return DecodeRecords(readDev(t, b, records, n*RecordSize), n)
 	}
 	rng := rand.New(rand.NewSource(7))
-	flatten := func(p [][]byte) []byte {
-		var out []byte
-		for _, x := range p {
-			out = append(out, x...)
-		}
-		return out
-	}
 	trials := 0
 	for _, units := range []int{1, 2, 3, 5, 7, 13, 31, 33, 40} {
 		for _, size := range []int{1, 31, 33, 100, 1000, 4099, 4100} {
 			for _, overlap := range []bool{false, true} {
+				pageBytes := []int{128, 120, 64, 16}[trials%4]
 				s := make([]byte, size)
 				rng.Read(s)
 				p := make([][]byte, units)
@@ -143,64 +196,92 @@ func TestFusedKernelsMatchModel(t *testing.T) {
 					j := rng.Intn(size)
 					p[0][j], p[units-1][j] = s[j]^0x5a, s[j]^0xa5
 				}
-				pass1 := flatten(p)
-				wantU, wantWriter, wantWW := FusedWriteWrite(s, p) // p becomes the pass-2 states
+				ps := buildPages(rng, s, p, pageBytes)
+				wantU, _, wantWW := FusedWriteWrite(s, p) // p becomes the pass-2 states
 
-				sp, cp := devBytes(t, b, s), devBytes(t, b, pass1)
-				up, wp := devBytes(t, b, make([]byte, size)), devBytes(t, b, make([]byte, 4*size))
-				ww, n := fusedKernel("ldc_fused_ww", int64(size)) // sizes 100 and 1000 take the word-wide kernels
-				args := [][]byte{u64(uint64(sp)), u64(uint64(cp)), u64(uint64(n)), u32(uint32(units)), u64(uint64(up)), u64(uint64(wp)), u32(0)}
-				if err := b.Launch(ww, fusedGrid(n), [3]uint32{256, 1, 1}, 0, args); err != nil {
+				sp := devBytes(t, b, s)
+				npages := (size + pageBytes - 1) / pageBytes
+				upload := func() (data, slots, heads, pages DevPtr) {
+					raw := make([]byte, 0, 16*len(ps.slots))
+					for _, sl := range ps.slots {
+						raw = binary.LittleEndian.AppendUint32(raw, uint32(sl.Unit))
+						raw = binary.LittleEndian.AppendUint32(raw, uint32(sl.Next))
+						raw = binary.LittleEndian.AppendUint32(raw, sl.Page)
+						raw = binary.LittleEndian.AppendUint32(raw, sl.Tab)
+					}
+					hs := make([]byte, 0, 4*npages)
+					for _, h := range ps.heads {
+						hs = binary.LittleEndian.AppendUint32(hs, uint32(h))
+					}
+					pl := make([]byte, 0, 4*len(ps.pages))
+					for _, pg := range ps.pages {
+						pl = binary.LittleEndian.AppendUint32(pl, pg)
+					}
+					return devBytes(t, b, ps.data), devBytes(t, b, raw), devBytes(t, b, hs), devBytes(t, b, pl)
+				}
+				data, slots, heads, pages := upload()
+				al := &alloc{base: sp, size: int64(size), pageBytes: int64(pageBytes), pages: int64(npages)}
+				ctx := Ctx{Records: uint64(records), NRecords: uint64(nrec), MaxRecords: maxRec, NAllocs: 1, Mode: ModeBlock}
+				ctx.Allocs[0] = al.ctx()
+				ctx.Pool = Pool{Data: uint64(data), Slots: uint64(slots), Heads: uint64(heads), Pages: uint64(pages), SlotBytes: uint64(ps.slotBytes)}
+				if err := b.Write(ctxAddr, ctx.Bytes()); err != nil {
 					t.Fatal(err)
 				}
-				if got := readDev(t, b, up, size); !bytes.Equal(got, wantU) {
-					t.Fatalf("units %d size %d: U differs from the model", units, size)
+				npl := int64(len(ps.pages))
+				if err := b.Launch("ldc_pages_ww", fusedGrid(npl*int64(ps.slotBytes)/4), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl))}); err != nil {
+					t.Fatal(err)
 				}
-				raw := readDev(t, b, wp, 4*size)
-				for j := 0; j < size; j++ {
-					if got := int(int32(binary.LittleEndian.Uint32(raw[4*j:]))); got != wantWriter[j] {
-						t.Fatalf("units %d size %d: writer[%d] = %d, model %d", units, size, j, got, wantWriter[j])
+				if got := readDev(t, b, sp, size); !bytes.Equal(got, wantU) {
+					t.Fatalf("units %d size %d page %d: U differs from the model", units, size, pageBytes)
+				}
+				gotData := readDev(t, b, data, len(ps.data))
+				for si, sl := range ps.slots {
+					lo, hi := int(sl.Page)*pageBytes, min(int(sl.Page+1)*pageBytes, size)
+					if got := gotData[si*ps.slotBytes : si*ps.slotBytes+hi-lo]; !bytes.Equal(got, p[sl.Unit][lo:hi]) {
+						t.Fatalf("units %d size %d page %d: unit %d's pass-2 page %d differs from the model", units, size, pageBytes, sl.Unit, sl.Page)
 					}
 				}
-				if got := readDev(t, b, cp, units*size); !bytes.Equal(got, flatten(p)) {
-					t.Fatalf("units %d size %d: pass-2 copies differ from the model", units, size)
-				}
 				if d := cmp.Diff(modelRaces(wantWW), recordsToRaces(readRecs())); d != "" {
-					t.Fatalf("units %d size %d: write-write races (-model +device):\n%s", units, size, d)
+					t.Fatalf("units %d size %d page %d: write-write races (-model +device):\n%s", units, size, pageBytes, d)
 				}
 				if overlap && units > 1 && len(wantWW) == 0 {
 					t.Fatalf("forced overlap not reported by the model")
 				}
 
-				// Pass 2: some units now end differently.
+				// Pass 2: some units now end differently, some on pages
+				// they had no copy of (a copy taken in pass 2, from U).
+				copy(ps.data, gotData)
 				for k := 0; k < 3; k++ {
 					i, j := rng.Intn(units), rng.Intn(size)
 					p[i][j] ^= 0x33
+					pg := j / pageBytes
+					si := ps.slotOf(pg, i)
+					if si < 0 {
+						if ps.heads[pg] < 0 {
+							ps.pages = append(ps.pages, uint32(pg))
+						}
+						ps.addSlot(pg, i, p[i][pg*pageBytes:min((pg+1)*pageBytes, size)])
+						continue
+					}
+					ps.data[si*ps.slotBytes+j-pg*pageBytes] ^= 0x33
 				}
-				if err := b.Write(cp, flatten(p)); err != nil {
+				for _, ptr := range []DevPtr{data, slots, heads, pages} {
+					b.Free(ptr)
+				}
+				data, slots, heads, pages = upload()
+				ctx.Pool = Pool{Data: uint64(data), Slots: uint64(slots), Heads: uint64(heads), Pages: uint64(pages), SlotBytes: uint64(ps.slotBytes)}
+				if err := b.Write(ctxAddr, ctx.Bytes()); err != nil {
 					t.Fatal(err)
 				}
-				sModel := bytes.Clone(s)
-				wantRW := FusedReadWrite(sModel, wantU, p)
-				rw, _ := fusedKernel("ldc_fused_rw", int64(size))
-				args = [][]byte{u64(uint64(sp)), u64(uint64(cp)), u64(uint64(n)), u32(uint32(units)), u64(uint64(up)), u32(0)}
-				// Both launch shapes: one thread per word, and the units
-				// of a word split between threads (as checkEach launches
-				// the word-wide kernel).
-				grid := fusedGrid(n)
-				if rw == "ldc_fused_rw4" && trials%2 == 1 {
-					grid = fusedGrid(n * int64(units))
-				}
-				if err := b.Launch(rw, grid, [3]uint32{256, 1, 1}, 0, args); err != nil {
+				wantRW := FusedReadWrite(bytes.Clone(s), wantU, p)
+				npl = int64(len(ps.pages))
+				if err := b.Launch("ldc_pages_rw", fusedGrid(npl*int64(ps.slotBytes)/4), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl))}); err != nil {
 					t.Fatal(err)
-				}
-				if got := readDev(t, b, sp, size); !bytes.Equal(got, wantU) {
-					t.Fatalf("units %d size %d: S after the copy-back is not U", units, size)
 				}
 				if d := cmp.Diff(modelRaces(wantRW), recordsToRaces(readRecs())); d != "" {
-					t.Fatalf("units %d size %d: read-write races (-model +device):\n%s", units, size, d)
+					t.Fatalf("units %d size %d page %d: read-write races (-model +device):\n%s", units, size, pageBytes, d)
 				}
-				for _, ptr := range []DevPtr{sp, cp, up, wp} {
+				for _, ptr := range []DevPtr{sp, data, slots, heads, pages} {
 					b.Free(ptr)
 				}
 				trials++
@@ -212,25 +293,31 @@ func TestFusedKernelsMatchModel(t *testing.T) {
 	}
 }
 
-// tinyMemory is a CPU backend that says it has almost no memory free.
-type tinyMemory struct{ *CPUBackend }
-
-func (tinyMemory) FreeMemory() (int64, error) { return 1 << 20, nil }
-
-// TestMemoryCheckBeforeAllocating: a run whose private copies do not fit
-// fails before allocating them, naming the bytes needed and free.
-func TestMemoryCheckBeforeAllocating(t *testing.T) {
+// TestMemoryLimitTooSmall: a --mem-limit that cannot hold the page tables
+// fails before anything is launched, naming the bytes needed and the
+// limit, as bad input.
+func TestMemoryLimitTooSmall(t *testing.T) {
 	b, _ := fusedBackend(t)
 	data := make([]byte, 4<<20)
 	k := &manifest.Kernel{Name: "k", Instrumented: true,
 		Params:  []manifest.Param{{Name: "out", Type: "int *", Size: 8, Pointer: true, Elem: "int", ElemSize: 4}},
 		Targets: []manifest.Target{{Index: 0, Name: "out", Space: "global", Kind: "param", Param: 0, ElemSize: 4}}}
-	_, err := Check(tinyMemory{b}, Launch{Kernel: k, Grid: [3]uint32{64, 1, 1}, Block: [3]uint32{32, 1, 1}, Args: []Arg{{Param: k.Params[0], Buffer: true, Data: data}}}, Options{})
+	_, err := Check(b, Launch{Kernel: k, Grid: [3]uint32{64, 1, 1}, Block: [3]uint32{32, 1, 1}, Args: []Arg{{Param: k.Params[0], Buffer: true, Data: data}}}, Options{MemLimit: 64 << 10})
 	var me *MemoryError
 	if !errors.As(err, &me) {
 		t.Fatalf("got %v, want a *MemoryError", err)
 	}
-	if me.Need != int64(len(data))*(64+5) || me.Free != 1<<20 || !strings.Contains(err.Error(), "276 MiB") {
-		t.Errorf("error %q (need %d, free %d)", err, me.Need, me.Free)
+	// 4 MiB of ints are 32768 pages of 128 bytes: 8 bytes of tables each.
+	if !me.Limit || me.Free != 64<<10 || me.Need < 32768*8 || !strings.Contains(err.Error(), "--mem-limit") {
+		t.Errorf("error %q (need %d, free %d, limit %v)", err, me.Need, me.Free, me.Limit)
+	}
+}
+
+// TestPageBytes: pages hold whole elements, near 128 bytes.
+func TestPageBytes(t *testing.T) {
+	for _, tt := range []struct{ elem, want int64 }{{0, 128}, {1, 128}, {4, 128}, {8, 128}, {12, 120}, {48, 96}, {24, 120}, {100, 100}, {128, 128}, {200, 200}} {
+		if got := pageBytes(tt.elem); got != tt.want || got%max(tt.elem, 1) != 0 {
+			t.Errorf("pageBytes(%d) = %d, want %d", tt.elem, got, tt.want)
+		}
 	}
 }

@@ -124,9 +124,10 @@ func enclosingAtomicFirstArg(n *Node) string {
 	return ""
 }
 
-// baseVariable strips an address expression down to the variable it is
-// computed from: &s[i].f, p + 4, (int *)q -> s, p, q.
-func baseVariable(n *Node) *Node {
+// BaseVariable strips an address expression down to the variable it is
+// computed from: &s[i].f, p + 4, (int *)q -> s, p, q; nil when it is not
+// computed from one variable.
+func BaseVariable(n *Node) *Node {
 	for n != nil {
 		switch n.Kind {
 		case "DeclRefExpr":
@@ -156,7 +157,7 @@ func (ka *kernelAnalysis) atomicsPass(k *Kernel) []Atomic {
 		body.Walk(func(n *Node) bool {
 			if isAtomicCall(n) && len(n.Children) > 1 {
 				at := Atomic{Call: n.Name, Pos: n.Pos}
-				if b := baseVariable(n.Children[1]); b != nil {
+				if b := BaseVariable(n.Children[1]); b != nil {
 					at.Variable = b.Name
 				}
 				out = append(out, at)

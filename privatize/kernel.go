@@ -14,9 +14,9 @@ import (
 //   - every local variable is declared at the top of the body (renamed when
 //     names collide) and its declarations become assignments, so that the
 //     region-start labels can be re-entered with goto;
-//   - every reference to a shared or module-scope target becomes
-//     (*ldc_p_NAME), a pointer to the current unit's private copy, and
-//     target pointer parameters are redirected once at entry;
+//   - every reference to a shared target becomes (*ldc_p_NAME), a pointer
+//     to the current warp's private copy, and every load and store that may
+//     touch a global target goes through the copy-on-write hooks (access.go);
 //   - every block barrier becomes a hook that, in replay mode, saves the
 //     thread's locals, lets the block check the region and, for the first
 //     pass, restores the locals and jumps back to the region's start
@@ -34,6 +34,31 @@ type kernelRewrite struct {
 	tokens []passes.Token
 	// deviceTargets are the module-scope targets of the file, by key.
 	deviceTargets map[string]string
+	unit          *passes.Unit
+}
+
+// unprivatizedParams returns the declaration keys of the kernel's pointer
+// parameters that are not privatized: their memory is not in the
+// runtime's allocation table, so accesses through them need no hook.
+func (kr *kernelRewrite) unprivatizedParams() map[string]bool {
+	private := map[string]bool{}
+	for _, t := range kr.k.Targets {
+		if t.Kind == "param" {
+			private[t.Name] = true
+		}
+	}
+	for _, u := range kr.k.Unchecked {
+		if pi := privateParam(kr.k, u); pi >= 0 {
+			private[kr.k.Params[pi].Name] = true
+		}
+	}
+	out := map[string]bool{}
+	for _, p := range kr.fn.Params {
+		if !private[p.Name] {
+			out[p.Key] = true
+		}
+	}
+	return out
 }
 
 // unsupported returns why the kernel cannot be instrumented, or "".
@@ -204,9 +229,6 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 				}
 				leaves.replace(n.Pos.Offset, n.Pos.End, l.name)
 			}
-			if name, ok := kr.deviceTargets[n.Ref]; ok {
-				leaves.replace(n.Pos.Offset, n.Pos.End, "(*LDC_GLOBAL_VAR("+name+"))")
-			}
 			if _, ok := shared[n.Ref]; ok {
 				if kr.text(n.Pos) != n.Name {
 					err = fmt.Errorf("line %d: shared variable %s is used inside a macro; ldcheck cannot redirect it", n.Pos.Line, n.Name)
@@ -254,6 +276,9 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	// Global loads and stores go through the copy-on-write hooks.
+	leaves = append(leaves, accessEdits(body, newAccessScope(kr.unit, kr.fn, kr.deviceTargets, kr.unprivatizedParams()))...)
+	leaves = append(leaves, memoryCallEdits(body, kr.src)...)
 
 	// Declarations become assignments; the edits inside an initializer are
 	// applied to its text here and dropped from the leaves.
@@ -383,27 +408,14 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 		}
 		es.insert(end, fmt.Sprintf(" decltype(&%s) ldc_p_%s = (decltype(&%s))ldc_shared_copy(&ldc_t, %d, (void *)&%s, sizeof(%s));", n.Name, n.Name, n.Name, i, n.Name, n.Name), 0)
 	}
-	// Target pointer parameters are redirected once, at entry.
-	var redirect strings.Builder
-	for _, t := range k.Targets {
-		if t.Kind == "param" {
-			fmt.Fprintf(&redirect, " %s = (decltype(%s))ldc_redirect((void *)%s);", t.Name, t.Name, t.Name)
-		}
-	}
-	for _, u := range k.Unchecked {
-		if pi := privateParam(k, u); pi >= 0 {
-			name := k.Params[pi].Name
-			fmt.Fprintf(&redirect, " %s = (decltype(%s))ldc_redirect((void *)%s);", name, name, name)
-		}
-	}
 	var labels []string
 	for _, b := range k.Barriers {
 		if !b.Warp {
 			labels = append(labels, fmt.Sprintf("case %d: goto ldc_r_%d_%d;", b.ID, K, b.ID))
 		}
 	}
-	entry := fmt.Sprintf("%s LDC_SAVE_%d(ldc_start); ldc_dispatch_%d: switch (ldc_t.start) { %s default: break; } ldc_r_%d_entry:;",
-		redirect.String(), K, K, strings.Join(labels, " "), K)
+	entry := fmt.Sprintf(" LDC_SAVE_%d(ldc_start); ldc_dispatch_%d: switch (ldc_t.start) { %s default: break; } ldc_r_%d_entry:;",
+		K, K, strings.Join(labels, " "), K)
 	es.insert(firstStatementOffset(body, shared), entry, 1)
 	es.insert(body.Pos.End-1, fmt.Sprintf(" ldc_exit_%d: LDC_EXIT(%d); ", K, K), 0)
 

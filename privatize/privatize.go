@@ -16,13 +16,18 @@ import (
 // Result is what Instrument produces: the instrumented source and the
 // manifest (without module paths; the build step fills those in).
 type Result struct {
-	Source   string
+	Source string
+	// Native is the user's file as written, nothing instrumented, for
+	// `ldcheck run --unchecked`; the build step writes it as
+	// NativeName(Manifest.Output).
+	Native   string
 	Manifest *manifest.Manifest
 }
 
 // Instrument rewrites the analysed file. Kernels that cannot be
 // instrumented are left as written and marked so in the manifest, with the
 // reason; host-only functions are left out (ldcheck launches kernels itself).
+// It also renders the file with nothing instrumented (Result.Native).
 func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, error) {
 	sum := sha256.Sum256(u.Source)
 	m := &manifest.Manifest{
@@ -32,24 +37,8 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		Output:  strings.TrimSuffix(filepath.Base(absPath), filepath.Ext(absPath)) + ".ldcheck.cu",
 		Kernels: []manifest.Kernel{},
 	}
-	var es edits
-	for _, f := range u.Funcs {
-		if !f.Kernel && !f.Device {
-			es.replace(f.Pos.Offset, f.Pos.End, "/* ldcheck: host function "+f.Name+" left out: ldcheck launches kernels itself */")
-			continue
-		}
-		// Inline PTX cannot run on the CPU backend: there it traps, with a
-		// message, instead of failing the whole build.
-		f.Body.Walk(func(n *passes.Node) bool {
-			if n.Kind == "GCCAsmStmt" || n.Kind == "AsmStmt" {
-				es.insert(n.Pos.Offset, "LDC_INLINE_ASM(", 0)
-				es.insert(n.Pos.End, ")", 1)
-				return false
-			}
-			return true
-		})
-	}
-	// Module-scope __device__ targets are reached through ldc_redirect
+	es := hostAndAsm(u)
+	// Module-scope __device__ targets are reached through the access hooks
 	// wherever they are referenced, in kernels and device functions alike.
 	deviceTargets := map[string]string{} // declaration key -> name
 	for _, k := range a.Kernels {
@@ -68,12 +57,10 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		if f.Kernel || !f.Device {
 			continue
 		}
-		f.Body.Walk(func(n *passes.Node) bool {
-			if name, ok := deviceTargets[n.Ref]; ok && n.Kind == "DeclRefExpr" {
-				es.replace(n.Pos.Offset, n.Pos.End, "(*LDC_GLOBAL_VAR("+name+"))")
-			}
-			return true
-		})
+		// A device function's pointers may come from anywhere: the hooks
+		// check the address at run time.
+		es = append(es, accessEdits(f.Body, newAccessScope(u, f, deviceTargets, nil))...)
+		es = append(es, memoryCallEdits(f.Body, u.Source)...)
 	}
 	var macros, entries strings.Builder
 	funcs := map[string]*passes.Func{}
@@ -81,8 +68,8 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		funcs[f.Name] = f
 	}
 	for i, k := range a.Kernels {
-		mk := kernelManifest(i, k)
-		kr := &kernelRewrite{src: u.Source, index: i, k: k, fn: funcs[k.Name], tokens: u.Tokens, deviceTargets: deviceTargets}
+		mk := kernelManifest(i, k, a.Globals)
+		kr := &kernelRewrite{src: u.Source, index: i, k: k, fn: funcs[k.Name], tokens: u.Tokens, deviceTargets: deviceTargets, unit: u}
 		if reason := kr.unsupported(u, a); reason != "" {
 			mk.Instrumented, mk.Reason = false, reason
 		} else {
@@ -113,10 +100,14 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		out.WriteByte('\n')
 	}
 	fmt.Fprintf(&out, "#line 1 \"%s (ldcheck entry points)\"\n#ifdef LDC_CPU\n%s#endif\n", m.Output, entries.String())
-	return &Result{Source: out.String(), Manifest: m}, nil
+	nat, err := native(u, absPath, m.Output, entries.String())
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Source: out.String(), Native: nat, Manifest: m}, nil
 }
 
-func kernelManifest(i int, k *passes.Kernel) manifest.Kernel {
+func kernelManifest(i int, k *passes.Kernel, globals []*passes.Variable) manifest.Kernel {
 	mk := manifest.Kernel{
 		Name:         k.Name,
 		Symbol:       k.Mangled,
@@ -152,8 +143,14 @@ func kernelManifest(i int, k *passes.Kernel) manifest.Kernel {
 				mt.Elem, mt.ElemSize, mt.Dynamic, mt.Line = v.Elem, v.ElemSize, v.Extern, v.Pos.Line
 			}
 		}
+		for _, v := range globals {
+			if t.Kind == "device" && v.Name == t.Name {
+				mt.Elem, mt.ElemSize, mt.Line = v.Elem, v.ElemSize, v.Pos.Line
+			}
+		}
 		mk.Targets = append(mk.Targets, mt)
 	}
+	mk.Atomics = len(k.Atomics)
 	for _, at := range k.Atomics {
 		if at.Variable != "" && !slices.Contains(mk.Atomic, at.Variable) {
 			mk.Atomic = append(mk.Atomic, at.Variable)

@@ -28,7 +28,9 @@ and compiles the result:
   - the CPU library (when a C++ compiler is present), for --backend cpu.
 The build directory holds the instrumented source (readable, with #line
 directives back to FILE.cu), manifest.json (what ldcheck run needs) and the
-modules. Kernels that cannot be instrumented are listed with the reason and
+modules; also FILE.ldcheck.native.cu, the kernels as written (host code left
+out), compiled as a user would (nvcc -O3, no --fmad=false) for
+ldcheck run --unchecked. Kernels that cannot be instrumented are listed with the reason and
 run unchecked.`,
 		Flags: append(compilerFlags(),
 			&cli.StringFlag{Name: "o", Usage: "write the build to `DIR` (default FILE.ldcheck next to FILE.cu)"},
@@ -104,6 +106,10 @@ func runBuild(c *cli.Context) error {
 	if err := os.WriteFile(filepath.Join(dir, m.Output), []byte(res.Source), 0o644); err != nil {
 		return fmt.Errorf("build %s: %w", dir, err)
 	}
+	m.NativeSource = privatize.NativeName(m.Output)
+	if err := os.WriteFile(filepath.Join(dir, m.NativeSource), []byte(res.Native), 0o644); err != nil {
+		return fmt.Errorf("build %s: %w", dir, err)
+	}
 	abIncl := func(paths []string) []string {
 		var out []string
 		for _, p := range paths {
@@ -153,9 +159,9 @@ func compileBuild(c *cli.Context, dir string, m *manifest.Manifest) (*gpuruntime
 		return nil, err
 	}
 	deviceOnly := c.Bool("device-only")
-	m.PTX, m.Arch = "", ""
+	m.PTX, m.Arch, m.NativePTX = "", "", ""
 	if !deviceOnly {
-		m.CPU = ""
+		m.CPU, m.NativeCPU = "", ""
 	}
 	built, err := gpuruntime.Compile(c.Context, dir, m, gpuruntime.BuildOptions{
 		Arch: c.String("arch"), NVCC: c.String("nvcc"), Includes: m.Includes, Defines: m.Defines, Std: m.Std,
@@ -177,7 +183,8 @@ func compileCommand() *cli.Command {
 		Usage:     "compile a build directory again (e.g. with nvcc on the GPU machine; needs no libclang)",
 		ArgsUsage: "DIR",
 		Description: `compile recompiles the instrumented source that ldcheck build left in DIR: the
-device module (nvcc when on PATH or --nvcc, else clang-15) and the CPU library.
+device module (nvcc when on PATH or --nvcc, else clang-15) and the CPU library,
+and the same for the native source (the kernels as written, for --unchecked).
 Use it to build on a machine with libclang and finish on a GPU machine that has
 nvcc but no libclang.`,
 		Flags: []cli.Flag{

@@ -54,6 +54,7 @@ total thread count; run says what it assumed.
 			&cli.BoolFlag{Name: "unchecked", Usage: "run the kernel as written, once, without checking (to compare outputs or time it)"},
 			&cli.BoolFlag{Name: "warmup", Usage: "run the kernel once, unchecked and untimed, before the timed run (for benchmarks)"},
 			&cli.BoolFlag{Name: "v", Usage: "print the time of each phase (init, kernel passes, checks)"},
+			&cli.StringFlag{Name: "mem-limit", Usage: "device memory the private copies may take (`SIZE`, e.g. 2GiB; default: what is free, less a margin); when level 1's copies do not fit, blocks are checked in rounds of groups sharing copies (warp reshuffling)"},
 			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Minute, Usage: "give up (exit 3) when the checked run takes longer than `DURATION` (a hung kernel); 0 waits forever"},
 		},
 		OnUsageError: usageError,
@@ -86,6 +87,15 @@ type jsonSummary struct {
 	BytesCompared int64              `json:"bytes_compared"`
 	Phases        []gpuruntime.Phase `json:"phases"`
 	Unchecked     string             `json:"unchecked,omitempty"`
+	// Level 1's rounds (1 without reshuffling) of the rounds planned, the
+	// private copies each round's blocks shared (the blocks, without
+	// reshuffling), the most memory the page copies took, and equation
+	// (1)'s probability that a race between two blocks was checked.
+	Rounds               int     `json:"rounds,omitempty"`
+	RoundsPlanned        int     `json:"rounds_planned,omitempty"`
+	Groups               int     `json:"groups,omitempty"`
+	CopyBytes            int64   `json:"copy_bytes"`
+	DetectionProbability float64 `json:"detection_probability,omitempty"`
 }
 
 func isTerminal(w io.Writer) bool {
@@ -144,7 +154,8 @@ func runRun(c *cli.Context) error {
 		}
 	}
 
-	b, bnotes, err := openBackend(dir, m, backendName)
+	unchecked := c.Bool("unchecked")
+	b, bnotes, err := openBackend(dir, m, backendName, unchecked)
 	notes = append(notes, bnotes...)
 	if err != nil {
 		return err
@@ -157,7 +168,17 @@ func runRun(c *cli.Context) error {
 		l.Args = append(l.Args, gpuruntime.Arg{Param: v.Param, Buffer: v.Buffer, Data: v.Data})
 		argText = append(argText, v.String())
 	}
-	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: c.Bool("unchecked"), WarmUp: c.Bool("warmup")}
+	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: unchecked, WarmUp: c.Bool("warmup")}
+	if v := c.String("mem-limit"); v != "" {
+		n, err := launch.ParseMemory(v)
+		if err != nil {
+			return inputErr("--mem-limit: %v", err)
+		}
+		if n == 0 {
+			return inputErr("--mem-limit: 0 leaves no room for private copies; give a size such as 1GiB, or leave it out to use the free device memory")
+		}
+		opt.MemLimit = n
+	}
 	errw := c.App.ErrWriter
 	for _, n := range notes {
 		fmt.Fprintf(errw, "ldcheck: %s\n", n)
@@ -166,19 +187,43 @@ func runRun(c *cli.Context) error {
 		opt.Progress = errw
 		fmt.Fprintf(errw, "checking kernel %s on %s, grid %s, block %s\n", k.Name, b.Name(), launch.Dim3(spec.Grid), launch.Dim3(spec.Block))
 	}
+	cpub, _ := b.(*gpuruntime.CPUBackend) // it can say how far a launch got
+	if cpub != nil {
+		cpub.Progress = opt.Progress
+	}
 	if d := c.Duration("timeout"); d > 0 {
 		// A kernel that hangs cannot be interrupted from the host: leaving
 		// the process is what releases the GPU (or the CPU's fibers).
 		t := time.AfterFunc(d, func() {
-			fmt.Fprintf(errw, "ldcheck: kernel %s did not finish within %s (--timeout): it hangs (a barrier not reached by every thread, a spin loop waiting on another block, ...) or needs longer; no verdict\n", k.Name, d)
+			why := ""
+			if p, ok := cpuRunning(cpub); ok {
+				if p.Slow(d) { // blocks still finishing: slow, not hung
+					fmt.Fprintf(errw, "ldcheck: kernel %s: the cpu backend had finished %d of %d blocks of launch %d after %s; give --timeout more time or use a GPU (--backend cuda); no verdict\n", k.Name, p.Done, p.Blocks, p.Launch, d)
+					os.Exit(exitFailed)
+				}
+				why = fmt.Sprintf(" (cpu backend: no block or barrier of launch %d finished in the last %s", p.Launch, p.Idle.Round(time.Millisecond))
+				if p.Waiting > 0 {
+					why += fmt.Sprintf("; %d threads wait at a barrier", p.Waiting)
+				}
+				why += ")"
+			}
+			fmt.Fprintf(errw, "ldcheck: kernel %s did not finish within %s (--timeout): it hangs (a barrier not reached by every thread, a spin loop waiting on another block, ...) or needs longer%s; no verdict\n", k.Name, d, why)
 			os.Exit(exitFailed)
 		})
 		defer t.Stop()
 	}
-	res, err := gpuruntime.Check(b, l, opt)
+	run := gpuruntime.Check
+	if unchecked {
+		run = gpuruntime.RunNative // the kernel as written, from the native module
+	}
+	res, err := run(b, l, opt)
 	var oob *gpuruntime.OutOfBoundsError
 	if errors.As(err, &oob) {
 		return &exitError{exitInput, fmt.Errorf("%w (on the %s backend; no verdict)", oob, b.Name())}
+	}
+	var mem *gpuruntime.MemoryError
+	if errors.As(err, &mem) && mem.Limit {
+		return &exitError{exitInput, fmt.Errorf("kernel %s on the %s backend: %w (no verdict)", k.Name, b.Name(), err)}
 	}
 	if err != nil {
 		return &exitError{exitFailed, fmt.Errorf("kernel %s on the %s backend: %w (no verdict)", k.Name, b.Name(), err)}
@@ -193,8 +238,10 @@ func runRun(c *cli.Context) error {
 	w := c.App.Writer
 	if format == "json" {
 		rep := jsonReport{Kernel: k.Name, Source: m.Source, Backend: b.Name(), Races: res.Races, Notes: notes,
-			Launch:  jsonLaunch{Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared, Args: argText},
-			Summary: jsonSummary{Levels: res.Levels, Regions: len(k.Regions), BytesCompared: res.BytesCompared, Phases: res.Phases, Unchecked: res.Unchecked}}
+			Launch: jsonLaunch{Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared, Args: argText},
+			Summary: jsonSummary{Levels: res.Levels, Regions: len(k.Regions), BytesCompared: res.BytesCompared, Phases: res.Phases, Unchecked: res.Unchecked,
+				Rounds: res.Rounds, RoundsPlanned: res.RoundsPlanned, Groups: res.Groups, CopyBytes: res.CopyBytes, DetectionProbability: res.DetectionProbability}}
+		rep.Notes = append(rep.Notes, res.Notes...)
 		switch {
 		case res.Unchecked != "":
 			rep.Verdict = "unchecked"
@@ -235,6 +282,9 @@ func printVerdict(w io.Writer, m *manifest.Manifest, k *manifest.Kernel, res *gp
 		fmt.Fprintf(w, "%s:%d: kernel %s ran unchecked (not instrumented: %s)\n", base, k.Line, k.Name, res.Unchecked)
 	case len(res.Races) == 0:
 		fmt.Fprintf(w, "%s:%d: kernel %s: no race found (%s backend; levels %s; %d bytes compared)\n", base, k.Line, k.Name, backend, strings.Join(res.Levels, " and "), res.BytesCompared)
+		if res.RoundsPlanned > 1 {
+			fmt.Fprintf(w, "  level 1 ran %d rounds of %d groups sharing private copies (memory-capped); every pair of blocks was checked\n", res.Rounds, res.Groups)
+		}
 		for _, u := range k.Unchecked {
 			if strings.Contains(u.Reason, "atomic") {
 				fmt.Fprintf(w, "  unchecked %s: %s\n", u.Name, u.Reason)
@@ -243,24 +293,41 @@ func printVerdict(w io.Writer, m *manifest.Manifest, k *manifest.Kernel, res *gp
 	default:
 		gpuruntime.WriteText(w, m.Source, k, res)
 		fmt.Fprintf(w, "%s: kernel %s: %d race(s) found; the kernel's outputs are undefined\n", base, k.Name, len(res.Races))
+		if res.RoundsPlanned > 1 {
+			fmt.Fprintf(w, "  found in round %d of %d of level 1 (groups of blocks sharing %d private copies); the blocks named took the copies of the racing pages\n", res.Rounds, res.RoundsPlanned, res.Groups)
+		}
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+	if res.CopyBytes > 0 && res.Unchecked == "" {
+		fmt.Fprintf(w, "  private copies took at most %s\n", gpuruntime.FormatBytes(res.CopyBytes))
 	}
 }
 
 // openBackend picks the backend; auto prefers a usable GPU and says why
-// it falls back to the CPU.
-func openBackend(dir string, m *manifest.Manifest, name string) (gpuruntime.Backend, []string, error) {
+// it falls back to the CPU. native opens the build's native modules (the
+// kernels as written, for --unchecked) instead of the instrumented ones.
+func openBackend(dir string, m *manifest.Manifest, name string, native bool) (gpuruntime.Backend, []string, error) {
 	var notes []string
 	symbols := map[string]string{}
 	for _, k := range m.Kernels {
-		symbols[k.Name] = k.Symbol
+		symbols[k.Name] = k.Symbol // the same in the native module: same signatures
+	}
+	ptx, lib, what := m.PTX, m.CPU, ""
+	if native {
+		ptx, lib, what = m.NativePTX, m.NativeCPU, "native "
+		if m.NativeSource == "" {
+			return nil, notes, &exitError{exitFailed, fmt.Errorf("%s has no native module (the kernels as written, which --unchecked runs): it was made by an older ldcheck; run ldcheck build %s again", dir, m.Source)}
+		}
 	}
 	if name == "cuda" || name == "auto" {
 		var err error
-		if m.PTX == "" {
-			err = errors.New("the build has no device module (no nvcc or clang-15 when it was built)")
+		if ptx == "" {
+			err = fmt.Errorf("the build has no %sdevice module (no nvcc or clang-15 when it was built, or it failed: see ldcheck compile %s)", what, dir)
 		} else {
 			var b *gpuruntime.CUDABackend
-			b, err = gpuruntime.OpenCUDA(filepath.Join(dir, m.PTX), symbols)
+			b, err = gpuruntime.OpenCUDA(filepath.Join(dir, ptx), symbols)
 			if err == nil {
 				return b, notes, nil
 			}
@@ -270,12 +337,24 @@ func openBackend(dir string, m *manifest.Manifest, name string) (gpuruntime.Back
 		}
 		notes = append(notes, fmt.Sprintf("no usable GPU (%v): using the CPU backend", err))
 	}
-	if m.CPU == "" {
+	if lib == "" {
+		if native {
+			return nil, notes, &exitError{exitFailed, fmt.Errorf("%s has no native CPU library, so --unchecked cannot run the kernel as written on the CPU backend (no C++ compiler when it was built, or compiling %s failed); run ldcheck compile %s to see why", dir, m.NativeSource, dir)}
+		}
 		return nil, notes, &exitError{exitFailed, fmt.Errorf("%s has no CPU library (no C++ compiler when it was built); install g++ and run ldcheck build again", dir)}
 	}
-	b, err := gpuruntime.OpenCPU(filepath.Join(dir, m.CPU))
+	b, err := gpuruntime.OpenCPU(filepath.Join(dir, lib))
 	if err != nil {
 		return nil, notes, &exitError{exitFailed, err}
 	}
 	return b, notes, nil
+}
+
+// cpuRunning is how far the CPU backend got with the launch it runs; false
+// for another backend, or between launches.
+func cpuRunning(b *gpuruntime.CPUBackend) (gpuruntime.LaunchProgress, bool) {
+	if b == nil {
+		return gpuruntime.LaunchProgress{}, false
+	}
+	return b.Running()
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -28,6 +30,29 @@ func TestScripts(t *testing.T) {
 			env.Setenv("ACCEPTANCE", acceptance)
 			// txtar holds text only, so the non-UTF-8 input is made here.
 			return os.WriteFile(filepath.Join(env.WorkDir, "binary.cu"), []byte("__global__ void k() {}\n\xff\xfe\x00\n"), 0o644)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// copy-bytes-within LIMIT: the JSON report on stdout says the
+			// private copies took at most LIMIT bytes.
+			"copy-bytes-within": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 {
+					ts.Fatalf("usage: copy-bytes-within LIMIT")
+				}
+				limit, err := strconv.ParseInt(args[0], 10, 64)
+				ts.Check(err)
+				var rep struct {
+					Summary struct {
+						CopyBytes *int64 `json:"copy_bytes"`
+					}
+				}
+				ts.Check(json.Unmarshal([]byte(ts.ReadFile("stdout")), &rep))
+				if rep.Summary.CopyBytes == nil {
+					ts.Fatalf("no summary.copy_bytes in the report")
+				}
+				if got := *rep.Summary.CopyBytes; (got <= limit) == neg || got == 0 {
+					ts.Fatalf("copy_bytes %d, limit %d", got, limit)
+				}
+			},
 		},
 	})
 }

@@ -9,8 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -830,6 +832,143 @@ func TestStackOverflowFailsTheLaunch(t *testing.T) {
 		err := m.Launch("overflow_stack", [3]uint32{1, 1, 1}, [3]uint32{32, 1, 1}, 0, [][]byte{ptr(out)}, 1)
 		if err == nil || !strings.Contains(err.Error(), "stack overflow") {
 			t.Fatalf("got %v, want a stack overflow", err)
+		}
+	})
+}
+
+// TestRunningReportsProgress: a launch slowed down (many blocks, each with
+// many barriers, on one worker) reports the blocks it finished, and the
+// barriers it passed, while it runs.
+func TestRunningReportsProgress(t *testing.T) {
+	forEachModule(t, func(t *testing.T, m *Module) {
+		const blocks, threads, iters = 24, 128, 100
+		out := alloc(t, 4*threads)
+		done := make(chan error, 1)
+		go func() {
+			done <- m.Launch("barrier_loop", [3]uint32{blocks, 1, 1}, [3]uint32{threads, 1, 1}, 0,
+				[][]byte{ptr(out), i32(iters)}, 1)
+		}()
+		var seen []Progress
+	poll:
+		for {
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatal(err)
+				}
+				break poll
+			case <-time.After(time.Millisecond):
+				for _, p := range m.Running() {
+					if p.Kernel == "barrier_loop" {
+						seen = append(seen, p)
+					}
+				}
+			}
+		}
+		if r := m.Running(); len(r) != 0 {
+			t.Errorf("Running() after the launch returned: %+v", r)
+		}
+		partial := false
+		for i, p := range seen {
+			if p.Blocks != blocks || p.Workers != 1 || p.Active > 1 || p.Done > blocks ||
+				p.Barriers > blocks*2*iters || p.Waiting >= threads || time.Since(p.Started) > time.Minute {
+				t.Fatalf("snapshot %d: %+v", i, p)
+			}
+			if i > 0 && (p.Done < seen[i-1].Done || p.Barriers < seen[i-1].Barriers) {
+				t.Fatalf("progress went back: %+v after %+v", p, seen[i-1])
+			}
+			// Blocks finish one after another: the barriers of the finished
+			// ones are all counted.
+			if p.Barriers < p.Done*2*iters {
+				t.Fatalf("snapshot %d: %d blocks done but only %d barriers", i, p.Done, p.Barriers)
+			}
+			partial = partial || (p.Done > 0 && p.Done < blocks)
+		}
+		if !partial {
+			t.Errorf("no snapshot of %d showed some but not all blocks finished: %+v", len(seen), seen)
+		}
+	})
+}
+
+// TestRunningShowsThreadsAtABarrier: a launch that makes no progress (one
+// thread spins, the others wait at a barrier) shows it: no block finishes,
+// no barrier completes, and the waiting threads are counted.
+func TestRunningShowsThreadsAtABarrier(t *testing.T) {
+	forEachModule(t, func(t *testing.T, m *Module) {
+		const threads = 64
+		flag, fv := allocOf[int32](t, 1)
+		out := alloc(t, 4*2*threads)
+		done := make(chan error, 1)
+		go func() {
+			done <- m.Launch("wait_for_host", [3]uint32{2, 1, 1}, [3]uint32{threads, 1, 1}, 0,
+				[][]byte{ptr(flag), ptr(out)}, 2)
+		}()
+		deadline := time.Now().Add(30 * time.Second)
+		var p Progress
+		for {
+			r := m.Running()
+			if len(r) == 1 && r[0].Waiting == 2*(threads-1) {
+				p = r[0]
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("no snapshot with %d threads at the barrier: %+v", 2*(threads-1), r)
+			}
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(20 * time.Millisecond)
+		again := m.Running()
+		if len(again) != 1 || again[0].Done != 0 || again[0].Barriers != 0 || again[0].Active != 2 || again[0].Waiting != p.Waiting {
+			t.Errorf("a stalled launch changed: %+v, then %+v", p, again)
+		}
+		atomicStore(&fv[0], 1)
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func atomicStore(p *int32, v int32) { atomic.StoreInt32(p, v) }
+
+// TestWorkersIsWhatALaunchUses: Workers says how many blocks of a launch
+// run at once (the CPU backend's Resident), and a launch uses that many.
+func TestWorkersIsWhatALaunchUses(t *testing.T) {
+	for _, c := range []struct{ threads, requested, want int }{
+		{32, 5, 5}, {1024, 100, 14}, {1024, 3, 3}, {256, 1000, 57}, {0, 1, 1},
+		{1024, 0, min(runtime.NumCPU(), 14)}, {32, 0, min(runtime.NumCPU(), 416)},
+	} {
+		if got := Workers(c.threads, c.requested); got != c.want {
+			t.Errorf("Workers(%d, %d) = %d, want %d", c.threads, c.requested, got, c.want)
+		}
+	}
+	forEachModule(t, func(t *testing.T, m *Module) {
+		const threads, blocks = 1024, 40
+		flag, fv := allocOf[int32](t, 1)
+		out := alloc(t, 4*blocks*threads)
+		done := make(chan error, 1)
+		go func() {
+			done <- m.Launch("wait_for_host", [3]uint32{blocks, 1, 1}, [3]uint32{threads, 1, 1}, 0,
+				[][]byte{ptr(flag), ptr(out)}, 100)
+		}()
+		want := Workers(threads, 100)
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			r := m.Running()
+			if len(r) == 1 && r[0].Active == uint64(want) {
+				if r[0].Workers != want {
+					t.Errorf("%d workers, want %d", r[0].Workers, want)
+				}
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("never %d blocks at once: %+v", want, r)
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		atomicStore(&fv[0], 1)
+		if err := <-done; err != nil {
+			t.Fatal(err)
 		}
 	})
 }

@@ -13,7 +13,10 @@
 // It owns: the header and its stub CUDA headers, finding and running the C++
 // compiler, loading modules, launching kernels and the memory that stands in
 // for device memory (mmap'd, outside the Go heap, so C may keep pointers to
-// it).
+// it). A launch runs on Workers OS threads, one block each at a time, and
+// publishes how far it got (blocks finished, barriers passed, threads
+// waiting at a barrier) while it runs: Module.Running reads it from any
+// goroutine, so a host that waits can tell a slow launch from a hung one.
 //
 // The engine's one piece of process-wide state is its fault handler, chained
 // to Go's and installed once per loaded library.

@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
@@ -15,7 +18,7 @@ import (
 
 // abiVersion is what ldc_cpu_abi_version() returns for the header embedded
 // in this package; a module built from another header is refused.
-const abiVersion = 1
+const abiVersion = 2
 
 // errBufLen bounds the one-line message ldc_cpu_launch writes on failure.
 const errBufLen = 2048
@@ -29,10 +32,13 @@ type Module struct {
 	objects map[string]uint64 // exported data symbols and their sizes
 
 	launch func(entry, args, grid, block uintptr, dynShared uint64, workers int32,
-		errBuf uintptr, errLen uint64) int32
+		errBuf uintptr, errLen uint64, progress uintptr) int32
 
 	mu     sync.RWMutex // Close waits for running launches
 	closed bool
+
+	runMu   sync.Mutex // guards running; a launch's scratch is freed only after it leaves
+	running []*scratch // launches in progress, oldest first
 }
 
 // LaunchError is a kernel launch that ran and failed, or was refused by the
@@ -175,31 +181,116 @@ func (m *Module) Launch(kernel string, grid, block [3]uint32, dynShared int, arg
 		return fmt.Errorf("kernel %s is not in %s (no ldc_entry_%s)", kernel, m.path, kernel)
 	}
 
-	s, err := newScratch(grid, block, args)
+	threads := int(block[0]) * int(block[1]) * int(block[2])
+	nblocks := uint64(grid[0]) * uint64(grid[1]) * uint64(grid[2])
+	n := Workers(threads, workers)
+	if nblocks > 0 && uint64(n) > nblocks {
+		n = int(nblocks)
+	}
+	s, err := newScratch(grid, block, args, n)
 	if err != nil {
 		return err
 	}
-	defer s.free()
+	s.kernel, s.nblocks, s.started = kernel, nblocks, time.Now()
+	m.runMu.Lock()
+	m.running = append(m.running, s)
+	m.runMu.Unlock()
+	defer func() {
+		m.runMu.Lock()
+		for i, r := range m.running {
+			if r == s {
+				m.running = append(m.running[:i], m.running[i+1:]...)
+				break
+			}
+		}
+		m.runMu.Unlock()
+		s.free()
+	}()
 	rc := m.launch(entry, s.addr(s.argv), s.addr(s.grid), s.addr(s.block),
-		uint64(dynShared), int32(workers), s.addr(s.errBuf), errBufLen)
+		uint64(dynShared), int32(n), s.addr(s.errBuf), errBufLen, s.addr(s.progress))
 	if rc != 0 {
 		return &LaunchError{Kernel: kernel, Msg: s.message()}
 	}
 	return nil
 }
 
-// scratch is one launch's memory shared with C, mapped outside the Go heap
-// because C is handed pointers into it: the void* array, the argument
-// values it points at, grid and block, and the error buffer.
-type scratch struct {
-	mem                       []byte
-	grid, block, errBuf, argv int // offsets into mem
+// Workers is how many OS threads a launch of blocks of `threads` threads
+// runs on, each running one block at a time, start to finish: `requested`,
+// or one per CPU when requested <= 0, but at most 30000 / (2 x threads + 8),
+// as every fiber stack with its guard page is two of the 65530 memory
+// mappings a process may have (14 workers for 1024-thread blocks). A grid
+// of fewer blocks uses fewer. So it is how many blocks of such a launch
+// run at once.
+func Workers(threads, requested int) int {
+	n := requested
+	if n <= 0 {
+		n = runtime.NumCPU()
+	}
+	if n > 1<<20 {
+		n = 1 << 20
+	}
+	if threads < 1 {
+		threads = 1
+	}
+	if byMaps := 30000 / (2*threads + 8); n > byMaps {
+		n = max(byMaps, 1)
+	}
+	return n
 }
 
-func newScratch(grid, block [3]uint32, args [][]byte) (*scratch, error) {
+// Progress is how far a running launch got. The engine updates it as it
+// goes (see LaunchProgress in the header); Running reads it.
+type Progress struct {
+	Kernel  string
+	Started time.Time
+	Blocks  uint64 // in the grid
+	Done    uint64 // blocks finished
+	Active  uint64 // blocks being run now (one per busy worker)
+	// Barriers counts the __syncthreads completed so far, over all blocks:
+	// with Done, it moves whenever the launch makes progress.
+	Barriers uint64
+	// Waiting is the number of threads waiting at a __syncthreads now.
+	Waiting uint64
+	Workers int // OS threads running blocks
+}
+
+// Running returns the progress of this module's launches that are running
+// now, oldest first. It may be called from any goroutine at any time.
+func (m *Module) Running() []Progress {
+	m.runMu.Lock()
+	defer m.runMu.Unlock()
+	out := make([]Progress, 0, len(m.running))
+	for _, s := range m.running {
+		out = append(out, s.snapshot())
+	}
+	return out
+}
+
+// scratch is one launch's memory shared with C, mapped outside the Go heap
+// because C is handed pointers into it: the void* array, the argument
+// values it points at, grid and block, the error buffer and the progress
+// counters (struct LaunchProgress: a 64-byte header, then one 64-byte slot
+// per worker).
+type scratch struct {
+	mem                                 []byte
+	grid, block, errBuf, progress, argv int // offsets into mem
+	slots                               int
+
+	kernel  string
+	nblocks uint64
+	started time.Time
+}
+
+const (
+	progressHeader = 64 // nslots, nblocks, workers, padding; slot[0] follows (64 bytes each)
+	progressSlot   = 64
+)
+
+func newScratch(grid, block [3]uint32, args [][]byte, workers int) (*scratch, error) {
 	align := func(n int) int { return (n + 15) &^ 15 }
-	s := &scratch{grid: 0, block: 16, errBuf: 32}
-	s.argv = s.errBuf + errBufLen
+	s := &scratch{grid: 0, block: 16, errBuf: 32, slots: max(workers, 1)}
+	s.progress = (s.errBuf + errBufLen + 63) &^ 63
+	s.argv = s.progress + progressHeader + progressSlot*s.slots
 	size := s.argv + align(8*len(args))
 	for _, a := range args {
 		size += align(len(a))
@@ -213,6 +304,7 @@ func newScratch(grid, block [3]uint32, args [][]byte) (*scratch, error) {
 		binary.NativeEndian.PutUint32(mem[s.grid+4*i:], grid[i])
 		binary.NativeEndian.PutUint32(mem[s.block+4*i:], block[i])
 	}
+	binary.NativeEndian.PutUint64(mem[s.progress:], uint64(s.slots))
 	off := s.argv + align(8*len(args))
 	for i, a := range args {
 		copy(mem[off:], a)
@@ -223,6 +315,26 @@ func newScratch(grid, block [3]uint32, args [][]byte) (*scratch, error) {
 }
 
 func (s *scratch) addr(off int) uintptr { return uintptr(unsafe.Pointer(&s.mem[0])) + uintptr(off) }
+
+// word reads the counter at offset off, which a worker may be writing.
+func (s *scratch) word(off int) uint64 {
+	return atomic.LoadUint64((*uint64)(unsafe.Pointer(&s.mem[off])))
+}
+
+func (s *scratch) snapshot() Progress {
+	p := Progress{Kernel: s.kernel, Started: s.started, Blocks: s.nblocks}
+	p.Workers = int(min(s.word(s.progress+16), uint64(s.slots)))
+	for i := 0; i < s.slots; i++ {
+		slot := s.progress + progressHeader + i*progressSlot
+		p.Done += s.word(slot)
+		p.Barriers += s.word(slot + 8)
+		p.Waiting += s.word(slot + 16)
+		if s.word(slot+24) != 0 {
+			p.Active++
+		}
+	}
+	return p
+}
 
 func (s *scratch) message() string {
 	b := s.mem[s.errBuf : s.errBuf+errBufLen]

@@ -1,9 +1,13 @@
 // Package cuda is ldcheck's binding of the CUDA driver API (libcuda.so.1).
 //
-// It owns the driver binding and nothing else: loading the library, one Go
-// method per driver entry point that ldcheck uses, the driver's handle types
-// and enumerations, and turning every CUresult into a Go error that carries the
-// driver's own name and message (cuGetErrorName, cuGetErrorString). It knows
+// It owns the driver binding: loading the library, one Go method per driver
+// entry point that ldcheck uses, the driver's handle types and enumerations,
+// and turning every CUresult into a Go error that carries the driver's own
+// name and message (cuGetErrorName, cuGetErrorString). On top of the binding
+// it has one driver-level helper, Program: a module plus the
+// register-limited copies of it that blocks of many threads need (a kernel
+// of 130 registers cannot launch 1024 threads per block), with the
+// module-scope variables kept in step between them (see Program). It knows
 // nothing of kernels' instrumentation, of ldcheck's checking protocol or of
 // race reports; package gpuruntime builds its CUDA backend on top of it.
 //

@@ -51,6 +51,8 @@ type Driver struct {
 	cuFuncGetAttribute  func(v *int32, attr FunctionAttribute, f Function) result
 	cuFuncSetAttribute  func(f Function, attr FunctionAttribute, v int32) result
 
+	cuOccupancyMaxActiveBlocksPerMultiprocessor func(n *int32, f Function, blockSize int32, dynShared uintptr) result
+
 	cuMemAlloc        func(p *DevicePtr, bytes uintptr) result
 	cuMemFree         func(p DevicePtr) result
 	cuMemsetD8        func(p DevicePtr, v uint8, n uintptr) result
@@ -107,6 +109,7 @@ func (d *Driver) symbols() []symbol {
 		{"cuModuleGetGlobal_v2", &d.cuModuleGetGlobal},
 		{"cuFuncGetAttribute", &d.cuFuncGetAttribute},
 		{"cuFuncSetAttribute", &d.cuFuncSetAttribute},
+		{"cuOccupancyMaxActiveBlocksPerMultiprocessor", &d.cuOccupancyMaxActiveBlocksPerMultiprocessor},
 		{"cuMemAlloc_v2", &d.cuMemAlloc},
 		{"cuMemFree_v2", &d.cuMemFree},
 		{"cuMemsetD8_v2", &d.cuMemsetD8},

@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"math"
 	"runtime"
 	"strconv"
 	"strings"
@@ -139,4 +140,22 @@ func (d *Driver) FuncGetAttribute(attr FunctionAttribute, f Function) (int, erro
 // shared memory.
 func (d *Driver) FuncSetAttribute(f Function, attr FunctionAttribute, value int) error {
 	return d.check("cuFuncSetAttribute", d.cuFuncSetAttribute(f, attr, int32(value)))
+}
+
+// OccupancyMaxActiveBlocksPerMultiprocessor is
+// cuOccupancyMaxActiveBlocksPerMultiprocessor: how many blocks of blockSize
+// threads, each with dynShared bytes of dynamic shared memory, f can have
+// resident on one multiprocessor at once (registers, shared memory, threads
+// and the device's block limit considered). 0 means such a block cannot run.
+func (d *Driver) OccupancyMaxActiveBlocksPerMultiprocessor(f Function, blockSize int, dynShared int64) (int, error) {
+	const call = "cuOccupancyMaxActiveBlocksPerMultiprocessor"
+	if blockSize < 1 || blockSize > math.MaxInt32 {
+		return 0, argError(call, "blockSize = %d is out of range", blockSize)
+	}
+	if dynShared < 0 {
+		return 0, argError(call, "dynShared = %d is negative", dynShared)
+	}
+	var n int32
+	err := d.check(call, d.cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, f, int32(blockSize), uintptr(dynShared)))
+	return int(n), err
 }

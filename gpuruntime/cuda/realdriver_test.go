@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -168,5 +169,158 @@ func TestRealDriver(t *testing.T) {
 	}
 	if err := d.CtxSynchronize(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// heavyPTX is a kernel that keeps 100 floats live per thread (it loads them
+// all before storing any, and in and out may alias), so ptxas gives it more
+// than 64 registers and blocks of 1024 threads do not fit; thread 0 also
+// adds one through the module variable self, which points at counter.
+func heavyPTX() string {
+	var b strings.Builder
+	b.WriteString(`.version 7.0
+.target sm_80
+.address_size 64
+
+.visible .global .align 4 .u32 counter;
+.visible .global .align 8 .u64 self = generic(counter);
+
+.visible .entry heavy(
+	.param .u64 heavy_param_0,
+	.param .u64 heavy_param_1,
+	.param .u64 heavy_param_2
+)
+{
+	.reg .pred %p<2>;
+	.reg .f32 %f<101>;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<10>;
+	ld.param.u64 %rd1, [heavy_param_0];
+	ld.param.u64 %rd2, [heavy_param_1];
+	ld.param.u64 %rd7, [heavy_param_2];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd3, %r1, 400;
+	add.s64 %rd4, %rd2, %rd3;
+	add.s64 %rd5, %rd1, %rd3;
+`)
+	for i := 1; i <= 100; i++ {
+		fmt.Fprintf(&b, "\tld.global.f32 %%f%d, [%%rd5+%d];\n", i, 4*(i-1))
+	}
+	for i := 1; i <= 100; i++ {
+		fmt.Fprintf(&b, "\tst.global.f32 [%%rd4+%d], %%f%d;\n", 4*(i-1), 101-i)
+	}
+	b.WriteString(`	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra DONE;
+	ld.global.u64 %rd6, [self];
+	atom.add.u32 %r2, [%rd6], 1;
+	mov.u64 %rd8, counter;
+	cvta.global.u64 %rd8, %rd8;
+	setp.eq.u64 %p1, %rd6, %rd8;
+	selp.u32 %r3, 1, 0, %p1;
+	st.global.u32 [%rd7], %r3;
+DONE:
+	ret;
+}
+`)
+	return b.String()
+}
+
+// TestRealDriverRegisterLimitedVariant checks on a GPU what the fake driver
+// stands in for: a kernel of more than 64 registers fails blocks of 1024
+// threads from its own module, and a Program runs them from a
+// register-limited variant, with its module variables (one a pointer to
+// the other) copied in and back.
+func TestRealDriverRegisterLimitedVariant(t *testing.T) {
+	d, err := Load("")
+	if err != nil {
+		t.Skipf("no CUDA driver here: %v", err)
+	}
+	if err := d.Init(0); err != nil {
+		t.Skipf("CUDA driver but no usable device: %v", err)
+	}
+	if n, err := d.DeviceGetCount(); err != nil || n == 0 {
+		t.Skipf("no CUDA device: %d, %v", n, err)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	dev, _ := d.DeviceGet(0)
+	ctx, err := d.DevicePrimaryCtxRetain(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.DevicePrimaryCtxRelease(dev)
+	if err := d.CtxSetCurrent(ctx); err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadProgram(d, dev, []byte(heavyPTX()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	f, err := p.Function("heavy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	regs, _ := d.FuncGetAttribute(FuncAttrNumRegs, f)
+	maxThreads, _ := d.FuncGetAttribute(FuncAttrMaxThreadsPerBlock, f)
+	t.Logf("heavy: %d registers, at most %d threads per block", regs, maxThreads)
+	if maxThreads >= 1024 {
+		t.Skipf("ptxas fitted heavy in %d registers: nothing to test", regs)
+	}
+	const threads = 1024
+	in, _ := d.MemAlloc(threads * 400)
+	out, _ := d.MemAlloc(threads * 400)
+	flag, _ := d.MemAlloc(4)
+	defer d.MemFree(in)
+	defer d.MemFree(out)
+	defer d.MemFree(flag)
+	src := make([]float32, threads*100)
+	for i := range src {
+		src[i] = float32(i)
+	}
+	if err := CopyHtoD(d, in, src); err != nil {
+		t.Fatal(err)
+	}
+	args := []unsafe.Pointer{unsafe.Pointer(&in), unsafe.Pointer(&out), unsafe.Pointer(&flag)}
+	// The premise: from the kernel's own module, 1024 threads do not launch.
+	err = d.LaunchKernel(f, 1, 1, 1, threads, 1, 1, 0, 0, args)
+	if !HasCode(err, CodeLaunchOutOfResources) {
+		t.Errorf("launching %d threads from the home module: %v; want CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", threads, err)
+	}
+	counter, _, err := p.Global("counter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CopyHtoD(d, counter, []uint32{7}); err != nil {
+		t.Fatal(err)
+	}
+	for round := 1; round <= 2; round++ {
+		if err := p.Launch("heavy", [3]int{1, 1, 1}, [3]int{threads, 1, 1}, 0, 0, args); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.CtxSynchronize(); err != nil {
+			t.Fatal(err)
+		}
+		got := make([]float32, threads*100)
+		if err := CopyDtoH(d, got, out); err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			if want := float32(i/100*100 + 99 - i%100); got[i] != want {
+				t.Fatalf("out[%d] = %v, want %v", i, got[i], want)
+			}
+		}
+		var c, own [1]uint32
+		CopyDtoH(d, c[:], counter)
+		CopyDtoH(d, own[:], flag)
+		if c[0] != uint32(7+round) || own[0] != 1 {
+			t.Errorf("round %d: counter %d (want %d), self pointed at the variant's own counter: %v", round, c[0], 7+round, own[0] == 1)
+		}
+	}
+	limit, _ := p.RegisterLimit("heavy", threads)
+	res, err := p.Resident("heavy", threads, 0)
+	t.Logf("1024 threads: register limit %d, %d blocks resident, %v", limit, res, err)
+	if limit != 64 || err != nil || res < 1 {
+		t.Errorf("register limit %d, resident %d, %v", limit, res, err)
 	}
 }

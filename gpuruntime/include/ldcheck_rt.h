@@ -5,12 +5,18 @@
 //
 // Modes (ldc_g.mode):
 //   LDC_MODE_PLAIN   the kernel as written: barriers are barriers, no copies.
-//   LDC_MODE_BLOCK   level 1: unit = block, region = the whole kernel; global
-//                    targets are redirected to the block's private copy; the
-//                    host runs the two passes and the fused checks.
+//   LDC_MODE_BLOCK   level 1: unit = block, region = the whole kernel; the
+//                    host runs the two passes and the fused checks over the
+//                    pages the blocks wrote.
 //   LDC_MODE_REPLAY  level 2: unit = warp, regions between barriers; shared
 //                    targets get a copy per warp; each region runs twice and
 //                    the block checks it at the barrier that ends it.
+//
+// Global targets are privatized by page (copy-on-write): the instrumenter
+// wraps every global load and store in LDC_R / LDC_W; a unit's first store
+// to a page takes a private copy of it, loads read the unit's copy when it
+// has one and the shared base (S in pass 1, U in pass 2) otherwise. Memory
+// for copies grows with the bytes the units write, not with the array size.
 #pragma once
 #if defined(LDC_CPU)
 // ldcheck_cpu.h is force-included by the CPU backend's compile.
@@ -40,6 +46,8 @@
 #define LDC_MAX_ALLOCS 16
 #define LDC_MAX_SHARED 16
 #define LDC_ATOMIC_SLOTS 16
+// Largest page (bytes); pages hold whole elements of the target.
+#define LDC_MAX_PAGE 4096
 
 // Race record kinds and spaces (shared with gpuruntime's Go side).
 #define LDC_RACE_WW 1
@@ -48,9 +56,13 @@
 #define LDC_SPACE_GLOBAL 2
 #define LDC_SPACE_LOCAL 3
 
+// A global target: an allocation cut into pages of whole elements.
 struct ldc_alloc {
-  unsigned long long base, size; // the original allocation
-  unsigned long long copies;     // private copy u is at copies + u * size
+  unsigned long long base, size;   // the original allocation
+  unsigned long long page_bytes;   // a whole number of elements, <= LDC_MAX_PAGE
+  unsigned long long first_page;   // global id of its first page
+  unsigned long long pages;        // how many
+  unsigned long long page_shift;   // log2(page_bytes) when a power of two, else 64
 };
 
 struct ldc_record {
@@ -59,25 +71,71 @@ struct ldc_record {
   int unit_a, unit_b;              // warps (level 2) or blocks (level 1)
   int block;                       // linear block index
   int thread;                      // linear thread index in the block (locals), else -1
+  int group;                       // level 1: the private copy unit_a ran on (its block unless reshuffled)
   long long offset;                // byte offset in the target
   unsigned int values;             // original, unit a's, unit b's byte (8 bits each)
-};
-
-// A byte range of a global target that a block owns (wrote in level 1).
-struct ldc_range {
-  int alloc, pad;
-  unsigned long long start, len;
 };
 
 struct ldc_trace {
   int block, thread, pass, from, to, differ;
 };
 
+// One private copy of one page.
+struct ldc_slot {
+  int unit;      // level 1: the copy (the block, or its group when reshuffled); level 2: the warp
+  int next;      // the next slot of the same page, -1 ends the chain
+  unsigned page; // global page id
+  unsigned tab;  // level 1: the block that took the copy; level 2: its table entry
+};
+
+// Level 1's copies, for the whole grid: a hash table finds (unit, page)
+// -> slot; chains from heads[page] list every unit's slot of a page, for
+// the check kernels, which walk the pages listed in pages[].
+struct ldc_pool {
+  unsigned char *data;          // slot s at data + s * slot_bytes
+  struct ldc_slot *slots;
+  unsigned long long *keys;     // (unit+1) << 32 | (page+1); 0: empty
+  unsigned *vals;               // slot+1 once its data is ready; 0 while copied; ~0u: no room
+  int *heads;                   // per page: newest slot, -1 none, -2 wanted but no room
+  unsigned *pages;              // pages with a slot, in no particular order
+  unsigned long long *counters; // [0] slots wanted (may pass cap), [1] pages listed, [2] no room
+  const int *unit_copy;         // reshuffling: block -> private copy; null: each block its own
+  unsigned long long slot_bytes, cap, table_mask;
+};
+
+// Level 2's copies: each resident block holds one segment for its warps,
+// emptied at the end of every region. Segment layout (offsets below):
+//   counters {slots wanted, pages listed, unused, unused} (unsigned)
+//   keys[table_mask+1], vals[table_mask+1]: (warp+1) << 32 | (page+1) -> slot+1,
+//     and (page+1) -> entry+1 of the page list
+//   slots[cap], page list[cap] {page, head, tab, pad}, written[cap * words] (one
+//   byte per 4-byte word: which bytes pass 1 wrote), data[cap], snap[cap]
+// A slot's snap is the page as the warp first saw it: other blocks may change
+// bytes of the same page meanwhile (they own other bytes), so a warp wrote a
+// byte where its data differs from its snap, not from the current base.
+struct ldc_segs {
+  unsigned char *mem;
+  int *busy;                    // per segment: held by a block
+  unsigned *status;             // [0] a segment ran out of slots, [1] most slots one region wanted
+  unsigned long long seg_bytes, cap, table_mask;
+  unsigned long long off_keys, off_vals, off_slots, off_pages, off_written, off_data, off_snap;
+  int nseg, pad;
+};
+
+struct ldc_page_entry {
+  unsigned page;
+  int head;
+  unsigned tab, pad;
+};
+
 struct ldc_ctx {
   int mode;
   int pass; // level 1: which host-driven pass this launch is
   int nallocs;
+  int pad0;
   struct ldc_alloc allocs[LDC_MAX_ALLOCS];
+  struct ldc_pool pool;
+  struct ldc_segs segs;
   // Level 2: copies of shared target i for warp w of block b live at
   // shared_scratch + b * shared_per_block + shared_off[i] + w * shared_bytes[i].
   unsigned long long shared_scratch, shared_per_block;
@@ -93,10 +151,7 @@ struct ldc_ctx {
   int max_records;
   struct ldc_trace *trace; // optional: one entry per region end per thread
   int *ntrace;
-  int max_trace;
-  // Level 2: the global bytes block b owns are ranges[index[b] .. index[b+1]).
-  unsigned long long *footprint_index;
-  struct ldc_range *footprint;
+  int max_trace, pad1;
   // The warps' shared copies live in dynamic shared memory, dyn_offset
   // bytes after the kernel's own, when they fit the per-block limit
   // (shared_in_dyn); else in shared_scratch in global memory.
@@ -134,6 +189,8 @@ struct ldc_thread {
 struct ldc_block_state {
   void *shared_orig[LDC_MAX_SHARED];
   int pass, from, to;
+  int seg_index;      // level 2: the segment this block holds, -1 none
+  unsigned char *seg; // and where it is
 };
 
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_block_linear() {
@@ -190,6 +247,300 @@ static __device__ LDC_ENGINE void ldc_record_race(struct ldc_record r) {
   if (k < ldc_g.max_records) ldc_g.records[k] = r;
 }
 
+static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t);
+
+// ---- Copy-on-write pages of global targets ----
+
+// ldc_pause lets other threads run while one waits for a page copy.
+#if defined(LDC_CPU)
+static __device__ LDC_ENGINE __forceinline__ void ldc_pause() { sched_yield(); }
+#else
+static __device__ LDC_ENGINE __forceinline__ void ldc_pause() { asm volatile("nanosleep.u32 64;"); }
+#endif
+
+static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_hash(unsigned long long k) {
+  k ^= k >> 33;
+  k *= 0xff51afd7ed558ccdULL;
+  k ^= k >> 33;
+  k *= 0xc4ceb9fe1a85ec53ULL;
+  k ^= k >> 33;
+  return k;
+}
+static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_vload64(const unsigned long long *p) { return *(const volatile unsigned long long *)p; }
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_vload32(const unsigned *p) { return *(const volatile unsigned *)p; }
+
+// ldc_page_of locates byte off of allocation al: its page and the offset in it.
+static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_page_of(const struct ldc_alloc *al, unsigned long long off, unsigned long long *in) {
+  unsigned long long pb = al->page_bytes, pg;
+  if (al->page_shift < 64) pg = off >> al->page_shift;
+  else pg = off / pb;
+  *in = off - pg * pb;
+  return pg;
+}
+
+// ldc_copy_page copies the valid bytes of page pg of al (the last page may
+// be short) from the base into dst.
+static __device__ LDC_ENGINE void ldc_copy_page(unsigned char *dst, const struct ldc_alloc *al, unsigned long long pg) {
+  unsigned long long start = pg * al->page_bytes, n = al->size - start;
+  if (n > al->page_bytes) n = al->page_bytes;
+  const unsigned char *src = (const unsigned char *)(al->base + start);
+  if (((unsigned long long)src & 15) == 0 && n % 16 == 0) {
+    const uint4 *s4 = (const uint4 *)src;
+    uint4 *d4 = (uint4 *)dst;
+    for (unsigned long long i = 0; i < n / 16; i++) d4[i] = s4[i];
+  } else {
+    for (unsigned long long i = 0; i < n; i++) dst[i] = src[i];
+  }
+}
+
+// ldc_table_slot finds key in an open-addressing table. It returns the
+// entry, with *claimed set when it took an empty one for key (claim only),
+// or -1 when key is absent (no claim) or the table is full.
+static __device__ LDC_ENGINE long long ldc_table_slot(unsigned long long *keys, unsigned long long mask, unsigned long long key, int claim, int *claimed) {
+  unsigned long long h = ldc_hash(key) & mask;
+  *claimed = 0;
+  for (unsigned long long i = 0; i <= mask; i++, h = (h + 1) & mask) {
+    unsigned long long k = ldc_vload64(&keys[h]);
+    if (k == 0) {
+      if (!claim) return -1;
+      k = atomicCAS(&keys[h], 0ULL, key);
+      if (k == 0) {
+        *claimed = 1;
+        return (long long)h;
+      }
+    }
+    if (k == key) return (long long)h;
+  }
+  return -1;
+}
+
+// ldc_stuck ends a wait that can only go on forever because memory the
+// checker owns was overwritten (a wild store of the kernel).
+static __device__ LDC_ENGINE void ldc_stuck(const char *what) {
+#if defined(LDC_CPU)
+  ::ldc::fail_fiber("%s (ldcheck's own memory was overwritten: look for an out-of-bounds store)", what);
+#else
+  (void)what;
+  __trap();
+#endif
+}
+
+// ldc_wait_val waits until entry h's value is published (a thread of the
+// same unit is copying the page: microseconds) and returns it.
+static __device__ LDC_ENGINE unsigned ldc_wait_val(unsigned *vals, long long h) {
+  unsigned v = ldc_vload32(&vals[h]);
+  for (long long spins = 0; v == 0; spins++) {
+    if (spins > (1LL << 24)) ldc_stuck("a private copy of a page was never published");
+    ldc_pause();
+    v = ldc_vload32(&vals[h]);
+  }
+  return v;
+}
+
+// Level 1: the block's (or its group's) copy of the page holding p. A load
+// of a page the unit never wrote reads the base; so does every access once
+// the pool is out of room (the host then reruns with more room).
+static __device__ LDC_ENGINE void *ldc_cow_grid(const struct ldc_alloc *al, unsigned long long off, const void *p, int write) {
+  struct ldc_pool *P = &ldc_g.pool;
+  unsigned long long in, pg = ldc_page_of(al, off, &in);
+  unsigned page = (unsigned)(al->first_page + pg);
+  int block = (int)ldc_block_linear();
+  int unit = P->unit_copy ? P->unit_copy[block] : block;
+  unsigned long long key = ((unsigned long long)(unit + 1) << 32) | (page + 1ULL);
+  int claimed;
+  long long h = ldc_table_slot(P->keys, P->table_mask, key, write, &claimed);
+  if (h < 0) {
+    if (write) P->counters[2] = 1;
+    return (void *)p;
+  }
+  if (!claimed) {
+    unsigned v = ldc_vload32(&P->vals[h]);
+    if (v == 0) {
+      if (!write) return (void *)p; // being copied: this unit has not written it yet
+      v = ldc_wait_val(P->vals, h);
+    }
+    if (v == ~0u) return (void *)p;
+    return P->data + (unsigned long long)(v - 1) * P->slot_bytes + in;
+  }
+  unsigned long long s = atomicAdd(&P->counters[0], 1ULL);
+  if (s >= P->cap) {
+    P->counters[2] = 1;
+    if (atomicCAS(&P->heads[page], -1, -2) == -1) atomicAdd(&P->counters[1], 1ULL);
+    __threadfence();
+    atomicExch(&P->vals[h], ~0u);
+    return (void *)p;
+  }
+  unsigned char *d = P->data + s * P->slot_bytes;
+  ldc_copy_page(d, al, pg);
+  int prev = atomicExch(&P->heads[page], (int)s);
+  if (prev == -1) P->pages[atomicAdd(&P->counters[1], 1ULL)] = page;
+  struct ldc_slot sl = {unit, prev < 0 ? -1 : prev, page, (unsigned)block};
+  P->slots[s] = sl;
+  __threadfence();
+  atomicExch(&P->vals[h], (unsigned)(s + 1));
+  return d + in;
+}
+
+// Level 2: segment helpers.
+static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_seg_counters(unsigned char *seg) { return (unsigned *)seg; }
+static __device__ LDC_ENGINE __forceinline__ unsigned long long *ldc_seg_keys(unsigned char *seg) { return (unsigned long long *)(seg + ldc_g.segs.off_keys); }
+static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_seg_vals(unsigned char *seg) { return (unsigned *)(seg + ldc_g.segs.off_vals); }
+static __device__ LDC_ENGINE __forceinline__ struct ldc_slot *ldc_seg_slots(unsigned char *seg) { return (struct ldc_slot *)(seg + ldc_g.segs.off_slots); }
+static __device__ LDC_ENGINE __forceinline__ struct ldc_page_entry *ldc_seg_pages(unsigned char *seg) { return (struct ldc_page_entry *)(seg + ldc_g.segs.off_pages); }
+static __device__ LDC_ENGINE __forceinline__ unsigned char *ldc_seg_written(unsigned char *seg) { return seg + ldc_g.segs.off_written; }
+static __device__ LDC_ENGINE __forceinline__ unsigned char *ldc_seg_data(unsigned char *seg, unsigned long long s) { return seg + ldc_g.segs.off_data + s * ldc_g.pool.slot_bytes; }
+static __device__ LDC_ENGINE __forceinline__ unsigned char *ldc_seg_snap(unsigned char *seg, unsigned long long s) { return seg + ldc_g.segs.off_snap + s * ldc_g.pool.slot_bytes; }
+
+// Level 2: the warp's copy of the page holding p, in the block's segment.
+static __device__ LDC_ENGINE void *ldc_cow_block(const struct ldc_alloc *al, unsigned long long off, const void *p, int write) {
+  unsigned char *seg = ldc_block()->seg;
+  if (!seg) return (void *)p;
+  unsigned long long in, pg = ldc_page_of(al, off, &in);
+  unsigned page = (unsigned)(al->first_page + pg);
+  int warp = (int)(ldc_thread_linear() / 32);
+  unsigned long long *keys = ldc_seg_keys(seg), mask = ldc_g.segs.table_mask;
+  unsigned *vals = ldc_seg_vals(seg);
+  unsigned long long key = ((unsigned long long)(warp + 1) << 32) | (page + 1ULL);
+  int claimed;
+  long long h = ldc_table_slot(keys, mask, key, write, &claimed);
+  if (h < 0) {
+    if (write) ldc_g.segs.status[0] = 1;
+    return (void *)p;
+  }
+  if (!claimed) {
+    unsigned v = ldc_vload32(&vals[h]);
+    if (v == 0) {
+      if (!write) return (void *)p;
+      v = ldc_wait_val(vals, h);
+    }
+    if (v == ~0u) return (void *)p;
+    return ldc_seg_data(seg, v - 1) + in;
+  }
+  unsigned *cnt = ldc_seg_counters(seg);
+  unsigned s = atomicAdd(&cnt[0], 1u);
+  if (s >= ldc_g.segs.cap) {
+    ldc_g.segs.status[0] = 1;
+    __threadfence();
+    atomicExch(&vals[h], ~0u);
+    return (void *)p;
+  }
+  // The snapshot is a copy of the copy, not a second read of the base:
+  // other blocks may merge into the page in between.
+  unsigned char *d = ldc_seg_data(seg, s), *sn = ldc_seg_snap(seg, s);
+  ldc_copy_page(d, al, pg);
+  for (unsigned long long i = 0; i < ldc_g.pool.slot_bytes / 16; i++) ((uint4 *)sn)[i] = ((const uint4 *)d)[i];
+  // The page's entry in the block's page list (one per page, whichever
+  // warp comes first).
+  long long hp = ldc_table_slot(keys, mask, page + 1ULL, 1, &claimed);
+  if (hp < 0) {
+    ldc_g.segs.status[0] = 1;
+    atomicExch(&vals[h], ~0u);
+    return (void *)p;
+  }
+  struct ldc_page_entry *pl = ldc_seg_pages(seg);
+  unsigned q;
+  if (claimed) {
+    q = atomicAdd(&cnt[1], 1u);
+    struct ldc_page_entry e = {page, -1, (unsigned)hp, 0};
+    pl[q] = e;
+    __threadfence();
+    atomicExch(&vals[hp], q + 1);
+  } else {
+    q = ldc_wait_val(vals, hp) - 1;
+  }
+  int prev = atomicExch(&pl[q].head, (int)s);
+  struct ldc_slot sl = {warp, prev, page, (unsigned)h};
+  ldc_seg_slots(seg)[s] = sl;
+  __threadfence();
+  atomicExch(&vals[h], s + 1);
+  return d + in;
+}
+
+// ldc_cow is where every wrapped global access goes.
+static __device__ LDC_ENGINE void *ldc_cow(const void *p, int write) {
+  unsigned long long a = (unsigned long long)p;
+  for (int i = 0; i < ldc_g.nallocs; i++) {
+    const struct ldc_alloc *al = &ldc_g.allocs[i];
+    if (a - al->base < al->size) {
+      if (ldc_g.mode == LDC_MODE_BLOCK) return ldc_cow_grid(al, a - al->base, p, write);
+      return ldc_cow_block(al, a - al->base, p, write);
+    }
+  }
+  return (void *)p;
+}
+
+template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_access(T *p, int write) {
+  if (ldc_g.mode == LDC_MODE_PLAIN || ldc_g.nallocs == 0) return p;
+  return (T *)ldc_cow((const void *)p, write);
+}
+#define LDC_R(p) ldc_access((p), 0)
+#define LDC_W(p) ldc_access((p), 1)
+
+// memcpy, memset and memmove in kernels and device functions: byte by byte
+// through the hooks, so their stores land in the unit's copies.
+static __device__ LDC_ENGINE void *ldc_memcpy(void *dst, const void *src, unsigned long n) {
+  unsigned char *d = (unsigned char *)dst;
+  const unsigned char *s = (const unsigned char *)src;
+  for (unsigned long i = 0; i < n; i++) *LDC_W(d + i) = *LDC_R(s + i);
+  return dst;
+}
+static __device__ LDC_ENGINE void *ldc_memmove(void *dst, const void *src, unsigned long n) {
+  unsigned char *d = (unsigned char *)dst;
+  const unsigned char *s = (const unsigned char *)src;
+  if (d < s) {
+    for (unsigned long i = 0; i < n; i++) *LDC_W(d + i) = *LDC_R(s + i);
+  } else {
+    for (unsigned long i = n; i > 0; i--) *LDC_W(d + i - 1) = *LDC_R(s + i - 1);
+  }
+  return dst;
+}
+static __device__ LDC_ENGINE void *ldc_memset(void *dst, int c, unsigned long n) {
+  unsigned char *d = (unsigned char *)dst;
+  for (unsigned long i = 0; i < n; i++) *LDC_W(d + i) = (unsigned char)c;
+  return dst;
+}
+
+// Level 2 segments: a block takes one at its start and gives it back when
+// all its threads are done. Blocks that find none free wait: the holders
+// are running and will finish.
+static __device__ LDC_ENGINE void ldc_seg_acquire() {
+  struct ldc_block_state *bs = ldc_block();
+  if (ldc_thread_linear() == 0) {
+    bs->seg_index = -1;
+    bs->seg = 0;
+    int n = ldc_g.segs.nseg;
+    if (ldc_g.mode == LDC_MODE_REPLAY && n > 0 && ldc_g.nallocs > 0) {
+      int g = (int)(ldc_block_linear() % (unsigned)n);
+      long long rounds = 0;
+      while (atomicCAS(&ldc_g.segs.busy[g], 0, 1) != 0) {
+        g = (g + 1) % n;
+        if (g == (int)(ldc_block_linear() % (unsigned)n)) {
+          ldc_pause();
+#if defined(LDC_CPU)
+          // A block that failed keeps its segment; on the CPU the launch
+          // is over then, but the other workers must not wait forever.
+          if (++rounds > (1LL << 20)) ldc_stuck("no level-2 segment became free");
+#endif
+        }
+      }
+      (void)rounds;
+      __threadfence();
+      bs->seg_index = g;
+      bs->seg = ldc_g.segs.mem + (unsigned long long)g * ldc_g.segs.seg_bytes;
+    }
+  }
+  ldc_bar();
+}
+
+static __device__ LDC_ENGINE void ldc_seg_release() {
+  struct ldc_block_state *bs = ldc_block();
+  if (ldc_thread_linear() == 0 && bs->seg) {
+    __threadfence();
+    atomicExch(&ldc_g.segs.busy[bs->seg_index], 0);
+    bs->seg = 0;
+  }
+}
+
 static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
   t->mode = ldc_g.mode;
   t->pass = 1;
@@ -199,28 +550,54 @@ static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
   t->done = 0;
   t->natomic = 0;
   t->atomic_start = 0;
+  if (t->mode != LDC_MODE_PLAIN) ldc_seg_acquire(); // also clears the block's segment pointer in level 1
 }
 
-// ldc_redirect maps a pointer into a target allocation to the current
-// unit's private copy of it: in level 1 the block's copy; in level 2 the
-// copy of the thread's warp index, shared by all blocks (each block only
-// writes the bytes it owns, so blocks do not meet in it).
-static __device__ LDC_ENGINE void *ldc_redirect(void *p) {
-  unsigned long long unit;
-  if (ldc_g.mode == LDC_MODE_BLOCK) unit = ldc_block_linear();
-  else if (ldc_g.mode == LDC_MODE_REPLAY) unit = ldc_thread_linear() / 32;
-  else return p;
-  unsigned long long a = (unsigned long long)p;
-  for (int i = 0; i < ldc_g.nallocs; i++) {
-    const struct ldc_alloc *al = &ldc_g.allocs[i];
-    if (a >= al->base && a < al->base + al->size)
-      return (void *)(al->copies + unit * al->size + (a - al->base));
+// Word helpers for the checks: pages of any valid length at any alignment
+// of the base, read and written a 4-byte word at a time.
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_bytemask(unsigned d) { // 0xff in each nonzero byte of d
+  unsigned t = ((d & 0x7f7f7f7fu) + 0x7f7f7f7fu) | d;
+  return ((t & 0x80808080u) >> 7) * 0xffu;
+}
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_load_word(const unsigned char *p, unsigned n) {
+  if (n == 4 && ((unsigned long long)p & 3) == 0) return *(const unsigned *)p;
+  unsigned v = 0;
+  for (unsigned b = 0; b < n; b++) v |= (unsigned)p[b] << (8 * b);
+  return v;
+}
+static __device__ LDC_ENGINE __forceinline__ void ldc_store_word(unsigned char *p, unsigned v, unsigned mask) {
+  if (mask == 0xffffffffu && ((unsigned long long)p & 3) == 0) {
+    *(unsigned *)p = v;
+    return;
   }
-  return p;
+  for (unsigned b = 0; b < 4; b++)
+    if (mask >> (8 * b) & 0xffu) p[b] = (unsigned char)(v >> (8 * b));
+}
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_valid_mask(unsigned n) { return n >= 4 ? 0xffffffffu : (1u << (8 * n)) - 1; }
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_byte(unsigned w, unsigned b) { return w >> (8 * b) & 0xffu; }
+
+// ldc_alloc_of_page finds the allocation a global page id belongs to.
+static __device__ LDC_ENGINE __forceinline__ int ldc_alloc_of_page(unsigned page) {
+  for (int i = 0; i < ldc_g.nallocs; i++)
+    if (page - ldc_g.allocs[i].first_page < ldc_g.allocs[i].pages) return i;
+  return -1;
 }
 
-// LDC_GLOBAL_VAR(x) is the current unit's copy of module-scope variable x.
-#define LDC_GLOBAL_VAR(x) ((decltype(&(x)))ldc_redirect((void *)&(x)))
+// ldc_word_at locates word k of a page: the allocation, the base address
+// of the word and how many of its bytes are in the allocation (0: none).
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_word_at(unsigned page, unsigned long long k, int *ai, unsigned char **base, unsigned long long *offset) {
+  int i = ldc_alloc_of_page(page);
+  *ai = i;
+  if (i < 0) return 0;
+  const struct ldc_alloc *al = &ldc_g.allocs[i];
+  unsigned long long start = (page - al->first_page) * al->page_bytes + 4 * k;
+  unsigned long long end = (page - al->first_page + 1) * al->page_bytes;
+  if (end > al->size) end = al->size;
+  if (start >= end) return 0;
+  *base = (unsigned char *)(al->base + start);
+  *offset = start;
+  return end - start >= 4 ? 4 : (unsigned)(end - start);
+}
 
 // ldc_shared_copies returns where warp 0's copy of shared target i starts
 // for the calling block (the others follow, shared_bytes[i] apart).
@@ -264,7 +641,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_byte(int p, int spac
       unsigned char v = c[w * stride];
       if (v != orig) {
         if (writer >= 0) {
-          struct ldc_record r = {LDC_RACE_WW, space, target, bs->from, bs->to, writer, (int)w, block, -1, offset,
+          struct ldc_record r = {LDC_RACE_WW, space, target, bs->from, bs->to, writer, (int)w, block, -1, -1, offset,
                                  (unsigned)orig | ((unsigned)u << 8) | ((unsigned)v << 16)};
           ldc_record_race(r);
           raced = 1;
@@ -280,7 +657,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_byte(int p, int spac
     for (unsigned w = 0; w < W; w++) {
       unsigned char v = c[w * stride];
       if (v != orig) {
-        struct ldc_record r = {LDC_RACE_RW, space, target, bs->from, bs->to, (int)w, -1, block, -1, offset, (unsigned)orig | ((unsigned)v << 8)};
+        struct ldc_record r = {LDC_RACE_RW, space, target, bs->from, bs->to, (int)w, -1, block, -1, -1, offset, (unsigned)orig | ((unsigned)v << 8)};
         ldc_record_race(r);
         c[w * stride] = orig;
       }
@@ -297,6 +674,124 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_byte(int p, int spac
   }
 }
 
+// ldc_seg_check checks, at the end of a region, the global pages the
+// block's warps wrote (level 2). Pass 1: a warp wrote a byte where its copy
+// differs from its snapshot; two writers race (write-write); the merged
+// value (the highest warp's) goes to the base, and each warp's copy becomes
+// its pass-2 state (U, with its own writes undone). Pass 2: a warp whose
+// copy differs from U where pass 1 wrote, or from its snapshot elsewhere,
+// read something another warp wrote (read-write). Then the segment is
+// emptied for the next region.
+static __device__ LDC_ENGINE void ldc_seg_check(int p, const struct ldc_block_state *bs, int block, unsigned tid, unsigned n) {
+  unsigned char *seg = bs->seg;
+  if (!seg) return;
+  unsigned *cnt = ldc_seg_counters(seg);
+  unsigned nslots = cnt[0], npages = cnt[1];
+  if (nslots > ldc_g.segs.cap) nslots = (unsigned)ldc_g.segs.cap;
+  unsigned long long wps = ldc_g.pool.slot_bytes / 4;
+  struct ldc_page_entry *pl = ldc_seg_pages(seg);
+  struct ldc_slot *slots = ldc_seg_slots(seg);
+  unsigned char *written = ldc_seg_written(seg);
+  for (unsigned long long item = tid; item < (unsigned long long)npages * wps; item += n) {
+    unsigned long long q = item / wps, k = item % wps;
+    int ai;
+    unsigned char *bp;
+    unsigned long long offset;
+    unsigned nb = ldc_word_at(pl[q].page, k, &ai, &bp, &offset);
+    if (nb == 0) continue;
+    unsigned vmask = ldc_valid_mask(nb);
+    if (p == 1) {
+      unsigned wm[4] = {0, 0, 0, 0}, uv = 0, wr = 0, multi = 0;
+      int top[4] = {-1, -1, -1, -1};
+      for (int s = pl[q].head; s >= 0; s = slots[s].next) {
+        unsigned d = ((const unsigned *)ldc_seg_data(seg, s))[k], sn = ((const unsigned *)ldc_seg_snap(seg, s))[k];
+        unsigned m = ldc_bytemask(d ^ sn) & vmask;
+        if (!m) continue;
+        int w = slots[s].unit;
+        multi |= m & wr;
+        wr |= m;
+        for (unsigned b = 0; b < 4; b++) {
+          if (!(m >> (8 * b) & 0xffu)) continue;
+          wm[b] |= 1u << w;
+          if (w > top[b]) {
+            top[b] = w;
+            uv = (uv & ~(0xffu << (8 * b))) | (d & (0xffu << (8 * b)));
+          }
+        }
+      }
+      if (multi) {
+        // Consecutive writers in warp order, as the model reports them.
+        for (unsigned b = 0; b < 4; b++) {
+          if (!(multi >> (8 * b) & 0xffu)) continue;
+          unsigned bits = wm[b];
+          int prev = -1;
+          unsigned pv = 0, orig = 0;
+          while (bits) {
+            int w = __ffs(bits) - 1;
+            bits &= bits - 1;
+            unsigned v = 0;
+            for (int s = pl[q].head; s >= 0; s = slots[s].next)
+              if (slots[s].unit == w) {
+                v = ldc_byte(((const unsigned *)ldc_seg_data(seg, s))[k], b);
+                orig = ldc_byte(((const unsigned *)ldc_seg_snap(seg, s))[k], b);
+              }
+            if (prev >= 0) {
+              struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, ai, bs->from, bs->to, prev, w, block, -1, -1, (long long)(offset + b), orig | (pv << 8) | (v << 16)};
+              ldc_record_race(r);
+            }
+            prev = w;
+            pv = v;
+          }
+        }
+      }
+      if (wr) ldc_store_word(bp, uv, wr);
+      written[q * wps + k] = (unsigned char)((wr & 1) | (wr >> 7 & 2) | (wr >> 14 & 4) | (wr >> 21 & 8));
+      for (int s = pl[q].head; s >= 0; s = slots[s].next) {
+        unsigned *dp = (unsigned *)ldc_seg_data(seg, s) + k, *sp = (unsigned *)ldc_seg_snap(seg, s) + k;
+        unsigned d = *dp, sn = *sp;
+        unsigned own = ldc_bytemask(d ^ sn) & vmask;
+        unsigned nv = (sn & own) | (uv & wr & ~own) | (d & ~wr & ~own);
+        *dp = nv;
+        *sp = nv;
+      }
+    } else if (p == 2) {
+      unsigned wb = written[q * wps + k];
+      unsigned wr = ((wb & 1) ? 0xffu : 0) | ((wb & 2) ? 0xff00u : 0) | ((wb & 4) ? 0xff0000u : 0) | ((wb & 8) ? 0xff000000u : 0);
+      unsigned u = wr ? ldc_load_word(bp, nb) : 0;
+      for (int s = pl[q].head; s >= 0; s = slots[s].next) {
+        unsigned d = ((const unsigned *)ldc_seg_data(seg, s))[k], sn = ((const unsigned *)ldc_seg_snap(seg, s))[k];
+        unsigned want = (u & wr) | (sn & ~wr);
+        unsigned m = ldc_bytemask(d ^ want) & vmask;
+        for (unsigned b = 0; m && b < 4; b++)
+          if (m >> (8 * b) & 0xffu) {
+            struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_GLOBAL, ai, bs->from, bs->to, slots[s].unit, -1, block, -1, -1, (long long)(offset + b),
+                                   ldc_byte(want, b) | (ldc_byte(d, b) << 8)};
+            ldc_record_race(r);
+          }
+      }
+    }
+  }
+  if (p != 2) return;
+  // Empty the segment for the next region.
+  ldc_bar();
+  unsigned long long *keys = ldc_seg_keys(seg);
+  unsigned *vals = ldc_seg_vals(seg);
+  for (unsigned s = tid; s < nslots; s += n) {
+    keys[slots[s].tab] = 0;
+    vals[slots[s].tab] = 0;
+  }
+  for (unsigned q = tid; q < npages; q += n) {
+    keys[pl[q].tab] = 0;
+    vals[pl[q].tab] = 0;
+  }
+  for (unsigned long long j = tid; j < (unsigned long long)npages * wps; j += n) written[j] = 0;
+  if (tid == 0) {
+    atomicMax(&ldc_g.segs.status[1], cnt[0]);
+    cnt[0] = 0;
+    cnt[1] = 0;
+  }
+}
+
 // ldc_check is the block-cooperative check at the end of a region: every
 // thread of the block calls it, those that reached the barrier (or the
 // exit) with pass 1 or 2 and those already done with pass 0. It returns 1
@@ -308,6 +803,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_byte(int p, int spac
 // becomes the pass-2 state (U, with its own change reverted).
 // Pass 2: a warp whose copy differs from U read something another warp
 // wrote: a read-write race. Every copy is reset to U for the next region.
+// Global pages the warps wrote are checked the same way (ldc_seg_check).
 static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int id) {
   struct ldc_block_state *bs = ldc_block();
   if (pass) {
@@ -326,22 +822,13 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
     if (!s) continue;
     for (unsigned long j = tid; j < bytes; j += n) ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block);
   }
-  if (ldc_g.footprint && p != LDC_MERGE) {
-    for (unsigned long long r = ldc_g.footprint_index[block]; r < ldc_g.footprint_index[block + 1]; r++) {
-      const struct ldc_range *rg = &ldc_g.footprint[r];
-      const struct ldc_alloc *al = &ldc_g.allocs[rg->alloc];
-      unsigned char *s = (unsigned char *)al->base + rg->start;
-      unsigned char *c = (unsigned char *)al->copies + rg->start;
-      for (unsigned long long j = tid; j < rg->len; j += n)
-        ldc_check_byte(p, LDC_SPACE_GLOBAL, rg->alloc, s + j, c + j, al->size, W, (long long)(rg->start + j), bs, block);
-    }
-  }
   if (p == LDC_MERGE) {
     ldc_bar();
     return 0;
   }
+  ldc_seg_check(p, bs, block, tid, n);
   if (p == 2 && pass == 2 && t->differ) {
-    struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_LOCAL, -1, t->start, id, (int)(tid / 32), -1, block, (int)tid, 0, 0};
+    struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_LOCAL, -1, t->start, id, (int)(tid / 32), -1, block, (int)tid, -1, 0, 0};
     ldc_record_race(r);
   }
   if (pass && ldc_g.trace) {
@@ -381,6 +868,7 @@ static __device__ LDC_ENGINE void ldc_idle(struct ldc_thread *t) {
   t->done = 1;
   while (!ldc_check(t, 0, -1)) {
   }
+  ldc_seg_release();
 }
 
 static __device__ LDC_ENGINE __forceinline__ void ldc_finish(struct ldc_thread *t) { (void)t; }
@@ -453,262 +941,138 @@ template <class T> static __device__ LDC_ENGINE T ldc_atomic_replay(struct ldc_t
     ldc_finish(&ldc_t);                                         \
   } while (0)
 
-// Level 1 (unit = block), driven by the host between launches. Each thread
-// owns bytes (grid-stride, consecutive threads on consecutive bytes, so the
-// loads coalesce) and replays the units in order: no atomics, no divergence
-// but on a race.
+// ---- Level 1 (unit = block), driven by the host between launches ----
 //
-// ldc_fused_ww: write detection, conflict detection, the union U and the
-// pass-2 copies (U with the unit's own changes reverted), in one pass over
-// the data. writer[j] is the unit that changed byte j, or -1: the blocks'
-// footprints for level 2.
-extern "C" __global__ LDC_ENGINE void ldc_fused_ww(const unsigned char *s, unsigned char *copies, unsigned long long size, int units, unsigned char *u,
-                                        int *writer, int alloc) {
+// The check kernels walk the pages the blocks wrote (ldc_g.pool.pages):
+// each thread owns 4-byte words of pages (grid-stride, consecutive threads
+// on consecutive words) and walks the chain of the page's private copies.
+// No atomics, no divergence but on a race.
+//
+// ldc_pages_ww: write detection, conflicts, the union U (written into the
+// base) and each copy's pass-2 state (U with its own changes reverted), in
+// one pass over the written pages. A copy wrote a byte where it differs
+// from S; U takes the value of the highest copy that wrote it.
+extern "C" __global__ LDC_ENGINE void ldc_pages_ww(unsigned long long npages) {
+  const struct ldc_pool *P = &ldc_g.pool;
+  unsigned long long wps = P->slot_bytes / 4, total = npages * wps;
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-  for (unsigned long long j = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; j < size; j += stride) {
-    unsigned char orig = s[j], uv = orig;
-    int w = -1, raced = 0;
-    for (int i = 0; i < units; i++) {
-      unsigned char v = copies[(unsigned long long)i * size + j];
-      if (v != orig) {
-        if (w >= 0) {
-          struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, alloc, -1, -1, w, i, -1, -1, (long long)j,
-                                 (unsigned)orig | ((unsigned)uv << 8) | ((unsigned)v << 16)};
-          ldc_record_race(r);
-          raced = 1;
+  for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item < total; item += stride) {
+    unsigned page = P->pages[item / wps];
+    unsigned long long k = item % wps, offset;
+    int ai;
+    unsigned char *bp;
+    unsigned nb = ldc_word_at(page, k, &ai, &bp, &offset);
+    if (nb == 0) continue;
+    unsigned vmask = ldc_valid_mask(nb);
+    unsigned orig = ldc_load_word(bp, nb), uv = orig, wr = 0, multi = 0;
+    int top[4] = {-1, -1, -1, -1};
+    for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
+      unsigned v = ((const unsigned *)(P->data + (unsigned long long)s * P->slot_bytes))[k];
+      unsigned m = ldc_bytemask(v ^ orig) & vmask;
+      if (!m) continue;
+      int unit = P->slots[s].unit;
+      multi |= m & wr;
+      wr |= m;
+      for (unsigned b = 0; b < 4; b++)
+        if ((m >> (8 * b) & 0xffu) && unit > top[b]) {
+          top[b] = unit;
+          uv = (uv & ~(0xffu << (8 * b))) | (v & (0xffu << (8 * b)));
         }
-        w = i;
-        uv = v;
-      }
     }
-    u[j] = uv;
-    writer[j] = w;
-    // Each unit's pass-2 state is U with its own change reverted. Without a
-    // race only the writer changed the byte; after a race every unit whose
-    // copy differs from S wrote it (the rare path re-reads the copies).
-    for (int i = 0; i < units; i++) {
-      unsigned long long k = (unsigned long long)i * size + j;
-      copies[k] = (raced ? copies[k] != orig : i == w) ? orig : uv;
-    }
-  }
-}
-
-// The word-wide versions (targets whose size is a multiple of 4) do the
-// same per byte with masks, four bytes per load: fewer instructions per
-// byte, same results (tested against the model like the byte versions).
-static __device__ LDC_ENGINE __forceinline__ unsigned ldc_bytemask(unsigned d) { // 0xff in each nonzero byte of d
-  unsigned t = ((d & 0x7f7f7f7fu) + 0x7f7f7f7fu) | d;
-  return ((t & 0x80808080u) >> 7) * 0xffu;
-}
-
-#define LDC_PREFETCH 8
-// ldc_prefetch_units loads word k of units i .. i+LDC_PREFETCH-1 (those
-// that exist) into pre.
-static __device__ LDC_ENGINE __forceinline__ void ldc_prefetch_units(unsigned *pre, const unsigned *copies, unsigned long long words,
-                                                                     unsigned long long k, int i, int units) {
-#pragma unroll
-  for (int q = 0; q < LDC_PREFETCH; q++)
-    if (i + q < units) pre[q] = copies[(unsigned long long)(i + q) * words + k];
-}
-
-extern "C" __global__ LDC_ENGINE void ldc_fused_ww4(const unsigned *s, unsigned *copies, unsigned long long words, int units, unsigned *u, int *writer,
-                                         int alloc) {
-  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-  for (unsigned long long k = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; k < words; k += stride) {
-    unsigned orig = s[k], uv = orig, written = 0;
-    int w[4] = {-1, -1, -1, -1}, raced = 0;
-    // Loads for LDC_PREFETCH units are issued together: with few words
-    // there are few threads, and one load at a time per thread leaves most
-    // of the memory bandwidth unused. (Constant indices keep pre in
-    // registers.)
-    for (int i0 = 0; i0 < units; i0 += LDC_PREFETCH) {
-      unsigned pre[LDC_PREFETCH];
-      ldc_prefetch_units(pre, copies, words, k, i0, units);
-#pragma unroll
-      for (int q = 0; q < LDC_PREFETCH; q++) {
-        int i = i0 + q;
-        if (i >= units) break;
-        unsigned v = pre[q];
-        if (v == orig) continue;
-        unsigned m = ldc_bytemask(v ^ orig);
-        if (m & written) {
-          raced = 1;
-          for (int b = 0; b < 4; b++) {
-            unsigned sh = 8 * b;
-            if ((m >> sh & 0xffu) && (written >> sh & 0xffu)) {
-              struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, alloc, -1, -1, w[b], i, -1, -1, (long long)(4 * k + b),
-                                     (orig >> sh & 0xffu) | ((uv >> sh & 0xffu) << 8) | ((v >> sh & 0xffu) << 16)};
-              ldc_record_race(r);
+    if (multi) {
+      // Consecutive writers in unit order (up to 32 pairs a byte), as the
+      // model reports them; the chain is in no particular order.
+      for (unsigned b = 0; b < 4; b++) {
+        if (!(multi >> (8 * b) & 0xffu)) continue;
+        int cur = -1, cur_block = -1;
+        unsigned cur_v = 0;
+        for (int pair = 0; pair <= 32; pair++) {
+          int next = -1, next_block = -1;
+          unsigned next_v = 0;
+          for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
+            unsigned v = ldc_byte(((const unsigned *)(P->data + (unsigned long long)s * P->slot_bytes))[k], b);
+            int unit = P->slots[s].unit;
+            if (v != ldc_byte(orig, b) && unit > cur && (next < 0 || unit < next)) {
+              next = unit;
+              next_block = (int)P->slots[s].tab;
+              next_v = v;
             }
           }
-        }
-        written |= m;
-        uv = (uv & ~m) | (v & m);
-        for (int b = 0; b < 4; b++)
-          if (m >> (8 * b) & 0xffu) w[b] = i;
-      }
-    }
-    u[k] = uv;
-    for (int b = 0; b < 4; b++) writer[4 * k + b] = w[b];
-    for (int i = 0; i < units; i++) {
-      unsigned long long idx = (unsigned long long)i * words + k;
-      unsigned own;
-      if (raced) own = ldc_bytemask(copies[idx] ^ orig);
-      else own = (w[0] == i ? 0xffu : 0) | (w[1] == i ? 0xff00u : 0) | (w[2] == i ? 0xff0000u : 0) | (w[3] == i ? 0xff000000u : 0);
-      copies[idx] = (uv & ~own) | (orig & own);
-    }
-  }
-}
-
-// With fewer words than threads, the threads split the units of a word
-// between them (chunks of units): the read-write check of one unit does not
-// depend on the others. Every chunk of word k writes the same U into s[k].
-extern "C" __global__ LDC_ENGINE void ldc_fused_rw4(unsigned *s, const unsigned *copies, unsigned long long words, int units, const unsigned *u, int alloc) {
-  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-  unsigned long long chunks = stride / words;
-  if (chunks < 1) chunks = 1;
-  if (chunks > (unsigned long long)units) chunks = units;
-  for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item < words * chunks; item += stride) {
-    unsigned long long k = item % words, c = item / words;
-    int first = (int)(c * units / chunks), last = (int)((c + 1) * units / chunks);
-    unsigned uv = u[k];
-    for (int i0 = first; i0 < last; i0 += LDC_PREFETCH) {
-      unsigned pre[LDC_PREFETCH];
-      ldc_prefetch_units(pre, copies, words, k, i0, last);
-#pragma unroll
-      for (int q = 0; q < LDC_PREFETCH; q++) {
-        int i = i0 + q;
-        if (i >= last) break;
-        unsigned v = pre[q];
-        if (v == uv) continue;
-        unsigned m = ldc_bytemask(v ^ uv);
-        for (int b = 0; b < 4; b++) {
-          unsigned sh = 8 * b;
-          if (m >> sh & 0xffu) {
-            struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_GLOBAL, alloc, -1, -1, i, -1, -1, -1, (long long)(4 * k + b), (uv >> sh & 0xffu) | ((v >> sh & 0xffu) << 8)};
+          if (next < 0) break;
+          if (cur >= 0) {
+            struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, ai, -1, -1, cur_block, next_block, -1, -1, cur, (long long)(offset + b),
+                                   ldc_byte(orig, b) | (cur_v << 8) | (next_v << 16)};
             ldc_record_race(r);
           }
+          cur = next;
+          cur_block = next_block;
+          cur_v = next_v;
         }
       }
     }
-    s[k] = uv;
-  }
-}
-
-// ldc_fill_copies sets every unit's copy to S in one launch.
-extern "C" __global__ LDC_ENGINE void ldc_fill_copies(const unsigned char *s, unsigned char *copies, unsigned long long size, int units) {
-  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x, total = size * (unsigned long long)units;
-  unsigned long long t = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (size % 16 == 0) {
-    const uint4 *s4 = (const uint4 *)s;
-    uint4 *c4 = (uint4 *)copies;
-    unsigned long long n = size / 16;
-    for (unsigned long long j = t; j < total / 16; j += stride) c4[j] = s4[j % n];
-  } else {
-    for (unsigned long long j = t; j < total; j += stride) copies[j] = s[j % size];
-  }
-}
-
-// ldc_fused_rw: after pass 2 a unit's copy that differs from U read what
-// another unit wrote. U is then copied back into the original.
-extern "C" __global__ LDC_ENGINE void ldc_fused_rw(unsigned char *s, const unsigned char *copies, unsigned long long size, int units, const unsigned char *u,
-                                        int alloc) {
-  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-  for (unsigned long long j = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; j < size; j += stride) {
-    unsigned char uv = u[j];
-    for (int i = 0; i < units; i++) {
-      unsigned char v = copies[(unsigned long long)i * size + j];
-      if (v != uv) {
-        struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_GLOBAL, alloc, -1, -1, i, -1, -1, -1, (long long)j, (unsigned)uv | ((unsigned)v << 8)};
-        ldc_record_race(r);
-      }
-    }
-    s[j] = uv;
-  }
-}
-
-// ldc_fused_repeat: after level 1 found read-write differences, each block
-// ran pass 1 once more from the same state. A block whose copy now differs
-// from its first pass (U where it was the writer, S elsewhere) is not
-// reproducible on its own: an intra-block race, not evidence about other
-// blocks. Marks such blocks in unstable[] (plain stores of 1: no atomics).
-extern "C" __global__ LDC_ENGINE void ldc_fused_repeat(const unsigned char *s, const unsigned char *copies, unsigned long long size, int units,
-                                            const unsigned char *u, const int *writer, int *unstable) {
-  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-  for (unsigned long long j = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; j < size; j += stride) {
-    for (int i = 0; i < units; i++) {
-      unsigned char want = writer[j] == i ? u[j] : s[j];
-      if (copies[(unsigned long long)i * size + j] != want) unstable[i] = 1;
+    if (wr) ldc_store_word(bp, uv, wr);
+    for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
+      unsigned *vp = (unsigned *)(P->data + (unsigned long long)s * P->slot_bytes) + k;
+      unsigned own = ldc_bytemask(*vp ^ orig) & vmask;
+      *vp = (uv & ~own) | (orig & own);
     }
   }
 }
 
-// ldc_fused_stray: after level 2, a byte no block owned in level 1 (no
-// footprint holds it, so no barrier merged it) must be unchanged in every
-// warp's copy. A warp that changed it there wrote something in level 2 it
-// did not write when it could not see the other warps' writes: a race.
-extern "C" __global__ LDC_ENGINE void ldc_fused_stray(const unsigned char *s, const unsigned char *copies, unsigned long long size, int units,
-                                           const int *writer, int alloc) {
+// ldc_pages_rw: after pass 2, a copy that differs from U (now the base)
+// read something another copy wrote.
+extern "C" __global__ LDC_ENGINE void ldc_pages_rw(unsigned long long npages) {
+  const struct ldc_pool *P = &ldc_g.pool;
+  unsigned long long wps = P->slot_bytes / 4, total = npages * wps;
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-  for (unsigned long long j = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; j < size; j += stride) {
-    if (writer[j] >= 0) continue;
-    unsigned char orig = s[j];
-    for (int i = 0; i < units; i++) {
-      unsigned char v = copies[(unsigned long long)i * size + j];
-      if (v != orig) {
-        struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_GLOBAL, alloc, -1, -1, i, -1, -1, -1, (long long)j, (unsigned)orig | ((unsigned)v << 8)};
-        ldc_record_race(r);
-      }
+  for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item < total; item += stride) {
+    unsigned page = P->pages[item / wps];
+    unsigned long long k = item % wps, offset;
+    int ai;
+    unsigned char *bp;
+    unsigned nb = ldc_word_at(page, k, &ai, &bp, &offset);
+    if (nb == 0) continue;
+    unsigned vmask = ldc_valid_mask(nb);
+    unsigned u = ldc_load_word(bp, nb);
+    for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
+      unsigned v = ((const unsigned *)(P->data + (unsigned long long)s * P->slot_bytes))[k];
+      unsigned m = ldc_bytemask(v ^ u) & vmask;
+      for (unsigned b = 0; m && b < 4; b++)
+        if (m >> (8 * b) & 0xffu) {
+          struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_GLOBAL, ai, -1, -1, (int)P->slots[s].tab, -1, -1, -1, P->slots[s].unit, (long long)(offset + b),
+                                 ldc_byte(u, b) | (ldc_byte(v, b) << 8)};
+          ldc_record_race(r);
+        }
     }
+  }
+}
+
+// ldc_pages_fingerprint adds, for every private copy of a page, a hash of
+// its page id and bytes to fp[its unit]. Run after two repeats of pass 1
+// from the same state: a unit whose sums differ does not reproduce its own
+// results (warps racing inside a block), so its read-write differences are
+// no evidence about other blocks. Only run after read-write differences.
+extern "C" __global__ LDC_ENGINE void ldc_pages_fingerprint(unsigned long long nslots, unsigned long long *fp) {
+  const struct ldc_pool *P = &ldc_g.pool;
+  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+  for (unsigned long long s = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; s < nslots; s += stride) {
+    unsigned page = P->slots[s].page;
+    unsigned long long h = ldc_hash(page + 1ULL);
+    for (unsigned long long k = 0; k < P->slot_bytes / 4; k++) {
+      int ai;
+      unsigned char *bp;
+      unsigned long long offset;
+      unsigned nb = ldc_word_at(page, k, &ai, &bp, &offset);
+      if (nb == 0) break;
+      unsigned v = ((const unsigned *)(P->data + s * P->slot_bytes))[k] & ldc_valid_mask(nb);
+      h = ldc_hash(h ^ v ^ (k << 32));
+    }
+    atomicAdd(&fp[P->slots[s].unit], h);
   }
 }
 
 #ifdef LDC_CPU
-// Private copies of one target lie end to end, so an index past the end of
-// the unit's copy lands in the next unit's copy, not in a guard page. The
-// CPU engine calls this before every access of kernel code (a lockstep
-// step): an access to another unit's copy fails the launch with the address
-// (gpuruntime names the variable), before it corrupts that copy.
-static LDC_ENGINE void ldc_cpu_check_access(const void *p) {
-  int mode = ldc_g.mode;
-  if (mode == LDC_MODE_PLAIN) return;
-  unsigned long long unit, units;
-  if (mode == LDC_MODE_BLOCK) {
-    unit = ldc_block_linear();
-    units = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
-  } else {
-    unit = ldc_thread_linear() / 32;
-    units = ldc_warps();
-  }
-  unsigned long long a = (unsigned long long)p;
-  for (int i = 0; i < ldc_g.nallocs; i++) {
-    const struct ldc_alloc *al = &ldc_g.allocs[i];
-    if (a - al->copies < units * al->size && (a - al->copies) / al->size != unit)
-      ::ldc::fail_fiber("out-of-bounds access to address 0x%llx", a);
-  }
-}
-static const int ldc_cpu_check_installed = (::ldc::access_check = ldc_cpu_check_access, 1);
-
-extern "C" LDC_ENGINE void ldc_entry_ldc_fused_ww4(void **a) {
-  ldc_fused_ww4(*(const unsigned **)a[0], *(unsigned **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(unsigned **)a[4], *(int **)a[5], *(int *)a[6]);
-}
-extern "C" LDC_ENGINE void ldc_entry_ldc_fused_rw4(void **a) {
-  ldc_fused_rw4(*(unsigned **)a[0], *(const unsigned **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(const unsigned **)a[4], *(int *)a[5]);
-}
-extern "C" LDC_ENGINE void ldc_entry_ldc_fill_copies(void **a) {
-  ldc_fill_copies(*(const unsigned char **)a[0], *(unsigned char **)a[1], *(unsigned long long *)a[2], *(int *)a[3]);
-}
-extern "C" LDC_ENGINE void ldc_entry_ldc_fused_stray(void **a) {
-  ldc_fused_stray(*(const unsigned char **)a[0], *(const unsigned char **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(const int **)a[4], *(int *)a[5]);
-}
-extern "C" LDC_ENGINE void ldc_entry_ldc_fused_repeat(void **a) {
-  ldc_fused_repeat(*(const unsigned char **)a[0], *(const unsigned char **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(const unsigned char **)a[4],
-                   *(const int **)a[5], *(int **)a[6]);
-}
-extern "C" LDC_ENGINE void ldc_entry_ldc_fused_ww(void **a) {
-  ldc_fused_ww(*(const unsigned char **)a[0], *(unsigned char **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(unsigned char **)a[4], *(int **)a[5], *(int *)a[6]);
-}
-extern "C" LDC_ENGINE void ldc_entry_ldc_fused_rw(void **a) {
-  ldc_fused_rw(*(unsigned char **)a[0], *(const unsigned char **)a[1], *(unsigned long long *)a[2], *(int *)a[3], *(const unsigned char **)a[4], *(int *)a[5]);
-}
+extern "C" LDC_ENGINE void ldc_entry_ldc_pages_ww(void **a) { ldc_pages_ww(*(unsigned long long *)a[0]); }
+extern "C" LDC_ENGINE void ldc_entry_ldc_pages_rw(void **a) { ldc_pages_rw(*(unsigned long long *)a[0]); }
+extern "C" LDC_ENGINE void ldc_entry_ldc_pages_fingerprint(void **a) { ldc_pages_fingerprint(*(unsigned long long *)a[0], *(unsigned long long **)a[1]); }
 #endif

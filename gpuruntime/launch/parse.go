@@ -62,12 +62,19 @@ var byteUnits = map[string]int64{
 	"k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10,
 	"m": 1 << 20, "mb": 1 << 20, "mib": 1 << 20,
 	"g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30,
+	"t": 1 << 40, "tb": 1 << 40, "tib": 1 << 40,
 }
 
 // ParseBytes parses a byte count: 1024, 4KiB, 48K, 2MiB, 1GiB (K, KB and
 // KiB are all 1024, and so on; case does not matter). Its errors name the
 // value but not the flag.
-func ParseBytes(s string) (int64, error) {
+func ParseBytes(s string) (int64, error) { return parseBytes(s, maxSharedBytes) }
+
+// ParseMemory parses a memory size as ParseBytes does, up to a PiB
+// (--mem-limit 2GiB).
+func ParseMemory(s string) (int64, error) { return parseBytes(s, 1<<50) }
+
+func parseBytes(s string, limit int64) (int64, error) {
 	const want = "want BYTES, e.g. 1024, 4KiB, 48K, 2MiB"
 	t := strings.TrimSpace(s)
 	i := 0
@@ -91,8 +98,8 @@ func ParseBytes(s string) (int64, error) {
 		return 0, errorf("", s, "unknown unit %q (%s)", strings.TrimSpace(t[i:]), want)
 	}
 	n, err := strconv.ParseInt(t[:i], 10, 64)
-	if err != nil || n > maxSharedBytes/unit {
-		return 0, errorf("", s, "too large (at most %d bytes)", int64(maxSharedBytes))
+	if err != nil || n > limit/unit {
+		return 0, errorf("", s, "too large (at most %d bytes)", limit)
 	}
 	return n * unit, nil
 }

@@ -13,7 +13,8 @@ import (
 
 // Version changes whenever the instrumented code's hooks or this file's
 // meaning change; a build directory of another version must be rebuilt.
-const Version = 1
+// Version 2: the native (uninstrumented) source and modules.
+const Version = 2
 
 // RuntimeHeader is the device-side runtime header the instrumented source
 // includes (privatize writes the #include, gpuruntime supplies the file).
@@ -36,6 +37,13 @@ type Manifest struct {
 	Cubin string `json:"cubin,omitempty"`
 	Arch  string `json:"arch,omitempty"`
 	CPU   string `json:"cpu,omitempty"` // shared library for the CPU backend
+	// The user's kernels as written (host code left out, CPU entry points
+	// added, nothing instrumented), compiled as a user would, for
+	// `ldcheck run --unchecked`; relative to the build dir, empty when not
+	// built. The native PTX is for Arch.
+	NativeSource string `json:"native_source,omitempty"`
+	NativePTX    string `json:"native_ptx,omitempty"`
+	NativeCPU    string `json:"native_cpu,omitempty"`
 	// The user's compiler flags, so that `ldcheck compile` can redo the
 	// compilation (e.g. with nvcc on the GPU machine) without the source's
 	// analysis.
@@ -63,6 +71,10 @@ type Kernel struct {
 	// Atomic lists the variables updated by atomics: not privatized, and
 	// the runtime must not restore them between runs (the atomics ran once).
 	Atomic []string `json:"atomic,omitempty"`
+	// Atomics counts the atomic calls in the kernel and the device
+	// functions it calls: when there are none, no log of their results is
+	// needed for replay.
+	Atomics int `json:"atomics,omitempty"`
 	// Requires1D lists variables left unprivatized because every access is
 	// indexed by the global thread id, which is private only in 1-D launches.
 	Requires1D []string `json:"requires_1d,omitempty"`

@@ -19,11 +19,21 @@
 //   * `extern __shared__ T name[];` is rewritten to `LDC_DYNAMIC_SHARED(T, name);`
 //     (at function or namespace scope).
 //   * ldc_cpu_launch() runs one grid and returns 0, or non-zero with a one-line
-//     message (deadlock, failed assert, bad launch configuration).
+//     message (deadlock, failed assert, bad launch configuration). While it
+//     runs, it publishes how far it got in the caller's LaunchProgress (see
+//     there), which another thread may read at any time.
 //
 // Execution model:
 //   * Blocks are taken from an atomic counter by `workers` OS threads created
 //     for this launch; a worker runs one block at a time, start to finish.
+//     Each worker maps one fiber stack (with its guard page) per thread of a
+//     block: with 1024-thread blocks that is 1024 x (LDC_FIBER_STACK_SIZE +
+//     a page) of address space per worker (260 MiB by default), reserved
+//     with MAP_NORESERVE, of which only the pages a thread touches are
+//     memory (a few KiB per thread for usual kernels). Each stack is two
+//     mappings, and a process may have 65530: a launch uses at most
+//     30000 / (2 x threads per block + 8) workers (14 for 1024 threads),
+//     whatever `workers` asks.
 //   * Every GPU thread of a block is a fiber (our own context switch on
 //     x86-64, ucontext elsewhere) on its worker's OS
 //     thread. Fibers are scheduled cooperatively: a fiber runs until it waits
@@ -385,6 +395,33 @@ struct Warp {
   LaneCall lane[kWarpSize];
 };
 
+// How far a launch got, for a host that waits on it (a --timeout that
+// expires must tell a slow run from a hung one). The caller of
+// ldc_cpu_launch owns the memory; each worker writes only its own slot
+// (relaxed atomic stores: plain moves, no contention), and any thread may
+// read the counters while the launch runs. Layout (ABI): 64-byte header,
+// then nslots 64-byte slots.
+struct ProgressSlot {
+  unsigned long long blocks_done; // blocks this worker finished
+  unsigned long long barriers;    // __syncthreads its blocks completed
+  unsigned long long waiting;     // threads of its block at a __syncthreads now
+  unsigned long long block;       // 1 + the linear id of its block; 0: none
+  unsigned long long pad[4];
+};
+struct LaunchProgress {
+  unsigned long long nslots; // workers beyond nslots are not started
+  unsigned long long nblocks;
+  unsigned long long workers; // started
+  unsigned long long pad[5];
+  ProgressSlot slot[1]; // nslots of them
+};
+static_assert(sizeof(ProgressSlot) == 64 && sizeof(LaunchProgress) == 128,
+              "LaunchProgress layout is ABI (gpuruntime/cpu/module.go)");
+
+LDC_ENGINE inline void progress_store(unsigned long long *p, unsigned long long v) {
+  __atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
 struct Launch {
   void (*entry)(void **);
   void **args;
@@ -392,6 +429,8 @@ struct Launch {
   unsigned long long nblocks;
   unsigned nthreads; // per block
   size_t dyn_shared;
+  LaunchProgress *progress; // may be null
+  unsigned long long started_workers; // atomic: hands out progress slots
   unsigned long long next_block; // atomic
   int failed;                    // atomic: some block failed
   // The lowest block that failed (atomic): its message is the one kept, so
@@ -406,6 +445,8 @@ struct Launch {
 // one OS thread; only Launch is shared.
 struct Worker {
   Launch *launch;
+  ProgressSlot *progress; // this worker's slot, or a private dummy
+  ProgressSlot own_progress;
   Context scheduler;
   bool aborted; // a fiber failed (assert, bad warp intrinsic call)
 
@@ -526,6 +567,8 @@ LDC_ENGINE inline void release_barrier(Worker *w) {
   for (unsigned i = 0; i < w->bar_nwaiters; i++)
     make_ready(w, w->bar_waiters[i]);
   w->bar_nwaiters = 0;
+  progress_store(&w->progress->waiting, 0);
+  progress_store(&w->progress->barriers, w->progress->barriers + 1);
   w->bar_arrived = 0;
   w->bar_count = 0;
   w->bar_and = true;
@@ -545,6 +588,7 @@ LDC_ENGINE inline BarrierResult block_barrier(int pred) {
     release_barrier(w); // the last to arrive goes on without a switch
   } else {
     w->bar_waiters[w->bar_nwaiters++] = f->linear;
+    progress_store(&w->progress->waiting, w->bar_nwaiters);
     suspend(FiberState::at_barrier);
   }
   // res_* stay valid until this thread arrives at the next barrier: that
@@ -1402,6 +1446,8 @@ LDC_ENGINE inline bool run_block(Worker *w, unsigned long long id) {
   w->bar_arrived = w->bar_count = w->bar_nwaiters = 0;
   w->bar_and = true;
   w->bar_or = false;
+  progress_store(&w->progress->waiting, 0);
+  progress_store(&w->progress->block, id + 1);
   for (unsigned i = 0; i < w->nwarps; i++) {
     w->warps[i].exited = w->warps[i].waiting = w->warps[i].at_activemask = 0;
     for (unsigned k = 0; k < kWarpSize; k++)
@@ -1424,8 +1470,11 @@ LDC_ENGINE inline bool run_block(Worker *w, unsigned long long id) {
       if (w->aborted || __atomic_load_n(&L->fail_block, __ATOMIC_RELAXED) < id)
         return false;
     }
-    if (w->live == 0)
+    if (w->live == 0) {
+      progress_store(&w->progress->block, 0);
+      progress_store(&w->progress->blocks_done, w->progress->blocks_done + 1);
       return true;
+    }
     if (resolve_activemask(w))
       continue;
     report_deadlock(w);
@@ -1574,6 +1623,9 @@ LDC_ENGINE inline void *worker_main(void *arg) {
   Launch *L = (Launch *)arg;
   Worker w;
   memset((void *)&w, 0, sizeof w);
+  unsigned long long slot = __atomic_fetch_add(&L->started_workers, 1, __ATOMIC_RELAXED);
+  w.progress = L->progress && slot < L->progress->nslots ? &L->progress->slot[slot]
+                                                         : &w.own_progress;
   // The fault handler runs on its own stack: a fault may be a fiber's
   // stack overflow.
   stack_t alt, old_alt;
@@ -1628,13 +1680,13 @@ launch_error(char *err, unsigned long errlen, const char *fmt, ...) {
 } // namespace ldc
 
 extern "C" __attribute__((visibility("default"))) int ldc_cpu_abi_version(void) {
-  return 1;
+  return 2;
 }
 
 extern "C" __attribute__((visibility("default"))) int
 ldc_cpu_launch(void (*entry)(void **args), void **args, const unsigned grid[3],
                const unsigned block[3], unsigned long dyn_shared, int workers,
-               char *err, unsigned long errlen) {
+               char *err, unsigned long errlen, ldc::LaunchProgress *progress) {
   using namespace ldc;
   if (err && errlen > 0)
     err[0] = '\0';
@@ -1669,6 +1721,7 @@ ldc_cpu_launch(void (*entry)(void **args), void **args, const unsigned grid[3],
   L.nthreads = (unsigned)nthreads;
   L.dyn_shared = dyn_shared;
   L.fail_block = ~0ull;
+  L.progress = progress;
   pthread_mutex_init(&L.mu, nullptr);
 
   unsigned long long n = workers > 0 ? (unsigned)workers : cpu_count();
@@ -1679,6 +1732,12 @@ ldc_cpu_launch(void (*entry)(void **args), void **args, const unsigned grid[3],
   unsigned long long by_maps = 30000 / (2 * nthreads + 8);
   if (n > by_maps)
     n = by_maps > 0 ? by_maps : 1;
+  if (progress != nullptr) {
+    if (progress->nslots > 0 && n > progress->nslots)
+      n = progress->nslots; // one slot per worker
+    progress_store(&progress->nblocks, L.nblocks);
+    progress_store(&progress->workers, n);
+  }
 
   pthread_t *threads = new (std::nothrow) pthread_t[n];
   if (threads == nullptr)

@@ -193,6 +193,17 @@ __global__ void barrier_loop(int *out, int iters) {
 }
 ENTRY2(barrier_loop, int *, int)
 
+// Thread 0 spins until the host sets *flag while the others wait at the
+// barrier: a launch that makes no progress, for as long as the host likes.
+__global__ void wait_for_host(volatile int *flag, int *out) {
+  if (threadIdx.x == 0)
+    while (*flag == 0)
+      __nanosleep(1000);
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = *flag;
+}
+ENTRY2(wait_for_host, volatile int *, int *)
+
 __device__ int dev_counter;
 __device__ int dev_scale = 3;
 __device__ float dev_table[8];

@@ -15,6 +15,22 @@
  *     copies the dimensions and each parameter, at its size, into the global
  *     "launch_record" (struct record below)
  *   kernel "noargs" has no parameters
+ *   every module has its own kernels and its own module-scope variables
+ *     "launch_record", "counter" (unsigned) and "self" (an 8-byte pointer,
+ *     initially the address of that module's counter, as
+ *     `__device__ unsigned *self = &counter;`); "fake_module_loads" counts
+ *     successful cuModuleLoadDataEx calls (one variable for all modules)
+ *   registers: a kernel uses its own count ("probe" 42, "noargs" 8, "heavy"
+ *     128, "stubborn" 128 but never fewer than 80, "bounded" 32), or the
+ *     module's CU_JIT_MAX_REGISTERS when that is lower; its
+ *     CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK is what 65536 registers per
+ *     block allow (per warp, in units of 8 per thread), at most 1024, and
+ *     256 for "bounded" (as __launch_bounds__(256)); a launch of more
+ *     threads fails with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+ *   kernel "heavy" (and "stubborn", "bounded") takes one pointer to 4
+ *     unsigned long longs and, as one thread would, does
+ *     *self += 1 and writes {module's register limit, self == &counter,
+ *     counter, threads per block} to it
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +46,7 @@ enum {
     SUCCESS = 0, INVALID_VALUE = 1, OUT_OF_MEMORY = 2, NOT_INITIALIZED = 3,
     NO_DEVICE = 100, INVALID_DEVICE = 101, INVALID_CONTEXT = 201,
     INVALID_PTX = 218, INVALID_HANDLE = 400, NOT_FOUND = 500,
+    LAUNCH_OUT_OF_RESOURCES = 701,
 };
 
 static int initialized;
@@ -48,6 +65,7 @@ CUresult cuGetErrorName(CUresult r, const char **p) {
     case INVALID_PTX: *p = "CUDA_ERROR_INVALID_PTX"; return 0;
     case INVALID_HANDLE: *p = "CUDA_ERROR_INVALID_HANDLE"; return 0;
     case NOT_FOUND: *p = "CUDA_ERROR_NOT_FOUND"; return 0;
+    case LAUNCH_OUT_OF_RESOURCES: *p = "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"; return 0;
     }
     *p = NULL;
     return INVALID_VALUE;
@@ -65,6 +83,7 @@ CUresult cuGetErrorString(CUresult r, const char **p) {
     case INVALID_PTX: *p = "fake: a PTX JIT compilation failed"; return 0;
     case INVALID_HANDLE: *p = "fake: invalid resource handle"; return 0;
     case NOT_FOUND: *p = "fake: named symbol not found"; return 0;
+    case LAUNCH_OUT_OF_RESOURCES: *p = "fake: too many resources requested for launch"; return 0;
     }
     *p = NULL;
     return INVALID_VALUE;
@@ -103,11 +122,14 @@ CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) {
     case 1: *v = 1024; break;      /* max threads per block */
     case 8: *v = 48 * 1024; break; /* max shared per block */
     case 10: *v = 32; break;       /* warp size */
+    case 12: *v = 65536; break;    /* max registers per block */
     case 16: *v = 132; break;      /* SM count */
     case 39: *v = 2048; break;     /* max threads per SM */
     case 75: *v = 9; break;        /* cc major */
     case 76: *v = 0; break;        /* cc minor */
+    case 82: *v = 65536; break;    /* max registers per SM */
     case 97: *v = 227 * 1024; break; /* optin shared per block */
+    case 106: *v = 32; break;      /* max blocks per SM */
     default: return INVALID_VALUE;
     }
     return SUCCESS;
@@ -145,18 +167,56 @@ CUresult cuCtxSynchronize(void) { return current_ctx ? SUCCESS : INVALID_CONTEXT
 
 /* ---- modules ---- */
 
-struct func { const char *name; int nparams; size_t sizes[4]; };
-static struct func probe = {"probe", 3, {4, 8, 16, 0}};
-static struct func noargs = {"noargs", 0, {0}};
-
 struct record {
     unsigned int grid[3], block[3], shared, nparams;
     unsigned long long stream;
     unsigned char params[4 + 8 + 16];
 };
-static struct record launch_record;
 
-struct module { char image_head[16]; };
+struct module;
+struct func {
+    const char *name;
+    int nparams;
+    size_t sizes[4];
+    int regs, min_regs, bound; /* registers wanted, fewest possible, max threads (0: none) */
+    int max_dynamic_shared;
+    struct module *mod;
+};
+
+enum { F_PROBE, F_NOARGS, F_HEAVY, F_STUBBORN, F_BOUNDED, NFUNCS };
+static const struct func templates[NFUNCS] = {
+    {"probe", 3, {4, 8, 16, 0}, 42, 16, 0, 48 * 1024, NULL},
+    {"noargs", 0, {0}, 8, 8, 0, 48 * 1024, NULL},
+    {"heavy", 1, {8, 0}, 128, 16, 0, 48 * 1024, NULL},
+    {"stubborn", 1, {8, 0}, 128, 80, 0, 48 * 1024, NULL},
+    {"bounded", 1, {8, 0}, 32, 16, 256, 48 * 1024, NULL},
+};
+
+struct module {
+    char image_head[16];
+    int max_regs; /* CU_JIT_MAX_REGISTERS, 0 for none */
+    struct func funcs[NFUNCS];
+    struct record launch_record;
+    unsigned int counter;
+    unsigned long long self;
+};
+
+static unsigned long long module_loads;
+
+static int func_regs(const struct func *f) {
+    int r = f->regs;
+    if (f->mod->max_regs > 0 && r > f->mod->max_regs) r = f->mod->max_regs;
+    if (r < f->min_regs) r = f->min_regs;
+    return r;
+}
+
+static int func_max_threads(const struct func *f) {
+    int per_thread = (func_regs(f) + 7) / 8 * 8;
+    int t = 65536 / (per_thread * 32) * 32;
+    if (t > 1024) t = 1024;
+    if (f->bound > 0 && t > f->bound) t = f->bound;
+    return t;
+}
 
 static void write_log(unsigned int n, int *opts, void **vals, int buf_opt, int size_opt, const char *msg) {
     char *buf = NULL;
@@ -187,6 +247,14 @@ CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned int n, int *
     write_log(n, opts, vals, 3, 4, info);
     struct module *m = calloc(1, sizeof *m);
     strncpy(m->image_head, img, sizeof m->image_head - 1);
+    for (unsigned int i = 0; i < n; i++)
+        if (opts[i] == 0) m->max_regs = (int)(uintptr_t)vals[i]; /* CU_JIT_MAX_REGISTERS */
+    for (int i = 0; i < NFUNCS; i++) {
+        m->funcs[i] = templates[i];
+        m->funcs[i].mod = m;
+    }
+    m->self = (unsigned long long)(uintptr_t)&m->counter;
+    module_loads++;
     *mod = m;
     return SUCCESS;
 }
@@ -198,34 +266,65 @@ CUresult cuModuleUnload(void *mod) {
 }
 
 CUresult cuModuleGetFunction(void **f, void *mod, const char *name) {
-    if (mod == NULL) return INVALID_HANDLE;
-    if (strcmp(name, "probe") == 0) { *f = &probe; return SUCCESS; }
-    if (strcmp(name, "noargs") == 0) { *f = &noargs; return SUCCESS; }
+    struct module *m = (struct module *)mod;
+    if (m == NULL) return INVALID_HANDLE;
+    for (int i = 0; i < NFUNCS; i++) {
+        if (strcmp(name, m->funcs[i].name) == 0) {
+            *f = &m->funcs[i];
+            return SUCCESS;
+        }
+    }
     return NOT_FOUND;
 }
 
 CUresult cuModuleGetGlobal_v2(CUdeviceptr *p, size_t *bytes, void *mod, const char *name) {
-    if (mod == NULL) return INVALID_HANDLE;
-    if (strcmp(name, "launch_record") != 0) return NOT_FOUND;
-    if (p) *p = (CUdeviceptr)(uintptr_t)&launch_record;
-    if (bytes) *bytes = sizeof launch_record;
+    struct module *m = (struct module *)mod;
+    void *addr;
+    size_t size;
+    if (m == NULL) return INVALID_HANDLE;
+    if (strcmp(name, "launch_record") == 0) { addr = &m->launch_record; size = sizeof m->launch_record; }
+    else if (strcmp(name, "counter") == 0) { addr = &m->counter; size = sizeof m->counter; }
+    else if (strcmp(name, "self") == 0) { addr = &m->self; size = sizeof m->self; }
+    else if (strcmp(name, "fake_module_loads") == 0) { addr = &module_loads; size = sizeof module_loads; }
+    else return NOT_FOUND;
+    if (p) *p = (CUdeviceptr)(uintptr_t)addr;
+    if (bytes) *bytes = size;
     return SUCCESS;
 }
 
-CUresult cuFuncGetAttribute(int *v, int attr, void *f) {
+CUresult cuFuncGetAttribute(int *v, int attr, void *fp) {
+    struct func *f = (struct func *)fp;
     if (f == NULL) return INVALID_HANDLE;
     switch (attr) {
-    case 0: *v = 1024; return SUCCESS;
-    case 4: *v = 42; return SUCCESS; /* num regs */
+    case 0: *v = func_max_threads(f); return SUCCESS;
+    case 1: *v = 0; return SUCCESS; /* static shared */
+    case 3: *v = 4 * (f->regs - func_regs(f) > 0 ? f->regs - func_regs(f) : 0); return SUCCESS; /* spills */
+    case 4: *v = func_regs(f); return SUCCESS;
     }
     return INVALID_VALUE;
 }
 
-static int max_dynamic_shared = 48 * 1024;
-CUresult cuFuncSetAttribute(void *f, int attr, int v) {
+CUresult cuFuncSetAttribute(void *fp, int attr, int v) {
+    struct func *f = (struct func *)fp;
     if (f == NULL) return INVALID_HANDLE;
     if (attr != 8 || v < 0 || v > 227 * 1024) return INVALID_VALUE;
-    max_dynamic_shared = v;
+    f->max_dynamic_shared = v;
+    return SUCCESS;
+}
+
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, void *fp, int threads, size_t shared) {
+    struct func *f = (struct func *)fp;
+    if (f == NULL) return INVALID_HANDLE;
+    if (threads <= 0) return INVALID_VALUE;
+    if (threads > func_max_threads(f) || shared > (size_t)f->max_dynamic_shared) { *n = 0; return SUCCESS; }
+    int alloc = (threads + 31) / 32 * 32;
+    int by_threads = 2048 / alloc;
+    int by_regs = 65536 / (((func_regs(f) + 7) / 8 * 8) * alloc);
+    int best = 32;
+    if (by_threads < best) best = by_threads;
+    if (by_regs < best) best = by_regs;
+    if (shared > 0 && (int)((228 * 1024) / shared) < best) best = (int)((228 * 1024) / shared);
+    *n = best;
     return SUCCESS;
 }
 
@@ -236,17 +335,31 @@ CUresult cuLaunchKernel(void *fp, unsigned int gx, unsigned int gy, unsigned int
     if (f == NULL) return INVALID_HANDLE;
     if (extra != NULL) return INVALID_VALUE;
     if (f->nparams > 0 && params == NULL) return INVALID_VALUE;
-    if ((int)shared > max_dynamic_shared) return INVALID_VALUE;
-    memset(&launch_record, 0, sizeof launch_record);
-    launch_record.grid[0] = gx; launch_record.grid[1] = gy; launch_record.grid[2] = gz;
-    launch_record.block[0] = bx; launch_record.block[1] = by; launch_record.block[2] = bz;
-    launch_record.shared = shared;
-    launch_record.nparams = (unsigned int)f->nparams;
-    launch_record.stream = (unsigned long long)(uintptr_t)stream;
+    if ((int)shared > f->max_dynamic_shared) return INVALID_VALUE;
+    unsigned long long threads = (unsigned long long)bx * by * bz;
+    if (threads > (unsigned long long)func_max_threads(f)) return LAUNCH_OUT_OF_RESOURCES;
+    struct module *m = f->mod;
+    struct record *r = &m->launch_record;
+    memset(r, 0, sizeof *r);
+    r->grid[0] = gx; r->grid[1] = gy; r->grid[2] = gz;
+    r->block[0] = bx; r->block[1] = by; r->block[2] = bz;
+    r->shared = shared;
+    r->nparams = (unsigned int)f->nparams;
+    r->stream = (unsigned long long)(uintptr_t)stream;
     size_t off = 0;
-    for (int i = 0; i < f->nparams; i++) {
-        memcpy(launch_record.params + off, params[i], f->sizes[i]);
+    for (int i = 0; i < f->nparams && off + f->sizes[i] <= sizeof r->params; i++) {
+        memcpy(r->params + off, params[i], f->sizes[i]);
         off += f->sizes[i];
+    }
+    if (f != &m->funcs[F_PROBE] && f != &m->funcs[F_NOARGS]) {
+        unsigned long long *out;
+        memcpy(&out, params[0], sizeof out);
+        unsigned int *c = (unsigned int *)(uintptr_t)m->self;
+        *c += 1;
+        out[0] = (unsigned long long)m->max_regs;
+        out[1] = m->self == (unsigned long long)(uintptr_t)&m->counter;
+        out[2] = m->counter;
+        out[3] = threads;
     }
     return SUCCESS;
 }

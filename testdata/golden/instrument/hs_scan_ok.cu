@@ -10,10 +10,10 @@
 // launch: --kernel scan --grid 2 --block 256 --arg data=float[512]:rand
 // Hillis-Steele inclusive scan, double-buffered: barriers inside the loop.
 __global__ void scan(float *data) { int t{}; int g{}; int cur{}; int off{}; float v{}; ldc_thread ldc_t; ldc_begin(&ldc_t); unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
-  __shared__ float buf[2][256]; decltype(&buf) ldc_p_buf = (decltype(&buf))ldc_shared_copy(&ldc_t, 0, (void *)&buf, sizeof(buf)); data = (decltype(data))ldc_redirect((void *)data); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; default: break; } ldc_r_0_entry:;
+  __shared__ float buf[2][256]; decltype(&buf) ldc_p_buf = (decltype(&buf))ldc_shared_copy(&ldc_t, 0, (void *)&buf, sizeof(buf)); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; default: break; } ldc_r_0_entry:;
   t = threadIdx.x; g = blockIdx.x * blockDim.x + t;
   cur = 0;
-  (*ldc_p_buf)[cur][t] = data[g];
+  (*ldc_p_buf)[cur][t] = (*LDC_R(&(data[g])));
   { LDC_BARRIER(0, 0); ldc_r_0_0:; }
   for (off = 1; off < blockDim.x; off <<= 1) {
     v = (*ldc_p_buf)[cur][t];
@@ -22,7 +22,7 @@ __global__ void scan(float *data) { int t{}; int g{}; int cur{}; int off{}; floa
     cur = 1 - cur;
     { LDC_BARRIER(0, 1); ldc_r_0_1:; }
   }
-  data[g] = (*ldc_p_buf)[cur][t];
+  (*LDC_W(&(data[g]))) = (*ldc_p_buf)[cur][t];
  ldc_exit_0: LDC_EXIT(0); }
 #line 1 "hs_scan_ok.ldcheck.cu (ldcheck entry points)"
 #ifdef LDC_CPU

@@ -7,7 +7,7 @@
 namespace cg = cooperative_groups;
 
 __device__ void stage(float *s) {
-  s[threadIdx.x] *= 2.0f;
+  (*LDC_W(&(s[threadIdx.x]))) *= 2.0f;
   __syncthreads();
 }
 

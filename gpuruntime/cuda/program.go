@@ -1,0 +1,616 @@
+package cuda
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"sort"
+	"strings"
+	"unsafe"
+)
+
+// A Program is a PTX image loaded into the current context as a module,
+// together with register-limited variants of that module, loaded when a
+// launch needs one. It is what a caller that launches kernels at block
+// sizes it does not know in advance should use instead of a bare Module.
+//
+// # Why variants
+//
+// A block may use at most AttrMaxRegistersPerBlock registers (65536 on
+// every GPU since Kepler), so a kernel that ptxas compiled for R registers
+// per thread launches at most 65536/R threads per block: an instrumented
+// kernel of 130 registers fails blocks of 512 threads with
+// CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES. A module is compiled once, when it is
+// loaded; the only way to fewer registers is to load the PTX again with the
+// JIT option CU_JIT_MAX_REGISTERS (ptxas then spills to local memory: slower,
+// but it runs). So when a launch of T threads needs more than the function
+// of the first module (the home module) allows (FuncAttrMaxThreadsPerBlock,
+// which counts registers and __launch_bounds__), Launch loads the image
+// again with the largest register limit that lets T threads fit
+// (MaxRegistersFor), keeps that variant for every later launch that needs
+// the same limit, and launches from it. Launches that fit run from the home
+// module, compiled without a limit, as fast as the kernel allows.
+// (CU_JIT_THREADS_PER_BLOCK would ask ptxas for the same thing in terms of
+// threads; the register limit is what it amounts to, and as a number it
+// names the variant exactly.)
+//
+// # Module-scope variables
+//
+// Every module has its own copy of each module-scope variable (__device__
+// and __constant__ variables: .global and .const in the PTX), at its own
+// address. The home module's copy is the variable: Global returns the home
+// module's address, and host reads and writes, and kernels launched from
+// the home module, use it. A launch from a variant does, in this order:
+// wait for the context's work; copy every module-scope variable from the
+// home module into the variant; launch; wait for the kernel; copy every
+// .global variable back. Both copies relocate pointers: an 8-byte aligned
+// word of a variable whose value is an address inside a module-scope
+// variable of the source module is rewritten to the same place in the
+// destination module's copy. So a variable that holds the address of
+// another (a __device__ int *p = &x, or a runtime context whose table lists
+// a __device__ variable's address as Global returned it) points, in the
+// variant, at the variant's own copy, as the kernel's own &x does: the
+// kernel sees one address per variable, and afterwards the home module
+// holds what it wrote, at home addresses.
+//
+// This is correct when launches from variants are synchronous (Launch
+// waits for them) and nothing else runs in the context meanwhile. It cannot
+// see pointers to module variables kept outside module variables (in
+// buffers of MemAlloc): such a pointer keeps the address of the module it
+// came from. An 8-byte word that is not a pointer but equals an address
+// inside a module variable would be rewritten too; device addresses are 47
+// or more bits wide, so data does not hit one by chance. The variables are
+// found in the PTX text (LoadProgram); a cubin or fatbin image has no text
+// to read, and then only the variables asked for with Global are copied.
+//
+// A Program is not safe for concurrent use; its caller keeps the context
+// current (see the package comment).
+type Program struct {
+	d     *Driver
+	image []byte
+	// vars are the module-scope variables: from the PTX, then any other
+	// name Global was asked for. consts marks the .const ones.
+	vars    []string
+	consts  map[string]bool
+	home    *variant
+	limited map[int]*variant // by register limit
+
+	maxThreads   int // per block, the device's
+	regsPerBlock int
+	smCount      int
+}
+
+// variant is one loaded module of the program: the home module (limit 0)
+// or one compiled with at most limit registers per thread.
+type variant struct {
+	limit   int
+	mod     Module
+	funcs   map[string]*progFunc
+	globals map[string]progGlobal
+	// in and out relocate pointers home -> here and here -> home; built on
+	// the first launch from the variant.
+	in, out []reloc
+}
+
+type progFunc struct {
+	f          Function
+	maxThreads int // FuncAttrMaxThreadsPerBlock
+	regs       int // FuncAttrNumRegs
+	dynShared  int // MaxDynamicSharedSizeBytes as set, 0 when left at the default
+}
+
+type progGlobal struct {
+	p  DevicePtr
+	n  int64
+	ok bool // false: the module has no such variable
+}
+
+// reloc maps the bytes [from, from+n) of one module's variable to the same
+// variable of another module, at to.
+type reloc struct {
+	from, to DevicePtr
+	n        int64
+}
+
+// LoadProgram loads image (PTX, or a cubin or fatbin) into the current
+// context as the program's home module, compiled with the driver's default
+// options, and reads dev's limits for the variants.
+func LoadProgram(d *Driver, dev Device, image []byte) (*Program, error) {
+	p := &Program{d: d, image: append([]byte(nil), image...), consts: map[string]bool{}, limited: map[int]*variant{}}
+	var err error
+	if p.maxThreads, err = d.DeviceGetAttribute(AttrMaxThreadsPerBlock, dev); err != nil {
+		return nil, err
+	}
+	if p.regsPerBlock, err = d.DeviceGetAttribute(AttrMaxRegistersPerBlock, dev); err != nil {
+		return nil, err
+	}
+	if p.smCount, err = d.DeviceGetAttribute(AttrMultiprocessorCount, dev); err != nil {
+		return nil, err
+	}
+	mod, _, err := d.ModuleLoadDataEx(image, nil)
+	if err != nil {
+		return nil, err
+	}
+	p.home = newVariant(0, mod)
+	for _, v := range ptxVariables(image) {
+		p.vars = append(p.vars, v.name)
+		p.consts[v.name] = v.constant
+	}
+	return p, nil
+}
+
+func newVariant(limit int, mod Module) *variant {
+	return &variant{limit: limit, mod: mod, funcs: map[string]*progFunc{}, globals: map[string]progGlobal{}}
+}
+
+// Module is the home module.
+func (p *Program) Module() Module { return p.home.mod }
+
+// Variables lists the module-scope variables that launches from variants
+// copy: those of the PTX, then the others Global was asked for.
+func (p *Program) Variables() []string { return append([]string(nil), p.vars...) }
+
+// Global is ModuleGetGlobal of the home module: the address and size of the
+// module-scope variable that host code reads and writes, whichever module
+// a kernel is launched from.
+func (p *Program) Global(name string) (DevicePtr, int64, error) {
+	ptr, n, err := p.d.ModuleGetGlobal(p.home.mod, name)
+	if err != nil {
+		return 0, 0, err
+	}
+	if _, listed := p.consts[name]; !listed {
+		p.vars = append(p.vars, name)
+		p.consts[name] = false
+		for _, v := range p.limited {
+			v.in, v.out = nil, nil // rebuilt with the new variable
+		}
+	}
+	return ptr, n, nil
+}
+
+// Function is the kernel of that name in the home module.
+func (p *Program) Function(name string) (Function, error) {
+	f, err := p.home.function(p.d, name)
+	if err != nil {
+		return 0, err
+	}
+	return f.f, nil
+}
+
+// MaxRegistersFor is the register limit that lets a block of threads
+// threads run: registersPerBlock divided among its warps' threads, rounded
+// down to a multiple of 8 (the allocation unit), at most 255 (the most a
+// thread can have).
+func MaxRegistersFor(threads, registersPerBlock int) int {
+	if threads < 1 {
+		threads = 1
+	}
+	alloc := (threads + 31) / 32 * 32 // registers are allocated per warp
+	r := registersPerBlock / alloc &^ 7
+	return min(r, 255)
+}
+
+// RegisterLimit is the CU_JIT_MAX_REGISTERS of the module a launch of the
+// kernel with blocks of threads threads runs from: 0 for the home module.
+// It loads the variant when it is not loaded yet.
+func (p *Program) RegisterLimit(name string, threads int) (int, error) {
+	v, _, err := p.choose(name, threads)
+	if err != nil {
+		return 0, err
+	}
+	return v.limit, nil
+}
+
+// choose returns the module, and the kernel in it, that runs blocks of
+// threads threads: the home module when its function allows that many,
+// else the variant limited to MaxRegistersFor(threads) registers.
+func (p *Program) choose(name string, threads int) (*variant, *progFunc, error) {
+	f, err := p.home.function(p.d, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if threads <= f.maxThreads {
+		return p.home, f, nil
+	}
+	if threads > p.maxThreads {
+		return nil, nil, fmt.Errorf("kernel %s: a block of %d threads is more than the GPU allows (%d)", name, threads, p.maxThreads)
+	}
+	limit := MaxRegistersFor(threads, p.regsPerBlock)
+	if limit >= f.regs {
+		// Registers are not what stops it (__launch_bounds__ is).
+		return nil, nil, fmt.Errorf("kernel %s cannot run blocks of %d threads: it allows at most %d threads per block (it uses %d registers per thread; __launch_bounds__ may set the limit)",
+			name, threads, f.maxThreads, f.regs)
+	}
+	v, err := p.variant(limit)
+	if err != nil {
+		return nil, nil, fmt.Errorf("kernel %s, blocks of %d threads: it uses %d registers per thread, more than the %d a block of %d threads may have each; loading the module again with at most %d registers: %w",
+			name, threads, f.regs, limit, threads, limit, err)
+	}
+	vf, err := v.function(p.d, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if threads > vf.maxThreads {
+		return nil, nil, fmt.Errorf("kernel %s cannot run blocks of %d threads on this GPU: it uses %d registers per thread, and compiled with at most %d (what %d threads leave each) it still uses %d and allows at most %d threads per block",
+			name, threads, f.regs, limit, threads, vf.regs, vf.maxThreads)
+	}
+	return v, vf, nil
+}
+
+// variant returns the module compiled with at most limit registers per
+// thread, loading it the first time.
+func (p *Program) variant(limit int) (*variant, error) {
+	if v, ok := p.limited[limit]; ok {
+		return v, nil
+	}
+	mod, _, err := p.d.ModuleLoadDataEx(p.image, &JITOptions{MaxRegisters: limit})
+	if err != nil {
+		return nil, err
+	}
+	v := newVariant(limit, mod)
+	p.limited[limit] = v
+	return v, nil
+}
+
+func (v *variant) function(d *Driver, name string) (*progFunc, error) {
+	if f, ok := v.funcs[name]; ok {
+		return f, nil
+	}
+	fn, err := d.ModuleGetFunction(v.mod, name)
+	if err != nil {
+		return nil, err
+	}
+	f := &progFunc{f: fn}
+	if f.maxThreads, err = d.FuncGetAttribute(FuncAttrMaxThreadsPerBlock, fn); err != nil {
+		return nil, err
+	}
+	if f.regs, err = d.FuncGetAttribute(FuncAttrNumRegs, fn); err != nil {
+		return nil, err
+	}
+	v.funcs[name] = f
+	return f, nil
+}
+
+func (v *variant) global(d *Driver, name string) progGlobal {
+	if g, ok := v.globals[name]; ok {
+		return g
+	}
+	var g progGlobal
+	if ptr, n, err := d.ModuleGetGlobal(v.mod, name); err == nil && n > 0 {
+		g = progGlobal{ptr, n, true}
+	}
+	v.globals[name] = g
+	return g
+}
+
+// allowShared raises the kernel's dynamic shared memory limit when a launch
+// asks for more than the default 48 KiB.
+func (p *Program) allowShared(f *progFunc, shared int) error {
+	if shared <= 48<<10 || shared <= f.dynShared {
+		return nil
+	}
+	if err := p.d.FuncSetAttribute(f.f, FuncAttrMaxDynamicSharedSizeBytes, shared); err != nil {
+		return err
+	}
+	f.dynShared = shared
+	return nil
+}
+
+// Launch is LaunchKernel of the named kernel, from the module that can run
+// its blocks (see Program): asynchronous from the home module, synchronous,
+// with the variables copied in and back, from a variant.
+func (p *Program) Launch(name string, grid, block [3]int, shared int, s Stream, args []unsafe.Pointer) error {
+	threads := block[0] * block[1] * block[2]
+	v, f, err := p.choose(name, threads)
+	if err != nil {
+		return err
+	}
+	if err := p.allowShared(f, shared); err != nil {
+		return err
+	}
+	launch := func() error {
+		err := p.d.LaunchKernel(f.f, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, s, args)
+		if HasCode(err, CodeLaunchOutOfResources) {
+			limit := "no register limit"
+			if v.limit > 0 {
+				limit = fmt.Sprintf("compiled with at most %d registers", v.limit)
+			}
+			return fmt.Errorf("kernel %s, blocks of %d threads, %d registers per thread (%s), %d bytes of dynamic shared memory: %w",
+				name, threads, f.regs, limit, shared, err)
+		}
+		return err
+	}
+	if v == p.home {
+		return launch()
+	}
+	if err := p.d.CtxSynchronize(); err != nil {
+		return err
+	}
+	if err := p.copyVariables(p.home, v); err != nil {
+		return fmt.Errorf("kernel %s: copying module variables to the module limited to %d registers: %w", name, v.limit, err)
+	}
+	if err := launch(); err != nil {
+		return err
+	}
+	if err := p.d.StreamSynchronize(s); err != nil {
+		return err
+	}
+	if err := p.copyVariables(v, p.home); err != nil {
+		return fmt.Errorf("kernel %s: copying module variables back from the module limited to %d registers: %w", name, v.limit, err)
+	}
+	return nil
+}
+
+// Resident is how many blocks of threads threads, each with shared bytes of
+// dynamic shared memory, of the kernel can be resident on the device at
+// once: OccupancyMaxActiveBlocksPerMultiprocessor of the function a launch
+// runs (a variant's, when it needs one) times the multiprocessors.
+func (p *Program) Resident(name string, threads int, shared int64) (int, error) {
+	_, f, err := p.choose(name, threads)
+	if err != nil {
+		return 0, err
+	}
+	if err := p.allowShared(f, int(shared)); err != nil {
+		return 0, err
+	}
+	n, err := p.d.OccupancyMaxActiveBlocksPerMultiprocessor(f.f, threads, shared)
+	if err != nil {
+		return 0, err
+	}
+	if n == 0 {
+		return 0, fmt.Errorf("kernel %s: a block of %d threads with %d bytes of dynamic shared memory cannot run on this GPU (%d registers per thread)", name, threads, shared, f.regs)
+	}
+	return n * p.smCount, nil
+}
+
+// copyVariables copies the module-scope variables from one module to the
+// other, relocating pointers between them (see Program); .const variables
+// only into a variant (kernels cannot write them).
+func (p *Program) copyVariables(from, to *variant) error {
+	v := to
+	if to == p.home {
+		v = from
+	}
+	if v.in == nil {
+		v.in, v.out = p.relocations(v)
+	}
+	table := v.in
+	if to == p.home {
+		table = v.out
+	}
+	for _, name := range p.vars {
+		if to == p.home && p.consts[name] {
+			continue
+		}
+		src, dst := from.global(p.d, name), to.global(p.d, name)
+		if !src.ok || !dst.ok || src.n != dst.n {
+			continue
+		}
+		buf := make([]byte, src.n)
+		if err := p.d.MemcpyDtoH(unsafe.Pointer(&buf[0]), src.p, src.n); err != nil {
+			return err
+		}
+		relocate(buf, table)
+		if err := p.d.MemcpyHtoD(dst.p, unsafe.Pointer(&buf[0]), dst.n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// relocations pairs every variable's home and variant copies, sorted by
+// source address, for both directions.
+func (p *Program) relocations(v *variant) (in, out []reloc) {
+	for _, name := range p.vars {
+		h, g := p.home.global(p.d, name), v.global(p.d, name)
+		if !h.ok || !g.ok || h.n != g.n {
+			continue
+		}
+		in = append(in, reloc{h.p, g.p, h.n})
+		out = append(out, reloc{g.p, h.p, h.n})
+	}
+	byFrom := func(r []reloc) { sort.Slice(r, func(i, j int) bool { return r[i].from < r[j].from }) }
+	byFrom(in)
+	byFrom(out)
+	return in, out
+}
+
+// relocate rewrites each 8-byte aligned word of buf that points into one of
+// table's source ranges to the same offset of its destination.
+func relocate(buf []byte, table []reloc) {
+	if len(table) == 0 {
+		return
+	}
+	for off := 0; off+8 <= len(buf); off += 8 {
+		w := DevicePtr(binary.LittleEndian.Uint64(buf[off:]))
+		i := sort.Search(len(table), func(i int) bool { return table[i].from > w }) - 1
+		if i >= 0 && w < table[i].from+DevicePtr(table[i].n) {
+			binary.LittleEndian.PutUint64(buf[off:], uint64(table[i].to+(w-table[i].from)))
+		}
+	}
+}
+
+// Close unloads the variants and the home module.
+func (p *Program) Close() error {
+	var first error
+	for _, v := range p.limited {
+		if err := p.d.ModuleUnload(v.mod); err != nil && first == nil {
+			first = err
+		}
+	}
+	p.limited = map[int]*variant{}
+	if p.home != nil && p.home.mod != 0 {
+		if err := p.d.ModuleUnload(p.home.mod); err != nil && first == nil {
+			first = err
+		}
+		p.home.mod = 0
+	}
+	return first
+}
+
+// ptxVar is a module-scope variable declared in PTX text.
+type ptxVar struct {
+	name     string
+	constant bool // .const, else .global
+}
+
+// ptxVariables lists the module-scope .global and .const variables a PTX
+// text defines (not those it declares .extern), in order. An image that is
+// not PTX text (a cubin or fatbin) yields none.
+func ptxVariables(image []byte) []ptxVar {
+	if i := bytes.IndexByte(image, 0); i >= 0 {
+		image = image[:i]
+	}
+	src := string(image)
+	if !strings.Contains(src, ".version") && !strings.Contains(src, ".target") {
+		return nil
+	}
+	var out []ptxVar
+	for _, stmt := range ptxTopLevel(src) {
+		fields := strings.Fields(stmt)
+		space := ""
+		extern := false
+		for _, f := range fields {
+			switch f {
+			case ".global", ".const":
+				if space == "" {
+					space = f
+				}
+			case ".extern":
+				extern = true
+			case ".entry", ".func":
+				space = "" // a function declaration, not a variable
+				extern = true
+			}
+		}
+		if space == "" || extern {
+			continue
+		}
+		for i, decl := range splitTop(stmt, ',') {
+			if j := strings.IndexByte(decl, '='); j >= 0 {
+				decl = decl[:j]
+			}
+			f := strings.Fields(decl)
+			if len(f) == 0 {
+				continue
+			}
+			name := f[len(f)-1]
+			if i > 0 {
+				name = f[0]
+			}
+			if j := strings.IndexAny(name, "[<"); j >= 0 {
+				name = name[:j]
+			}
+			if name == "" || strings.HasPrefix(name, ".") {
+				continue
+			}
+			out = append(out, ptxVar{name: name, constant: space == ".const"})
+		}
+	}
+	return out
+}
+
+// ptxTopLevel returns the statements of a PTX text outside function
+// bodies, without comments, each without its closing semicolon. A brace at
+// the top level opens a function body unless the statement has an
+// initializer (= {...}).
+func ptxTopLevel(src string) []string {
+	var stmts []string
+	var cur strings.Builder
+	depth := 0      // function body nesting
+	initDepth := 0  // initializer braces
+	inBody := false // skipping a function body
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+			if !inBody {
+				cur.WriteByte(' ')
+			}
+			continue
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			end := strings.Index(src[i+2:], "*/")
+			if end < 0 {
+				i = len(src)
+			} else {
+				i += 2 + end + 1
+			}
+			if !inBody {
+				cur.WriteByte(' ')
+			}
+			continue
+		case c == '"':
+			j := i + 1
+			for j < len(src) && src[j] != '"' {
+				j++
+			}
+			if !inBody {
+				cur.WriteString(src[i:min(j+1, len(src))])
+			}
+			i = j
+			continue
+		}
+		if inBody {
+			switch c {
+			case '{':
+				depth++
+			case '}':
+				depth--
+				if depth == 0 {
+					inBody = false
+					cur.Reset()
+				}
+			}
+			continue
+		}
+		switch {
+		case c == '\n' && initDepth == 0:
+			// Directives that end at the line's end, without a semicolon.
+			s := strings.TrimSpace(cur.String())
+			for _, d := range []string{".version", ".target", ".address_size", ".file"} {
+				if strings.HasPrefix(s, d) {
+					cur.Reset()
+					break
+				}
+			}
+		case c == '{' && initDepth == 0 && !strings.Contains(cur.String(), "="):
+			inBody, depth = true, 1
+			continue
+		case c == '{':
+			initDepth++
+		case c == '}' && initDepth > 0:
+			initDepth--
+		case c == ';' && initDepth == 0:
+			if s := strings.TrimSpace(cur.String()); s != "" {
+				stmts = append(stmts, s)
+			}
+			cur.Reset()
+			continue
+		}
+		cur.WriteByte(c)
+	}
+	return stmts
+}
+
+// splitTop splits s at sep outside braces, brackets and parentheses.
+func splitTop(s string, sep byte) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{', '[', '(':
+			depth++
+		case '}', ']', ')':
+			depth--
+		case sep:
+			if depth == 0 {
+				parts = append(parts, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(parts, s[start:])
+}

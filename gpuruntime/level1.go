@@ -1,0 +1,300 @@
+package gpuruntime
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"ldcheck/reshuffle"
+)
+
+// Level 1: unit = block, region = the whole kernel, driven from the host.
+// Pass 1 runs every block on its private pages (taken from S); the write-
+// write kernel finds pages two blocks changed, writes U into the base and
+// turns each block's pages into its pass-2 state; pass 2 runs every block
+// again, reading U where it has no page; the read-write kernel finds blocks
+// whose pages now differ from U.
+//
+// The pool of pages is sized from the device's own count: a pass that runs
+// out of room is void, and the level restarts from the inputs with room
+// for what the blocks asked for. When even that does not fit the memory
+// limit, blocks are checked in rounds of groups that share private copies
+// (warp reshuffling): a page then has at most one copy per group.
+
+// maxAttempts bounds the restarts after running out of room.
+const maxAttempts = 8
+
+func (r *checkRun) levelBlock() error {
+	r.res.Levels = append(r.res.Levels, "block")
+	units := r.l.blocks()
+	capFit := r.capFitting()
+	if capFit < 64 {
+		return r.tooSmall(poolBytes(64, r.slotBytes, r.totalPages), "level 1's private copies of pages (tables for every page of the targets, and a first few copies)")
+	}
+	cap := min(max(2*r.totalPages, 1024), capFit)
+	var plan *reshuffle.Plan
+	for attempt := 1; ; attempt++ {
+		if attempt > maxAttempts {
+			return fmt.Errorf("kernel %s: level 1 ran out of room for private copies %d times; giving up", r.l.Kernel.Name, maxAttempts)
+		}
+		p, err := r.newPool(cap)
+		if err != nil {
+			return err
+		}
+		r.pool = p
+		r.res.CopyBytes = max(r.res.CopyBytes, poolBytes(cap, r.slotBytes, r.totalPages))
+		st, err := r.blockRounds(plan)
+		p.release(r)
+		r.pool = nil
+		if err != nil {
+			return err
+		}
+		if !st.full {
+			return nil
+		}
+		// The pass was void: size the pool for what the blocks asked for.
+		if err := r.restoreInputs(); err != nil {
+			return err
+		}
+		want := st.wanted + st.wanted/8 + 1024
+		copies := units
+		if plan != nil {
+			copies = plan.Copies
+		}
+		if plan == nil && want <= capFit {
+			r.res.Notes = append(r.res.Notes, fmt.Sprintf("level 1 asked for %d page copies, more than the %d first allotted; ran again with room for them", st.wanted, cap))
+			cap = want
+			continue
+		}
+		// Reshuffle: M groups share copies, so a page has at most M.
+		pages := max(st.pages, 1)
+		m := int64(copies)
+		if plan != nil {
+			m = int64(plan.Copies) / 2
+		}
+		for m >= 2 && m*pages+m*pages/8+1024 > capFit {
+			m = min(m-1, capFit/(pages+pages/8+1))
+		}
+		if m < 2 {
+			return r.tooSmall(poolBytes(2*pages+2*pages/8+1024, r.slotBytes, r.totalPages), fmt.Sprintf("level 1's private copies (%d pages written, each in at least two copies)", pages))
+		}
+		pl, err := reshuffle.NewPlan(units, int(m))
+		if err != nil {
+			return err
+		}
+		plan = &pl
+		cap = m*pages + m*pages/8 + 1024
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf("the blocks' private copies (%d copies of %d pages) do not fit in %s: checking in %d rounds of %d groups that share copies (warp reshuffling)",
+			st.wanted, st.pages, sizeString(r.budget), pl.Rounds, pl.Copies))
+	}
+}
+
+// capFitting is the most slots a pool may have within the budget.
+func (r *checkRun) capFitting() int64 {
+	lo, hi := int64(0), int64(1)<<40
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if poolBytes(mid, r.slotBytes, r.totalPages) <= r.budget {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// tooSmall is the error when even the smallest useful layout does not fit:
+// bad input when the user set the limit, else a memory error.
+func (r *checkRun) tooSmall(need int64, what string) error {
+	if r.opt.MemLimit > 0 {
+		return &MemoryError{Need: need, Free: r.opt.MemLimit, What: what, Limit: true}
+	}
+	return &MemoryError{Need: need, Free: r.budget, What: what}
+}
+
+// blockRounds runs the rounds of a plan (one round, unit = block, without
+// one). It stops at the first race unless --all, and returns the pool's
+// state of a void pass (full) so the caller can make room.
+func (r *checkRun) blockRounds(plan *reshuffle.Plan) (poolState, error) {
+	units := r.l.blocks()
+	rounds, copies := 1, units
+	if plan != nil {
+		rounds, copies = plan.Rounds, plan.Copies
+		if err := r.ensureUnitCopy(); err != nil {
+			return poolState{}, err
+		}
+	}
+	r.res.RoundsPlanned, r.res.Groups = rounds, copies
+	for round := 1; round <= rounds; round++ {
+		if round > 1 {
+			if err := r.restoreInputs(); err != nil {
+				return poolState{}, err
+			}
+		}
+		name := "block level"
+		if plan != nil {
+			name = fmt.Sprintf("block level, round %d of %d, %d groups", round, rounds, copies)
+			m := make([]byte, 4*units)
+			for b := 0; b < units; b++ {
+				binary.LittleEndian.PutUint32(m[4*b:], uint32(plan.Copy(round, b)))
+			}
+			if err := r.b.Write(r.pool.unitCopy, m); err != nil {
+				return poolState{}, err
+			}
+		}
+		st, err := r.blockRound(name, copies)
+		if err != nil || st.full {
+			return st, err
+		}
+		r.res.Rounds = round
+		if plan != nil {
+			r.res.DetectionProbability = reshuffle.Probability(units, copies, round)
+		}
+		if len(r.res.Races) > 0 && !r.opt.All {
+			return poolState{}, nil
+		}
+	}
+	r.res.DetectionProbability = 1
+	return poolState{}, nil
+}
+
+// ensureUnitCopy gives the pool its block -> copy map.
+func (r *checkRun) ensureUnitCopy() error {
+	if r.pool.unitCopy != 0 {
+		return nil
+	}
+	var err error
+	r.pool.unitCopy, err = r.alloc(4 * int64(r.l.blocks()))
+	return err
+}
+
+// blockRound is the two-pass protocol over pages, for units private copies.
+func (r *checkRun) blockRound(name string, units int) (poolState, error) {
+	p := r.pool
+	if err := r.phase("init pass 1 ("+name+")", func() error { return p.reset(r.b) }); err != nil {
+		return poolState{}, err
+	}
+	if err := r.phase("kernel pass 1 ("+name+")", func() error { return r.launch(ModeBlock, 1, r.atomicMode(), r.useShared) }); err != nil {
+		return poolState{}, err
+	}
+	st, err := p.state(r.b)
+	if err != nil || st.full {
+		return st, err
+	}
+	if p.unitCopy == 0 {
+		r.level1Wanted = st.wanted
+	}
+	if err := r.pageCheck("write-write check ("+name+")", "ldc_pages_ww", st); err != nil {
+		return poolState{}, err
+	}
+	recs, err := r.readRecords()
+	if err != nil {
+		return poolState{}, err
+	}
+	r.addRaces(recs, "inter-block")
+	if len(r.res.Races) > 0 && !r.opt.All {
+		return poolState{}, nil
+	}
+	if err := r.phase("kernel pass 2 ("+name+")", func() error { return r.launch(ModeBlock, 2, r.atomicMode(), r.useShared) }); err != nil {
+		return poolState{}, err
+	}
+	st2, err := p.state(r.b)
+	if err != nil || st2.full {
+		return st2, err
+	}
+	if err := r.pageCheck("read-write check ("+name+")", "ldc_pages_rw", st2); err != nil {
+		return poolState{}, err
+	}
+	recs, err = r.readRecords()
+	if err != nil {
+		return poolState{}, err
+	}
+	if len(recs) > 0 {
+		if recs, err = r.reproducible(recs, units); err != nil {
+			return poolState{}, err
+		}
+	}
+	r.addRaces(recs, "inter-block")
+	return poolState{}, nil
+}
+
+// pageCheck runs one of the page check kernels over the pages written.
+func (r *checkRun) pageCheck(phase, kernel string, st poolState) error {
+	words := st.pages * r.slotBytes / 4
+	copied := min(st.wanted, r.pool.cap) * r.slotBytes
+	err := r.phase(phase, func() error {
+		return r.b.Launch(kernel, fusedGrid(words), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages))})
+	})
+	if err != nil {
+		return err
+	}
+	r.res.BytesCompared += copied
+	// Each word of S (or U) is read once and each copy read (and, for
+	// write-write, written) once.
+	moved := st.pages*r.slotBytes + copied
+	if kernel == "ldc_pages_ww" {
+		moved += copied + st.pages*r.slotBytes
+	}
+	r.res.Phases[len(r.res.Phases)-1].Bytes = moved
+	return nil
+}
+
+// reproducible drops the read-write records of copies that do not repeat
+// their own pass 1: warps racing inside a block make the block's result
+// change between runs with no other block involved (level 2 finds and
+// names that race). Pass 1 runs twice more from the inputs and each copy's
+// pages are summed into a fingerprint; copies whose sums differ are
+// unstable.
+func (r *checkRun) reproducible(recs []Record, units int) ([]Record, error) {
+	fp := make([][]byte, 2)
+	dev, err := r.alloc(int64(units) * 8)
+	if err != nil {
+		return nil, err
+	}
+	defer r.free(dev)
+	err = r.phase("repeat pass 1 twice (block level, only after read-write differences)", func() error {
+		for i := range fp {
+			if err := r.restoreInputs(); err != nil {
+				return err
+			}
+			if err := r.pool.reset(r.b); err != nil {
+				return err
+			}
+			if err := r.b.Memset(dev, 0, int64(units)*8); err != nil {
+				return err
+			}
+			if err := r.launch(ModeBlock, 1, r.atomicMode(), r.useShared); err != nil {
+				return err
+			}
+			st, err := r.pool.state(r.b)
+			if err != nil {
+				return err
+			}
+			if st.full {
+				return fmt.Errorf("internal error: the repeat of pass 1 ran out of room it had before")
+			}
+			n := min(st.wanted, r.pool.cap)
+			if err := r.b.Launch("ldc_pages_fingerprint", fusedGrid(n), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(n)), u64(uint64(dev))}); err != nil {
+				return err
+			}
+			fp[i] = make([]byte, units*8)
+			if err := r.b.Read(fp[i], dev); err != nil {
+				return err
+			}
+		}
+		// The records of this launch were stray ones of no interest.
+		_, err := r.readRecords()
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var keep []Record
+	for _, rec := range recs {
+		g := int(rec.Group)
+		if rec.Kind == RecordRW && g >= 0 && g < units && binary.LittleEndian.Uint64(fp[0][8*g:]) != binary.LittleEndian.Uint64(fp[1][8*g:]) {
+			continue
+		}
+		keep = append(keep, rec)
+	}
+	return keep, nil
+}

@@ -1,0 +1,121 @@
+package gpuruntime
+
+import (
+	"fmt"
+	"runtime"
+)
+
+// Level 2: unit = warp, regions between barriers, checked in the kernel at
+// each barrier by the block's threads. Shared targets get a copy per warp;
+// global pages the warps write go to the block's segment, which the block
+// checks and empties at every region end.
+
+// residentBlocks is how many blocks of the launch can run at once: that
+// many segments let every running block hold one.
+func (r *checkRun) residentBlocks() int {
+	type resident interface {
+		Resident(kernel string, block [3]uint32, shared int64) (int, error)
+	}
+	n := 0
+	if rb, ok := r.b.(resident); ok {
+		if v, err := rb.Resident(r.l.Kernel.Name, r.l.Block, r.sharedLaunch); err == nil {
+			n = v
+		}
+	}
+	if n <= 0 {
+		n = 2 * runtime.NumCPU()
+		if r.b.Name() == "cuda" {
+			n = 2048
+		}
+	}
+	return min(n, r.l.blocks())
+}
+
+func (r *checkRun) levelWarp() error {
+	r.res.Levels = append(r.res.Levels, "warp")
+	var segCap, nseg int64
+	if len(r.allocs) > 0 {
+		nseg = int64(r.residentBlocks())
+		// A first guess from level 1 (the pages a block wrote in the whole
+		// kernel, split among its warps); a region that wants more makes
+		// the launch void and it runs again with room for it.
+		segCap = max(64, min(r.totalPages, 4096))
+		if r.level1Wanted > 0 {
+			segCap = max(64, 2*((r.level1Wanted+int64(r.l.blocks())-1)/int64(r.l.blocks())))
+		}
+	}
+	fit := r.segCapFitting()
+	for attempt := 1; ; attempt++ {
+		if attempt > maxAttempts {
+			return fmt.Errorf("kernel %s: level 2 ran out of room for private copies %d times; giving up", r.l.Kernel.Name, maxAttempts)
+		}
+		if nseg > 0 {
+			segCap = min(segCap, fit)
+			if segCap < 1 {
+				_, _, one := segmentLayout(1, r.slotBytes)
+				return r.tooSmall(one, "level 2's private copies (a segment for one block)")
+			}
+			_, _, segBytes := segmentLayout(segCap, r.slotBytes)
+			n := min(nseg, r.budget/max(segBytes, 1))
+			s, err := r.newSegments(n, segCap)
+			if err != nil {
+				return err
+			}
+			r.segs = s
+			r.res.CopyBytes = max(r.res.CopyBytes, s.bytes())
+		}
+		var recs []Record
+		err := r.phase("kernel, both passes and checks at every barrier (warp level)", func() error {
+			if r.segs != nil {
+				if err := r.segs.reset(r.b); err != nil {
+					return err
+				}
+			}
+			if err := r.launch(ModeReplay, 0, r.atomicMode(), r.useShared); err != nil {
+				return err
+			}
+			var err error
+			recs, err = r.readRecords()
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		full, peak := false, int64(0)
+		if r.segs != nil {
+			if full, peak, err = r.segs.state(r.b); err != nil {
+				return err
+			}
+			r.segs.release(r)
+			r.segs = nil
+		}
+		if !full {
+			r.addRaces(recs, "inter-warp")
+			return nil
+		}
+		if err := r.restoreInputs(); err != nil {
+			return err
+		}
+		if peak > fit {
+			_, _, need := segmentLayout(peak, r.slotBytes)
+			return r.tooSmall(need, fmt.Sprintf("level 2's private copies (a block's warps wrote %d pages in one region)", peak))
+		}
+		old := segCap
+		segCap = min(max(2*segCap, peak+peak/4+16), fit)
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf("a block's warps wrote more than %d pages in one region; level 2 ran again with room for %d", old, segCap))
+	}
+}
+
+// segCapFitting is the most slots one segment may have within the budget.
+func (r *checkRun) segCapFitting() int64 {
+	lo, hi := int64(0), int64(1)<<32
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if _, _, n := segmentLayout(mid, r.slotBytes); n <= r.budget {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}

@@ -1,0 +1,268 @@
+package gpuruntime
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+)
+
+// Private copies of global targets are pages (see ldcheck_rt.h): a unit's
+// first store to a page copies it, so copies grow with what units write.
+// A page holds whole elements, so that no access the instrumenter wraps
+// (one element or a field of one) straddles two pages; its size is near
+// pageTarget bytes: a warp's 32 coalesced 4-byte stores fill one page.
+const (
+	pageTarget = 128
+	maxPage    = 4096
+)
+
+// pageBytes is the page size for elements of elem bytes (0: unknown).
+func pageBytes(elem int64) int64 {
+	switch {
+	case elem <= 0:
+		return pageTarget
+	case elem >= pageTarget:
+		return elem
+	case pageTarget%elem == 0:
+		return pageTarget
+	}
+	return elem * (pageTarget / elem)
+}
+
+func (al *alloc) ctx() Alloc {
+	shift := uint64(64)
+	if al.pageBytes&(al.pageBytes-1) == 0 {
+		shift = uint64(bits.TrailingZeros64(uint64(al.pageBytes)))
+	}
+	return Alloc{Base: uint64(al.base), Size: uint64(al.size), PageBytes: uint64(al.pageBytes), FirstPage: uint64(al.firstPage), Pages: uint64(al.pages), PageShift: shift}
+}
+
+// layoutPages numbers the pages of every target (one id space for all).
+func (r *checkRun) layoutPages() error {
+	r.slotBytes = 16
+	for _, al := range r.allocs {
+		al.pageBytes = pageBytes(al.target.ElemSize)
+		if al.pageBytes > maxPage {
+			return fmt.Errorf("%s: elements of %d bytes are larger than ldcheck's largest page (%d bytes)", al.target.Name, al.target.ElemSize, maxPage)
+		}
+		al.firstPage = r.totalPages
+		al.pages = (al.size + al.pageBytes - 1) / al.pageBytes
+		r.totalPages += al.pages
+		r.slotBytes = max(r.slotBytes, (al.pageBytes+15)/16*16)
+	}
+	if r.totalPages >= 1<<32-1 {
+		return fmt.Errorf("the global targets span %d pages; ldcheck handles 2^32", r.totalPages)
+	}
+	return nil
+}
+
+// MemoryError says a checked run does not fit in the memory it may use.
+type MemoryError struct {
+	Need, Free int64
+	What       string
+	// Limit is set when the user's --mem-limit was the bound: that is
+	// bad input (exit 2), not a failure of the tool.
+	Limit bool
+}
+
+func (e *MemoryError) Error() string {
+	if e.Limit {
+		return fmt.Sprintf("%s need at least %s, more than --mem-limit %s allows; raise --mem-limit", e.What, sizeString(e.Need), sizeString(e.Free))
+	}
+	if e.Free == 0 {
+		return fmt.Sprintf("%s need %s of device memory, which could not be allocated; use a smaller launch or array", e.What, sizeString(e.Need))
+	}
+	return fmt.Sprintf("%s need %s of device memory, and %s are free; use a smaller launch or array", e.What, sizeString(e.Need), sizeString(e.Free))
+}
+
+// FormatBytes renders a byte count for people: 512 bytes, 64 KiB, 12 MiB.
+func FormatBytes(n int64) string { return sizeString(n) }
+
+func sizeString(n int64) string {
+	switch {
+	case n >= 10<<30:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 10<<20:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 10<<10:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// setBudget fixes the memory the copies may take: --mem-limit, else the
+// free memory less a margin for the driver and the checks' own buffers.
+func (r *checkRun) setBudget() error {
+	if r.opt.MemLimit > 0 {
+		r.budget = r.opt.MemLimit
+		return nil
+	}
+	free, err := r.b.FreeMemory()
+	if err != nil {
+		return err
+	}
+	r.budget = max(free-max(free/16, 256<<20), free/2)
+	return nil
+}
+
+// pool is level 1's page copies and tables on the device.
+type pool struct {
+	cap, tableSize int64
+	slotBytes      int64
+	totalPages     int64
+	data, slots    DevPtr
+	keys, vals     DevPtr
+	heads, pages   DevPtr
+	counters       DevPtr
+	unitCopy       DevPtr
+}
+
+// poolBytes is what a pool of cap slots takes. Its table has room for
+// four times as many claims as slots, so that a pass that runs out of
+// slots still counts (nearly) every copy the units asked for, and the
+// next attempt is sized once.
+func poolBytes(cap, slotBytes, totalPages int64) int64 {
+	table := tableFor(2 * cap)
+	return cap*(slotBytes+16) + table*12 + totalPages*8 + 32
+}
+
+// tableFor sizes a hash table for n entries at most half full.
+func tableFor(n int64) int64 {
+	t := int64(1024)
+	for t < 2*n {
+		t *= 2
+	}
+	return t
+}
+
+func (p *pool) ctx() Pool {
+	return Pool{Data: uint64(p.data), Slots: uint64(p.slots), Keys: uint64(p.keys), Vals: uint64(p.vals), Heads: uint64(p.heads),
+		Pages: uint64(p.pages), Counters: uint64(p.counters), UnitCopy: uint64(p.unitCopy), SlotBytes: uint64(p.slotBytes), Cap: uint64(p.cap), TableMask: uint64(p.tableSize - 1)}
+}
+
+// newPool allocates a pool of cap slots.
+func (r *checkRun) newPool(cap int64) (*pool, error) {
+	p := &pool{cap: cap, tableSize: tableFor(2 * cap), slotBytes: r.slotBytes, totalPages: r.totalPages}
+	var err error
+	allocs := []struct {
+		dst *DevPtr
+		n   int64
+	}{
+		{&p.data, cap * p.slotBytes}, {&p.slots, cap * 16}, {&p.keys, p.tableSize * 8}, {&p.vals, p.tableSize * 4},
+		{&p.heads, r.totalPages * 4}, {&p.pages, r.totalPages * 4}, {&p.counters, 32},
+	}
+	for _, a := range allocs {
+		if *a.dst, err = r.alloc(a.n); err != nil {
+			p.release(r)
+			return nil, &MemoryError{Need: poolBytes(cap, r.slotBytes, r.totalPages), What: "level 1's private copies of pages"}
+		}
+	}
+	return p, nil
+}
+
+// reset empties the pool for a fresh pass 1.
+func (p *pool) reset(b Backend) error {
+	for _, z := range []struct {
+		ptr DevPtr
+		v   byte
+		n   int64
+	}{{p.keys, 0, p.tableSize * 8}, {p.vals, 0, p.tableSize * 4}, {p.heads, 0xff, p.totalPages * 4}, {p.counters, 0, 32}} {
+		if err := b.Memset(z.ptr, z.v, z.n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *pool) release(r *checkRun) {
+	for _, q := range []DevPtr{p.data, p.slots, p.keys, p.vals, p.heads, p.pages, p.counters, p.unitCopy} {
+		r.free(q)
+	}
+}
+
+// poolState is what the device counted during the last pass.
+type poolState struct {
+	wanted, pages int64 // slots the units asked for; distinct pages written
+	full          bool  // some unit found no room: the pass is void
+}
+
+func (p *pool) state(b Backend) (poolState, error) {
+	raw := make([]byte, 24)
+	if err := b.Read(raw, p.counters); err != nil {
+		return poolState{}, err
+	}
+	return poolState{wanted: int64(binary.LittleEndian.Uint64(raw)), pages: int64(binary.LittleEndian.Uint64(raw[8:])), full: binary.LittleEndian.Uint64(raw[16:]) != 0}, nil
+}
+
+// segments is level 2's per-block copies: nseg segments, each with room
+// for cap slots, reused by the blocks that run one after another.
+type segments struct {
+	nseg, cap, table int64
+	segBytes         int64
+	off              [7]int64 // keys, vals, slots, pages, written, data, snap
+	mem, busy        DevPtr
+	status           DevPtr
+	slotBytes        int64
+}
+
+// segmentLayout places a segment's arrays for cap slots.
+func segmentLayout(cap, slotBytes int64) (table int64, off [7]int64, total int64) {
+	table = tableFor(2 * cap)
+	sizes := []int64{table * 8, table * 4, cap * 16, cap * 16, cap * (slotBytes / 4), cap * slotBytes, cap * slotBytes}
+	at := int64(16) // the counters
+	for i, n := range sizes {
+		off[i] = at
+		at += (n + 15) / 16 * 16
+	}
+	return table, off, at
+}
+
+func (r *checkRun) newSegments(nseg, cap int64) (*segments, error) {
+	s := &segments{nseg: nseg, cap: cap, slotBytes: r.slotBytes}
+	s.table, s.off, s.segBytes = segmentLayout(cap, r.slotBytes)
+	var err error
+	if s.mem, err = r.alloc(nseg * s.segBytes); err != nil {
+		return nil, &MemoryError{Need: nseg * s.segBytes, What: "level 2's private copies of pages"}
+	}
+	if s.busy, err = r.alloc(nseg * 4); err != nil {
+		return nil, err
+	}
+	if s.status, err = r.alloc(16); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *segments) reset(b Backend) error {
+	if err := b.Memset(s.mem, 0, s.nseg*s.segBytes); err != nil {
+		return err
+	}
+	if err := b.Memset(s.busy, 0, s.nseg*4); err != nil {
+		return err
+	}
+	return b.Memset(s.status, 0, 16)
+}
+
+func (s *segments) release(r *checkRun) {
+	r.free(s.mem)
+	r.free(s.busy)
+	r.free(s.status)
+}
+
+func (s *segments) bytes() int64 { return s.nseg*s.segBytes + s.nseg*4 + 16 }
+
+func (s *segments) ctx() Segs {
+	return Segs{Mem: uint64(s.mem), Busy: uint64(s.busy), Status: uint64(s.status), SegBytes: uint64(s.segBytes), Cap: uint64(s.cap), TableMask: uint64(s.table - 1),
+		OffKeys: uint64(s.off[0]), OffVals: uint64(s.off[1]), OffSlots: uint64(s.off[2]), OffPages: uint64(s.off[3]), OffWritten: uint64(s.off[4]),
+		OffData: uint64(s.off[5]), OffSnap: uint64(s.off[6]), NSeg: int32(s.nseg)}
+}
+
+// state reads whether a segment ran out of room, and the most slots one
+// block's region asked for.
+func (s *segments) state(b Backend) (full bool, peak int64, err error) {
+	raw := make([]byte, 8)
+	if err := b.Read(raw, s.status); err != nil {
+		return false, 0, err
+	}
+	return binary.LittleEndian.Uint32(raw) != 0, int64(binary.LittleEndian.Uint32(raw[4:])), nil
+}

@@ -1,0 +1,271 @@
+package privatize
+
+import (
+	"strings"
+
+	"ldcheck/passes"
+)
+
+// Access redirection for global memory (LDetector Table III, at page
+// granularity): every load or store that may touch a privatized global
+// allocation is wrapped as (*LDC_R(&(E))) or (*LDC_W(&(E))). The runtime
+// finds the allocation, and the current unit's copy of the page holding the
+// bytes: a store takes a copy on its first write (copy-on-write), a load
+// reads the unit's copy when it has one and the shared base otherwise. So
+// private copies grow with what a unit writes, not with the array size.
+//
+// E is the whole lvalue that is loaded or stored (p[i].f, not p[i]), so the
+// bytes touched lie in one element, and elements never straddle a page
+// (the runtime sizes pages in whole elements).
+
+// accessScope says, for one function body, which variables can never hold
+// or point into a privatized global allocation.
+type accessScope struct {
+	// notGlobal holds declaration keys of variables whose memory (arrays)
+	// or pointee (pointers) is known not to be a privatized allocation:
+	// __shared__ and local arrays, __constant__ and other module-scope
+	// variables that are not targets, and kernel pointer parameters that
+	// are not privatized.
+	notGlobal map[string]bool
+	// deviceTargets are module-scope targets by declaration key: naming
+	// one is an access to a privatized allocation.
+	deviceTargets map[string]string
+}
+
+// accessEdits wraps the global loads and stores of body. depth orders the
+// wrappers of nested accesses that start or end at one offset.
+func accessEdits(body *passes.Node, sc *accessScope) edits {
+	var es edits
+	body.Walk(func(n *passes.Node) bool {
+		if n.Kind == "UnaryExprOrTypeTraitExpr" {
+			return false // sizeof/alignof: not evaluated
+		}
+		if !isLvalueKind(n.Kind) || extendsParent(n) || !sc.mayBeGlobal(n) {
+			return true
+		}
+		if isArrayType(n.Type) || strings.Contains(n.Type, "(") || strings.HasPrefix(n.Type, "<") {
+			return true // decays to a pointer, or names a function: no access here
+		}
+		p := parentSkippingParens(n)
+		if p != nil && p.Kind == "UnaryOperator" && p.Op == "&" {
+			return true // the address is taken; accesses through it are wrapped where they happen
+		}
+		hook := "LDC_R"
+		if isWrite(n, p) {
+			hook = "LDC_W"
+		}
+		d := depth(n)
+		es.insert(n.Pos.Offset, "(*"+hook+"(&(", -1000+d)
+		es.insert(n.Pos.End, ")))", 1000-d)
+		return true
+	})
+	return es
+}
+
+func isLvalueKind(k string) bool {
+	switch k {
+	case "ArraySubscriptExpr", "MemberRefExpr", "UnaryOperator", "DeclRefExpr":
+		return true
+	}
+	return false
+}
+
+// strip looks through parentheses and implicit conversions.
+func strip(n *passes.Node) *passes.Node {
+	for n != nil && (n.Kind == "ParenExpr" || n.Kind == "UnexposedExpr") && len(n.Children) == 1 {
+		n = n.Children[0]
+	}
+	return n
+}
+
+func parentSkippingParens(n *passes.Node) *passes.Node {
+	p := n.Parent
+	for p != nil && p.Kind == "ParenExpr" {
+		p = p.Parent
+	}
+	return p
+}
+
+func depth(n *passes.Node) int {
+	d := 0
+	for p := n.Parent; p != nil; p = p.Parent {
+		d++
+	}
+	return d
+}
+
+func isArrayType(t string) bool {
+	t = strings.TrimSpace(t)
+	return strings.HasSuffix(t, "]") && !strings.Contains(t, "(*")
+}
+
+func isPointerType(t string) bool {
+	t = strings.TrimSpace(t)
+	t = strings.TrimSuffix(t, "const")
+	t = strings.TrimSuffix(t, "volatile")
+	t = strings.TrimSuffix(strings.TrimSpace(t), "__restrict")
+	t = strings.TrimSpace(t)
+	return strings.HasSuffix(t, "*") || strings.Contains(t, "(*)")
+}
+
+// subscriptBase returns the array or pointer operand of a subscript (C
+// allows i[p]).
+func subscriptBase(n *passes.Node) *passes.Node {
+	if len(n.Children) != 2 {
+		return nil
+	}
+	b, i := n.Children[0], n.Children[1]
+	if !isPointerType(b.Type) && !isArrayType(strip(b).Type) && (isPointerType(i.Type) || isArrayType(strip(i).Type)) {
+		return i
+	}
+	return b
+}
+
+// extendsParent reports whether n is only part of a larger lvalue: an
+// array element's array (a[i] in a[i][j]) or a struct whose field is
+// selected (s in s.f).
+func extendsParent(n *passes.Node) bool {
+	p := n.Parent
+	for p != nil && (p.Kind == "ParenExpr" || (p.Kind == "UnexposedExpr" && isArrayType(n.Type))) {
+		p = p.Parent
+	}
+	if p == nil {
+		return false
+	}
+	switch p.Kind {
+	case "ArraySubscriptExpr":
+		return isArrayType(n.Type) && strip(subscriptBase(p)) == n
+	case "MemberRefExpr":
+		return len(p.Children) > 0 && strip(p.Children[0]) == n && !isPointerType(n.Type)
+	}
+	return false
+}
+
+// mayBeGlobal reports whether lvalue n may lie in a privatized global
+// allocation.
+func (sc *accessScope) mayBeGlobal(n *passes.Node) bool {
+	n = strip(n)
+	if n == nil {
+		return false
+	}
+	switch n.Kind {
+	case "DeclRefExpr":
+		_, ok := sc.deviceTargets[n.Ref]
+		return ok
+	case "ArraySubscriptExpr":
+		b := subscriptBase(n)
+		if b == nil {
+			return false
+		}
+		if sb := strip(b); isArrayType(sb.Type) {
+			return sc.mayBeGlobal(sb) // an element of an array object
+		}
+		return sc.pointerMayBeGlobal(b)
+	case "MemberRefExpr":
+		if len(n.Children) == 0 {
+			return true // this->field inside a member function
+		}
+		b := n.Children[0]
+		if isPointerType(b.Type) {
+			return sc.pointerMayBeGlobal(b)
+		}
+		return sc.mayBeGlobal(b)
+	case "UnaryOperator":
+		return n.Op == "*" && len(n.Children) == 1 && sc.pointerMayBeGlobal(n.Children[0])
+	}
+	return false
+}
+
+// pointerMayBeGlobal reports whether pointer expression p may point into a
+// privatized allocation: unless it is computed from a variable known not
+// to, it may (the runtime checks the address).
+func (sc *accessScope) pointerMayBeGlobal(p *passes.Node) bool {
+	v := passes.BaseVariable(p)
+	if v == nil {
+		return true
+	}
+	return !sc.notGlobal[v.Ref]
+}
+
+// isWrite reports whether lvalue n (whose parent, past parentheses, is p)
+// may be stored to. Anything but a plain read (an implicit conversion to a
+// value, an operand of a non-assigning operator) counts as a store: a
+// reference bound to it may be written through, and a needless copy of a
+// page costs memory, not correctness.
+func isWrite(n, p *passes.Node) bool {
+	if p == nil {
+		return false
+	}
+	lhs := len(p.Children) > 0 && strip(p.Children[0]) == strip(n)
+	switch p.Kind {
+	case "UnexposedExpr", "ArraySubscriptExpr", "IfStmt", "WhileStmt", "DoStmt", "ForStmt", "SwitchStmt", "CaseStmt",
+		"CStyleCastExpr", "CXXStaticCastExpr", "CXXFunctionalCastExpr":
+		return false
+	case "BinaryOperator":
+		return p.Op == "=" && lhs
+	case "CompoundAssignOperator":
+		return lhs
+	case "UnaryOperator":
+		return p.Op == "++" || p.Op == "--"
+	case "MemberRefExpr":
+		return false // n is a pointer read to select a field (p[i]->f)
+	case "CallExpr":
+		// Overloaded operators list the left operand first; a plain call
+		// lists the callee first. Arguments bound to references may be
+		// written by the callee.
+		if strings.HasPrefix(p.Name, "operator") && lhs {
+			op := strings.TrimPrefix(p.Name, "operator")
+			return strings.HasSuffix(op, "=") && op != "==" && op != "!=" && op != "<=" && op != ">=" || op == "++" || op == "--"
+		}
+		return true
+	}
+	return true
+}
+
+// libcMemory names the memory functions whose stores bypass loads and
+// stores the compiler can see; calls to them go to the runtime's versions,
+// which copy through the access hooks.
+var libcMemory = map[string]string{
+	"memcpy": "ldc_memcpy", "__builtin_memcpy": "ldc_memcpy",
+	"memset": "ldc_memset", "__builtin_memset": "ldc_memset",
+	"memmove": "ldc_memmove", "__builtin_memmove": "ldc_memmove",
+}
+
+// memoryCallEdits renames the callee of memcpy/memset/memmove calls.
+func memoryCallEdits(body *passes.Node, src []byte) edits {
+	var es edits
+	body.Walk(func(n *passes.Node) bool {
+		if n.Kind != "CallExpr" || libcMemory[n.Name] == "" || len(n.Children) == 0 {
+			return true
+		}
+		callee := strip(n.Children[0])
+		if callee == nil || callee.Kind != "DeclRefExpr" || string(src[callee.Pos.Offset:callee.Pos.End]) != n.Name {
+			return true // spelled through a macro: left alone
+		}
+		es.replace(callee.Pos.Offset, callee.Pos.End, libcMemory[n.Name])
+		return true
+	})
+	return es
+}
+
+// newAccessScope collects what body's variables are: locals and shared
+// variables of the body, the file's module-scope variables, and (for a
+// kernel) its parameters that are not privatized.
+func newAccessScope(u *passes.Unit, fn *passes.Func, deviceTargets map[string]string, unprivatizedParams map[string]bool) *accessScope {
+	sc := &accessScope{notGlobal: map[string]bool{}, deviceTargets: deviceTargets}
+	for _, g := range u.Globals {
+		if _, ok := deviceTargets[g.Key]; !ok && !isPointerType(g.Type) {
+			sc.notGlobal[g.Key] = true
+		}
+	}
+	fn.Body.Walk(func(n *passes.Node) bool {
+		if n.Kind == "VarDecl" && (n.Space == passes.Shared || (n.Space == "" && isArrayType(n.Type))) {
+			sc.notGlobal[n.Key] = true
+		}
+		return true
+	})
+	for key := range unprivatizedParams {
+		sc.notGlobal[key] = true
+	}
+	return sc
+}
