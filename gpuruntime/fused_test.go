@@ -321,3 +321,52 @@ func TestPageBytes(t *testing.T) {
 		}
 	}
 }
+
+// failingAlloc is a backend whose allocations start failing after the
+// first few, as a device that runs out of memory in the middle of a run.
+type failingAlloc struct {
+	*CPUBackend
+	left int
+	live map[DevPtr]bool
+}
+
+func (f *failingAlloc) Alloc(n int64) (DevPtr, error) {
+	if f.left == 0 {
+		return 0, errors.New("out of memory (test)")
+	}
+	f.left--
+	p, err := f.CPUBackend.Alloc(n)
+	if err == nil {
+		f.live[p] = true
+	}
+	return p, err
+}
+
+func (f *failingAlloc) Free(p DevPtr) error {
+	delete(f.live, p)
+	return f.CPUBackend.Free(p)
+}
+
+// TestOutOfMemoryMidRun: device memory that runs out while the copies are
+// set up is a memory error (no verdict, not bad input), and everything the
+// run allocated is freed.
+func TestOutOfMemoryMidRun(t *testing.T) {
+	b, _ := fusedBackend(t)
+	k := &manifest.Kernel{Name: "k", Instrumented: true,
+		Params:  []manifest.Param{{Name: "out", Type: "int *", Size: 8, Pointer: true, Elem: "int", ElemSize: 4}},
+		Targets: []manifest.Target{{Index: 0, Name: "out", Space: "global", Kind: "param", Param: 0, ElemSize: 4}}}
+	for left := 1; left < 8; left++ {
+		f := &failingAlloc{CPUBackend: b, left: left, live: map[DevPtr]bool{}}
+		_, err := Check(f, Launch{Kernel: k, Grid: [3]uint32{64, 1, 1}, Block: [3]uint32{32, 1, 1}, Args: []Arg{{Param: k.Params[0], Buffer: true, Data: make([]byte, 1<<16)}}}, Options{})
+		if err == nil {
+			t.Fatalf("%d allocations: no error", left)
+		}
+		var me *MemoryError
+		if errors.As(err, &me) && me.Limit {
+			t.Errorf("%d allocations: %v is reported as the user's limit", left, err)
+		}
+		if len(f.live) != 0 {
+			t.Errorf("%d allocations: %d left allocated after the error %v", left, len(f.live), err)
+		}
+	}
+}

@@ -56,13 +56,17 @@ func (r *checkRun) levelBlock() error {
 			return err
 		}
 		want := st.wanted + st.wanted/8 + 1024
+		if st.saturated {
+			// The table itself filled up: the count is only a lower bound.
+			want = max(want, 8*cap)
+		}
 		copies := units
 		if plan != nil {
 			copies = plan.Copies
 		}
-		if plan == nil && want <= capFit {
-			r.res.Notes = append(r.res.Notes, fmt.Sprintf("level 1 asked for %d page copies, more than the %d first allotted; ran again with room for them", st.wanted, cap))
-			cap = want
+		if plan == nil && (want <= capFit || st.saturated && cap < capFit) {
+			r.res.Notes = append(r.res.Notes, fmt.Sprintf("level 1 asked for %d page copies or more, more than the %d first allotted; ran again with room for them", st.wanted, cap))
+			cap = min(want, capFit)
 			continue
 		}
 		// Reshuffle: M groups share copies, so a page has at most M.

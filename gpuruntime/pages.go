@@ -184,6 +184,8 @@ func (p *pool) release(r *checkRun) {
 type poolState struct {
 	wanted, pages int64 // slots the units asked for; distinct pages written
 	full          bool  // some unit found no room: the pass is void
+	// saturated: the table filled up too, so wanted is a lower bound.
+	saturated bool
 }
 
 func (p *pool) state(b Backend) (poolState, error) {
@@ -191,7 +193,8 @@ func (p *pool) state(b Backend) (poolState, error) {
 	if err := b.Read(raw, p.counters); err != nil {
 		return poolState{}, err
 	}
-	return poolState{wanted: int64(binary.LittleEndian.Uint64(raw)), pages: int64(binary.LittleEndian.Uint64(raw[8:])), full: binary.LittleEndian.Uint64(raw[16:]) != 0}, nil
+	flag := binary.LittleEndian.Uint64(raw[16:])
+	return poolState{wanted: int64(binary.LittleEndian.Uint64(raw)), pages: int64(binary.LittleEndian.Uint64(raw[8:])), full: flag != 0, saturated: flag == 2}, nil
 }
 
 // segments is level 2's per-block copies: nseg segments, each with room

@@ -30,9 +30,24 @@ func runCommand() *cli.Command {
     (write-write); a block whose results change once it sees the other blocks'
     writes races (read-write);
   level 2 (unit = warp, regions between barriers): the same, between the warps
-    of each block, for shared memory, the global bytes the block owns and each
-    thread's own values, checked at every barrier.
+    of each block, for shared memory, the global memory the warps write and
+    each thread's own values, checked at every barrier.
 Each level runs the kernel twice, so a checked run costs about four runs.
+
+Private copies of global memory are pages (about 128 bytes, whole elements)
+copied when a unit first writes them, so their memory grows with what the
+kernel writes, not with the array size times the blocks. --mem-limit caps
+it (default: the free device memory, less a margin). When the blocks' copies
+do not fit, level 1 checks in rounds: groups of blocks share a copy, and
+each round splits the groups of the last (warp reshuffling, LDetector 4.5);
+every pair of blocks is checked once all rounds ran. A race stops the rounds;
+the report then gives equation (1)'s probability that a race between two
+random blocks had been checked. JSON summary fields: rounds (run),
+rounds_planned, groups (copies per round; the blocks without reshuffling),
+copy_bytes (the most memory the copies and their tables took),
+detection_probability. --unchecked runs the kernel as written (the build's
+native module, compiled without ldcheck), as the baseline for outputs and
+times.
 
 Arguments: --arg NAME=TYPE[COUNT]:INIT for pointer parameters (INIT: zero,
 iota, rand[:SEED], const:V, file:PATH with raw little-endian data), and

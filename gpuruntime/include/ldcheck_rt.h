@@ -98,7 +98,7 @@ struct ldc_pool {
   unsigned *vals;               // slot+1 once its data is ready; 0 while copied; ~0u: no room
   int *heads;                   // per page: newest slot, -1 none, -2 wanted but no room
   unsigned *pages;              // pages with a slot, in no particular order
-  unsigned long long *counters; // [0] slots wanted (may pass cap), [1] pages listed, [2] no room
+  unsigned long long *counters; // [0] slots wanted (may pass cap), [1] pages written, [2] no room: 1 slots, 2 table
   const int *unit_copy;         // reshuffling: block -> private copy; null: each block its own
   unsigned long long slot_bytes, cap, table_mask;
 };
@@ -241,10 +241,14 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_block_state *ldc_block()
 
 // ldc_record_race appends a race record. This is the only atomic in the
 // checks, and it runs only when a race is found.
+static __device__ LDC_ENGINE __forceinline__ int ldc_records_full() { return ldc_g.nrecords && *(volatile int *)ldc_g.nrecords > ldc_g.max_records; }
 static __device__ LDC_ENGINE void ldc_record_race(struct ldc_record r) {
-  if (!ldc_g.records) return;
+  // Once the buffer is full the count stops (just past it, which tells the
+  // host it was truncated): a kernel racing on every byte of a large array
+  // must not wrap it around.
+  if (!ldc_g.records || ldc_records_full()) return;
   int k = atomicAdd(ldc_g.nrecords, 1);
-  if (k < ldc_g.max_records) ldc_g.records[k] = r;
+  if (k >= 0 && k < ldc_g.max_records) ldc_g.records[k] = r;
 }
 
 static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t);
@@ -293,13 +297,19 @@ static __device__ LDC_ENGINE void ldc_copy_page(unsigned char *dst, const struct
   }
 }
 
+// Tables are sized to stay at most half full, where linear probing almost
+// never needs more than a few dozen probes; a table that fills up anyway
+// (more copies wanted than the pool holds) must not cost every access a
+// walk over all of it.
+#define LDC_MAX_PROBES 512
+
 // ldc_table_slot finds key in an open-addressing table. It returns the
 // entry, with *claimed set when it took an empty one for key (claim only),
-// or -1 when key is absent (no claim) or the table is full.
+// or -1 when key is absent (no claim) or the table is (nearly) full.
 static __device__ LDC_ENGINE long long ldc_table_slot(unsigned long long *keys, unsigned long long mask, unsigned long long key, int claim, int *claimed) {
   unsigned long long h = ldc_hash(key) & mask;
   *claimed = 0;
-  for (unsigned long long i = 0; i <= mask; i++, h = (h + 1) & mask) {
+  for (unsigned long long i = 0; i <= mask && i < LDC_MAX_PROBES; i++, h = (h + 1) & mask) {
     unsigned long long k = ldc_vload64(&keys[h]);
     if (k == 0) {
       if (!claim) return -1;
@@ -346,11 +356,22 @@ static __device__ LDC_ENGINE void *ldc_cow_grid(const struct ldc_alloc *al, unsi
   unsigned page = (unsigned)(al->first_page + pg);
   int block = (int)ldc_block_linear();
   int unit = P->unit_copy ? P->unit_copy[block] : block;
+  if (*(volatile unsigned long long *)&P->counters[2] == 2) {
+    // The table is full: the pass is void and runs on to its end as
+    // cheaply as it can, counting only the pages written.
+    if (write && atomicCAS(&P->heads[page], -1, -2) == -1) atomicAdd(&P->counters[1], 1ULL);
+    return (void *)p;
+  }
   unsigned long long key = ((unsigned long long)(unit + 1) << 32) | (page + 1ULL);
   int claimed;
   long long h = ldc_table_slot(P->keys, P->table_mask, key, write, &claimed);
   if (h < 0) {
-    if (write) P->counters[2] = 1;
+    if (write) {
+      // No room even to count this copy: the pass is void, and the count
+      // of copies wanted stops here (a lower bound).
+      P->counters[2] = 2;
+      if (atomicCAS(&P->heads[page], -1, -2) == -1) atomicAdd(&P->counters[1], 1ULL);
+    }
     return (void *)p;
   }
   if (!claimed) {
@@ -509,7 +530,7 @@ static __device__ LDC_ENGINE void ldc_seg_acquire() {
     bs->seg_index = -1;
     bs->seg = 0;
     int n = ldc_g.segs.nseg;
-    if (ldc_g.mode == LDC_MODE_REPLAY && n > 0 && ldc_g.nallocs > 0) {
+    {
       int g = (int)(ldc_block_linear() % (unsigned)n);
       long long rounds = 0;
       while (atomicCAS(&ldc_g.segs.busy[g], 0, 1) != 0) {
@@ -550,7 +571,12 @@ static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
   t->done = 0;
   t->natomic = 0;
   t->atomic_start = 0;
-  if (t->mode != LDC_MODE_PLAIN) ldc_seg_acquire(); // also clears the block's segment pointer in level 1
+  // Level 2 with global targets: the block takes a segment (a barrier, so
+  // every thread sees it). Otherwise no segment, and no barrier: one here
+  // would change the order in which the CPU backend's lockstep threads
+  // start, and so which lane of a warp wins an intra-warp race.
+  if (t->mode == LDC_MODE_REPLAY && ldc_g.segs.nseg > 0 && ldc_g.nallocs > 0) ldc_seg_acquire();
+  else if (t->mode == LDC_MODE_REPLAY) ldc_block()->seg = 0;
 }
 
 // Word helpers for the checks: pages of any valid length at any alignment
@@ -719,7 +745,7 @@ static __device__ LDC_ENGINE void ldc_seg_check(int p, const struct ldc_block_st
           }
         }
       }
-      if (multi) {
+      if (multi && !ldc_records_full()) {
         // Consecutive writers in warp order, as the model reports them.
         for (unsigned b = 0; b < 4; b++) {
           if (!(multi >> (8 * b) & 0xffu)) continue;
@@ -979,7 +1005,7 @@ extern "C" __global__ LDC_ENGINE void ldc_pages_ww(unsigned long long npages) {
           uv = (uv & ~(0xffu << (8 * b))) | (v & (0xffu << (8 * b)));
         }
     }
-    if (multi) {
+    if (multi && !ldc_records_full()) {
       // Consecutive writers in unit order (up to 32 pairs a byte), as the
       // model reports them; the chain is in no particular order.
       for (unsigned b = 0; b < 4; b++) {
