@@ -553,8 +553,15 @@ static __device__ LDC_ENGINE void ldc_seg_acquire() {
   ldc_bar();
 }
 
-static __device__ LDC_ENGINE void ldc_seg_release() {
+// ldc_uses_segments: level 2 with global targets (the same for every
+// thread of a launch).
+static __device__ LDC_ENGINE __forceinline__ int ldc_uses_segments(int mode) {
+  return mode == LDC_MODE_REPLAY && ldc_g.segs.nseg > 0 && ldc_g.nallocs > 0;
+}
+
+static __device__ LDC_ENGINE void ldc_seg_release(const struct ldc_thread *t) {
   struct ldc_block_state *bs = ldc_block();
+  if (!ldc_uses_segments(t->mode)) return;
   if (ldc_thread_linear() == 0 && bs->seg) {
     __threadfence();
     atomicExch(&ldc_g.segs.busy[bs->seg_index], 0);
@@ -575,8 +582,10 @@ static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
   // every thread sees it). Otherwise no segment, and no barrier: one here
   // would change the order in which the CPU backend's lockstep threads
   // start, and so which lane of a warp wins an intra-warp race.
-  if (t->mode == LDC_MODE_REPLAY && ldc_g.segs.nseg > 0 && ldc_g.nallocs > 0) ldc_seg_acquire();
-  else if (t->mode == LDC_MODE_REPLAY) ldc_block()->seg = 0;
+  // (Shared memory is not cleared between blocks: every thread stores the
+  // same 0 where there is no segment.)
+  if (ldc_uses_segments(t->mode)) ldc_seg_acquire();
+  else if (t->mode != LDC_MODE_PLAIN) ldc_block()->seg = 0;
 }
 
 // Word helpers for the checks: pages of any valid length at any alignment
@@ -894,7 +903,7 @@ static __device__ LDC_ENGINE void ldc_idle(struct ldc_thread *t) {
   t->done = 1;
   while (!ldc_check(t, 0, -1)) {
   }
-  ldc_seg_release();
+  ldc_seg_release(t);
 }
 
 static __device__ LDC_ENGINE __forceinline__ void ldc_finish(struct ldc_thread *t) { (void)t; }
