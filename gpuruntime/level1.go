@@ -3,6 +3,7 @@ package gpuruntime
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 
 	"ldcheck/reshuffle"
 )
@@ -28,7 +29,7 @@ func (r *checkRun) levelBlock() error {
 	units := r.l.blocks()
 	capFit := r.capFitting()
 	if capFit < 64 {
-		return r.tooSmall(poolBytes(64, r.slotBytes, r.totalPages), "level 1's private copies of pages (tables for every page of the targets, and a first few copies)")
+		return r.tooSmall(poolBytes(64, r.slotBytes, r.totalPages), fmt.Sprintf("level 1's private copies of %s (tables for their %d pages, and a first few copies)", r.targetNames(), r.totalPages))
 	}
 	cap := min(max(2*r.totalPages, 1024), capFit)
 	var plan *reshuffle.Plan
@@ -79,7 +80,7 @@ func (r *checkRun) levelBlock() error {
 			m = min(m-1, capFit/(pages+pages/8+1))
 		}
 		if m < 2 {
-			return r.tooSmall(poolBytes(2*pages+2*pages/8+1024, r.slotBytes, r.totalPages), fmt.Sprintf("level 1's private copies (%d pages written, each in at least two copies)", pages))
+			return r.tooSmall(poolBytes(2*pages+2*pages/8+1024, r.slotBytes, r.totalPages), fmt.Sprintf("level 1's private copies of %s (%d pages of %d bytes written, each in at least two copies)", r.targetNames(), pages, r.slotBytes))
 		}
 		pl, err := reshuffle.NewPlan(units, int(m))
 		if err != nil {
@@ -301,4 +302,19 @@ func (r *checkRun) reproducible(recs []Record, units int) ([]Record, error) {
 		keep = append(keep, rec)
 	}
 	return keep, nil
+}
+
+// targetNames lists the global targets for messages: "out", "a and b".
+func (r *checkRun) targetNames() string {
+	var names []string
+	for _, al := range r.allocs {
+		names = append(names, fmt.Sprintf("%s, %s", al.target.Name, sizeString(al.size)))
+	}
+	switch len(names) {
+	case 0:
+		return "no target"
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
