@@ -421,7 +421,7 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 		return err
 	}
 	shared := r.l.Shared
-	if mode != ModePlain && c.SharedInDyn != 0 {
+	if mode == ModeReplay && c.SharedInDyn != 0 { // only level 2 has the warps' copies
 		shared = r.sharedLaunch
 	}
 	return r.explain(r.b.Launch(r.l.Kernel.Name, r.l.Grid, r.l.Block, shared, r.args))

@@ -134,8 +134,15 @@ func (kr *kernelRewrite) text(p passes.Pos) string { return string(kr.src[p.Offs
 // dropping top-level const (the variable is assigned later).
 func declare(typ, name string) (string, error) {
 	t := strings.TrimSpace(typ)
-	t = strings.TrimPrefix(t, "const ")
+	// Only a top-level const goes: that of the variable itself ("const
+	// int", "float *const"), not a pointee's ("const float *").
+	if !strings.Contains(t, "*") {
+		t = strings.TrimPrefix(t, "const ")
+	}
 	t = strings.TrimSuffix(t, " const")
+	if strings.HasSuffix(t, "*const") {
+		t = strings.TrimSuffix(t, "const")
+	}
 	if strings.Contains(t, "(") || strings.Contains(t, "auto") || strings.Contains(t, "lambda") {
 		return "", fmt.Errorf("cannot hoist local %s of type %s", name, typ)
 	}
@@ -299,7 +306,7 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 		}
 		for _, c := range n.Children {
 			l := byKey[c.Key]
-			init := initializer(c)
+			init := kr.initializer(c)
 			if init == nil {
 				continue
 			}
@@ -448,11 +455,15 @@ func isStatementParent(p *passes.Node) bool {
 }
 
 // initializer returns a VarDecl's initializer expression, or nil.
-func initializer(v *passes.Node) *passes.Node {
+func (kr *kernelRewrite) initializer(v *passes.Node) *passes.Node {
 	if len(v.Children) == 0 {
 		return nil
 	}
 	last := v.Children[len(v.Children)-1]
+	// int a[4]: the last child is the array's size, not an initializer.
+	if rest := strings.TrimLeft(string(kr.src[last.Pos.End:min(v.Pos.End+1, len(kr.src))]), " \t\n"); strings.HasPrefix(rest, "]") {
+		return nil
+	}
 	switch last.Kind {
 	case "TypeRef", "TemplateRef", "NamespaceRef", "DeclRefExpr":
 		if last.Kind == "DeclRefExpr" {

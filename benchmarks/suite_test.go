@@ -1,0 +1,114 @@
+package benchmarks
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"ldcheck/benchmarks/realsize/suite"
+	"ldcheck/passes/clang"
+)
+
+// runLimit bounds each ldcheck command (also passed as ldcheck run's
+// --timeout): a small launch takes about a second on the CPU backend.
+const runLimit = 5 * time.Minute
+
+// TestSuiteSmall runs every program of the suite (each folder here with
+// kernel.cu) at its small size (launch-small) on the CPU backend, with
+// the inputs its generator makes at -size small, and checks the verdict
+// against its expect file. Verdicts only: the timings are realsize's, on
+// the GPU machine.
+func TestSuiteSmall(t *testing.T) {
+	progs, err := suite.Load(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(progs) == 0 {
+		t.Fatal("no program folders (with kernel.cu) in benchmarks/")
+	}
+	if why := missingTools(); why != "" {
+		t.Skip(why)
+	}
+	goCmd := suite.GoCommand()
+	if goCmd == "" {
+		goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	tmp := t.TempDir()
+	ldcheck := filepath.Join(tmp, "ldcheck")
+	if r := suite.Exec(10*time.Minute, nil, []string{"CGO_ENABLED=0"}, "", goCmd, "build", "-o", ldcheck, "ldcheck/cmd/ldcheck"); r.Code != 0 {
+		t.Fatalf("building ldcheck: %s\n%s", r.Why(), r.Stderr)
+	}
+	gens := &suite.Generators{Bench: ".", Go: goCmd, BuildDir: filepath.Join(tmp, "gen"),
+		Inputs: filepath.Join(tmp, "inputs"), Timeout: runLimit}
+
+	for _, p := range progs {
+		t.Run(p.Name, func(t *testing.T) {
+			t.Parallel()
+			if p.Err != nil {
+				t.Fatalf("%s is not a well-formed program: %v", p.Dir, p.Err)
+			}
+			l, ok := p.Small()
+			if !ok {
+				t.Fatal("no launch-small")
+			}
+			build := filepath.Join(tmp, "builds", p.Name)
+			r := suite.Exec(runLimit, nil, nil, "", ldcheck, "build", "-o", build, filepath.Join(p.Dir, "kernel.cu"))
+			if r.Code != 0 {
+				t.Fatalf("ldcheck build: %s\n%s%s", r.Why(), r.Stdout, r.Stderr)
+			}
+			inputs, err := gens.InputsFor(p, l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			flags := l.Flags
+			if inputs != "" {
+				flags = l.WithInputs(inputs)
+			}
+			args := append([]string{"run", "--backend", "cpu", "--format", "json", "--timeout", runLimit.String()}, flags...)
+			r = suite.Exec(runLimit+30*time.Second, nil, nil, "", ldcheck, append(args, build)...)
+			cmd := "ldcheck " + strings.Join(args, " ") + " " + build
+			var rep struct {
+				Verdict string
+				Races   []suite.Race
+			}
+			if err := json.Unmarshal(r.Stdout, &rep); err != nil || rep.Verdict == "" {
+				t.Fatalf("%s: %s, no JSON report (%v)\n%s", cmd, r.Why(), err, r.Stderr)
+			}
+			want := 0
+			if p.Expect != "none" {
+				want = 1
+			}
+			got := suite.Verdict(rep.Verdict, rep.Races)
+			if !suite.Matches(p.Expect, rep.Verdict, rep.Races) || r.Code != want {
+				t.Errorf("%s: verdict %q (exit %d), expect says %q (exit %d); races %+v\n%s", cmd, got, r.Code, p.Expect, want, rep.Races, r.Stderr)
+			} else {
+				t.Logf("%s: %s", l.Name, got)
+			}
+		})
+	}
+}
+
+// missingTools says what the test needs and this machine lacks: libclang
+// for ldcheck build, a C++ compiler for the CPU backend.
+func missingTools() string {
+	if _, err := clang.Load(""); err != nil {
+		return "needs libclang 15 (make deps): " + err.Error()
+	}
+	if cxx := strings.Fields(os.Getenv("CXX")); len(cxx) > 0 {
+		if _, err := exec.LookPath(cxx[0]); err != nil {
+			return "needs a C++ compiler: $CXX " + cxx[0] + " not found"
+		}
+		return ""
+	}
+	for _, c := range []string{"c++", "g++", "clang++-15", "clang++"} {
+		if _, err := exec.LookPath(c); err == nil {
+			return ""
+		}
+	}
+	return "needs a C++ compiler for the CPU backend (c++, g++, clang++-15 or clang++ on PATH; make deps)"
+}
