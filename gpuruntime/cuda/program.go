@@ -178,15 +178,18 @@ func (p *Program) Function(name string) (Function, error) {
 }
 
 // MaxRegistersFor is the register limit that lets a block of threads
-// threads run: registersPerBlock divided among its warps' threads, rounded
-// down to a multiple of 8 (the allocation unit), at most 255 (the most a
-// thread can have).
+// threads run: the register file is split among an SM's four schedulers,
+// which take a block's warps in turn, so the busiest quarter holds
+// ceil(warps/4) warps of 32 threads; rounded down to a multiple of 8 (the
+// allocation unit), at most 255 (the most a thread can have). choose lowers
+// it further when the driver still says no (another architecture's rules).
 func MaxRegistersFor(threads, registersPerBlock int) int {
 	if threads < 1 {
 		threads = 1
 	}
-	alloc := (threads + 31) / 32 * 32 // registers are allocated per warp
-	r := registersPerBlock / alloc &^ 7
+	warps := (threads + 31) / 32
+	perQuarter := (warps + 3) / 4 * 32
+	r := registersPerBlock / 4 / perQuarter &^ 7
 	return min(r, 255)
 }
 
@@ -221,20 +224,24 @@ func (p *Program) choose(name string, threads int) (*variant, *progFunc, error) 
 		return nil, nil, fmt.Errorf("kernel %s cannot run blocks of %d threads: it allows at most %d threads per block (it uses %d registers per thread; __launch_bounds__ may set the limit)",
 			name, threads, f.maxThreads, f.regs)
 	}
-	v, err := p.variant(limit)
-	if err != nil {
-		return nil, nil, fmt.Errorf("kernel %s, blocks of %d threads: it uses %d registers per thread, more than the %d a block of %d threads may have each; loading the module again with at most %d registers: %w",
-			name, threads, f.regs, limit, threads, limit, err)
+	for first := limit; ; limit -= 8 {
+		v, err := p.variant(limit)
+		if err != nil {
+			return nil, nil, fmt.Errorf("kernel %s, blocks of %d threads: it uses %d registers per thread, more than the %d a block of %d threads may have each; loading the module again with at most %d registers: %w",
+				name, threads, f.regs, first, threads, limit, err)
+		}
+		vf, err := v.function(p.d, name)
+		if err != nil {
+			return nil, nil, err
+		}
+		if threads <= vf.maxThreads {
+			return v, vf, nil
+		}
+		if limit <= 16 {
+			return nil, nil, fmt.Errorf("kernel %s cannot run blocks of %d threads on this GPU: it uses %d registers per thread, and compiled with at most %d it still uses %d and allows at most %d threads per block",
+				name, threads, f.regs, limit, vf.regs, vf.maxThreads)
+		}
 	}
-	vf, err := v.function(p.d, name)
-	if err != nil {
-		return nil, nil, err
-	}
-	if threads > vf.maxThreads {
-		return nil, nil, fmt.Errorf("kernel %s cannot run blocks of %d threads on this GPU: it uses %d registers per thread, and compiled with at most %d (what %d threads leave each) it still uses %d and allows at most %d threads per block",
-			name, threads, f.regs, limit, threads, vf.regs, vf.maxThreads)
-	}
-	return v, vf, nil
 }
 
 // variant returns the module compiled with at most limit registers per

@@ -132,7 +132,11 @@ struct ldc_ctx {
   int mode;
   int pass; // level 1: which host-driven pass this launch is
   int nallocs;
-  int pad0;
+  // Level 1 normally runs each block on its own shared memory. With
+  // merge_shared its warps get private copies merged in warp order at every
+  // barrier, so that a block's result does not depend on how its warps were
+  // scheduled: the confirming run after level 1 found a race.
+  int merge_shared;
   struct ldc_alloc allocs[LDC_MAX_ALLOCS];
   struct ldc_pool pool;
   struct ldc_segs segs;
@@ -677,7 +681,7 @@ static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, 
   unsigned tid = ldc_thread_linear(), n = ldc_block_threads(), w = ldc_warps();
   ldc_bar();
   for (unsigned long j = tid; j < bytes; j += n) ((unsigned char *)orig)[j] = 0;
-  if (t->mode == LDC_MODE_BLOCK) {
+  if (t->mode == LDC_MODE_BLOCK && !ldc_g.merge_shared) {
     // Level 1 compares blocks: a block runs on its own shared memory, as
     // written. (A block whose warps race in shared memory may then end
     // differently from run to run; level 1 drops the read-write
@@ -1035,8 +1039,10 @@ template <class T> static __device__ LDC_ENGINE T ldc_atomic_replay(struct ldc_t
 
 #define LDC_BARRIER(K, ID)                                      \
   do {                                                          \
-    if (ldc_t.mode != LDC_MODE_REPLAY) {                        \
+    if (ldc_t.mode == LDC_MODE_PLAIN || (ldc_t.mode == LDC_MODE_BLOCK && !ldc_g.merge_shared)) { \
       __syncthreads();                                          \
+    } else if (ldc_t.mode == LDC_MODE_BLOCK) {                  \
+      ldc_check(&ldc_t, LDC_MERGE, ID);                         \
     } else {                                                    \
       if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
       else LDC_SAVE_##K(ldc_end);                               \
@@ -1058,7 +1064,7 @@ template <class T> static __device__ LDC_ENGINE T ldc_atomic_replay(struct ldc_t
         goto ldc_dispatch_##K;                                  \
       }                                                         \
     }                                                           \
-    if (ldc_t.mode == LDC_MODE_REPLAY) ldc_idle(&ldc_t);        \
+    if (ldc_t.mode == LDC_MODE_REPLAY || (ldc_t.mode == LDC_MODE_BLOCK && ldc_g.merge_shared)) ldc_idle(&ldc_t); \
     ldc_finish(&ldc_t);                                         \
   } while (0)
 
