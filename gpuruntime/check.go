@@ -125,9 +125,6 @@ type checkRun struct {
 	// level1Wanted is how many page copies level 1's pass 1 took (without
 	// reshuffling), level 2's first guess at the room blocks need.
 	level1Wanted int64
-	// mergeShared makes level 1 give warps private copies of shared
-	// targets, merged at barriers (see ldc_ctx.merge_shared).
-	mergeShared bool
 	// pool and segs are the current levels' copies, written into each
 	// launch's context.
 	pool *pool
@@ -210,22 +207,6 @@ func Check(b Backend, l Launch, opt Options) (*Result, error) {
 	if len(r.allocs) > 0 && l.blocks() > 1 {
 		if err := r.levelBlock(); err != nil {
 			return nil, err
-		}
-		if len(r.res.Races) > 0 && r.shared.NShared > 0 {
-			// Blocks ran on their own shared memory: fast, but a block
-			// whose warps race there may end differently from run to run,
-			// which can look like other blocks' doing. A race is only
-			// reported from a run where each block is deterministic.
-			r.res.Races, r.res.Levels = []Race{}, nil
-			r.res.Notes = append(r.res.Notes, "level 1 found a race; it ran again with the warps' shared memory merged in warp order at barriers, so that no block depends on its warps' schedule, and reports what that run found")
-			if err := r.restoreInputs(); err != nil {
-				return nil, err
-			}
-			r.mergeShared = true
-			if err := r.levelBlock(); err != nil {
-				return nil, err
-			}
-			r.mergeShared = false
 		}
 		if len(r.res.Races) > 0 && !opt.All {
 			return r.res, r.collectOutputs()
@@ -439,7 +420,11 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 	if err := r.b.Write(r.nrec, u64(0)); err != nil {
 		return err
 	}
-	if mode == ModeBlock && r.mergeShared {
+	if mode == ModeBlock && r.shared.NShared > 0 {
+		// Each block deterministic whatever its warps' schedule, so that
+		// level 1's passes differ only through other blocks (a block run
+		// on its own shared memory measured much faster, but its racing
+		// warps made the H100 report their race as one between blocks).
 		c.MergeShared = 1
 	}
 	shared := r.l.Shared
