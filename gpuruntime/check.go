@@ -420,15 +420,11 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 	if err := r.b.Write(r.nrec, u64(0)); err != nil {
 		return err
 	}
-	if mode == ModeBlock && r.shared.NShared > 0 {
-		// Each block deterministic whatever its warps' schedule, so that
-		// level 1's passes differ only through other blocks (a block run
-		// on its own shared memory measured much faster, but its racing
-		// warps made the H100 report their race as one between blocks).
-		c.MergeShared = 1
-	}
 	shared := r.l.Shared
-	if (mode == ModeReplay || c.MergeShared != 0) && c.SharedInDyn != 0 { // the warps' copies of shared targets
+	// Level 2, and level 1 of a kernel with shared targets (each block
+	// deterministic whatever its warps' schedule: their copies are merged
+	// at barriers), need room for the warps' copies.
+	if (mode == ModeReplay || mode == ModeBlock && c.NShared > 0) && c.SharedInDyn != 0 {
 		shared = r.sharedLaunch
 	}
 	return r.explain(r.b.Launch(r.l.Kernel.Name, r.l.Grid, r.l.Block, shared, r.args))

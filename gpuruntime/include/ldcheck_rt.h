@@ -132,12 +132,7 @@ struct ldc_ctx {
   int mode;
   int pass; // level 1: which host-driven pass this launch is
   int nallocs;
-  // Level 1 with merge_shared (the host sets it when the kernel has shared
-  // targets): the warps get private copies of shared memory merged in warp
-  // order at every barrier, so that a block's result does not depend on how
-  // its warps were scheduled. Without it a block runs on its own shared
-  // memory.
-  int merge_shared;
+  int pad0;
   struct ldc_alloc allocs[LDC_MAX_ALLOCS];
   struct ldc_pool pool;
   struct ldc_segs segs;
@@ -682,15 +677,6 @@ static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, 
   unsigned tid = ldc_thread_linear(), n = ldc_block_threads(), w = ldc_warps();
   ldc_bar();
   for (unsigned long j = tid; j < bytes; j += n) ((unsigned char *)orig)[j] = 0;
-  if (t->mode == LDC_MODE_BLOCK && !ldc_g.merge_shared) {
-    // Level 1 compares blocks: a block runs on its own shared memory, as
-    // written. (A block whose warps race in shared memory may then end
-    // differently from run to run; level 1 drops the read-write
-    // differences of blocks that do not repeat their own results, and
-    // level 2 names the race.)
-    ldc_bar();
-    return orig;
-  }
   unsigned char *base = ldc_shared_copies(i);
   if (tid == 0) ldc_block()->shared_orig[i] = orig;
   for (unsigned long j = tid; j < bytes * w; j += n) base[j] = 0;
@@ -1040,7 +1026,7 @@ template <class T> static __device__ LDC_ENGINE T ldc_atomic_replay(struct ldc_t
 
 #define LDC_BARRIER(K, ID)                                      \
   do {                                                          \
-    if (ldc_t.mode == LDC_MODE_PLAIN || (ldc_t.mode == LDC_MODE_BLOCK && !ldc_g.merge_shared)) { \
+    if (ldc_t.mode == LDC_MODE_PLAIN || (ldc_t.mode == LDC_MODE_BLOCK && ldc_g.nshared == 0)) { \
       __syncthreads();                                          \
     } else if (ldc_t.mode == LDC_MODE_BLOCK) {                  \
       ldc_check(&ldc_t, LDC_MERGE, ID);                         \
@@ -1065,7 +1051,7 @@ template <class T> static __device__ LDC_ENGINE T ldc_atomic_replay(struct ldc_t
         goto ldc_dispatch_##K;                                  \
       }                                                         \
     }                                                           \
-    if (ldc_t.mode == LDC_MODE_REPLAY || (ldc_t.mode == LDC_MODE_BLOCK && ldc_g.merge_shared)) ldc_idle(&ldc_t); \
+    if (ldc_t.mode == LDC_MODE_REPLAY || (ldc_t.mode == LDC_MODE_BLOCK && ldc_g.nshared > 0)) ldc_idle(&ldc_t); \
     ldc_finish(&ldc_t);                                         \
   } while (0)
 
