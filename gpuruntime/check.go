@@ -125,6 +125,9 @@ type checkRun struct {
 	// level1Wanted is how many page copies level 1's pass 1 took (without
 	// reshuffling), level 2's first guess at the room blocks need.
 	level1Wanted int64
+	// blockRW holds level 1's read-write differences until level 2 has
+	// said whether races between warps explain them.
+	blockRW []Record
 	// pool and segs are the current levels' copies, written into each
 	// launch's context.
 	pool *pool
@@ -208,7 +211,7 @@ func Check(b Backend, l Launch, opt Options) (*Result, error) {
 		if err := r.levelBlock(); err != nil {
 			return nil, err
 		}
-		if len(r.res.Races) > 0 && !opt.All {
+		if len(r.res.Races) > 0 && len(r.blockRW) == 0 && !opt.All {
 			return r.res, r.collectOutputs()
 		}
 		// Level 2 replays the kernel from its inputs.
@@ -219,6 +222,7 @@ func Check(b Backend, l Launch, opt Options) (*Result, error) {
 	if err := r.levelWarp(); err != nil {
 		return nil, err
 	}
+	r.confirmBlockRW()
 	r.firstRegionOnly()
 	return r.res, r.collectOutputs()
 }

@@ -1185,25 +1185,7 @@ extern "C" __global__ LDC_ENGINE void ldc_pages_fingerprint(unsigned long long n
   }
 }
 
-// ldc_pages_reset puts every private copy of a page back to the base's
-// bytes (S), keeping the table: a rerun of level 1 then finds every page
-// already copied, so its two passes run the same code path (no first-write
-// copies in one and not the other), and a block whose warps race with each
-// other sees the same timing in both.
-extern "C" __global__ LDC_ENGINE void ldc_pages_reset(unsigned long long nslots) {
-  const struct ldc_pool *P = &ldc_g.pool;
-  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-  for (unsigned long long s = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; s < nslots; s += stride) {
-    unsigned page = P->slots[s].page;
-    int ai = ldc_alloc_of_page(page);
-    if (ai < 0) continue;
-    const struct ldc_alloc *al = &ldc_g.allocs[ai];
-    ldc_copy_page(P->data + s * P->slot_bytes, al, page - al->first_page);
-  }
-}
-
 #ifdef LDC_CPU
-extern "C" LDC_ENGINE void ldc_entry_ldc_pages_reset(void **a) { ldc_pages_reset(*(unsigned long long *)a[0]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_ww(void **a) { ldc_pages_ww(*(unsigned long long *)a[0]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_rw(void **a) { ldc_pages_rw(*(unsigned long long *)a[0]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_fingerprint(void **a) { ldc_pages_fingerprint(*(unsigned long long *)a[0], *(unsigned long long **)a[1]); }
