@@ -219,7 +219,9 @@ func Check(b Backend, l Launch, opt Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	if err := r.levelWarp(); err != nil {
+	// Level 1's read-write differences are told apart from races between
+	// warps by a level 2 where no block runs beside another.
+	if err := r.levelWarp(len(r.blockRW) > 0); err != nil {
 		return nil, err
 	}
 	r.confirmBlockRW()
@@ -303,7 +305,7 @@ func (r *checkRun) setup() error {
 	var perBlock uint64
 	for i := 0; i < int(r.shared.NShared); i++ {
 		r.shared.SharedOff[i] = perBlock
-		perBlock += uint64(r.l.warps()) * ((r.shared.SharedBytes[i] + 15) / 16 * 16)
+		perBlock += SharedCopyBytes(r.shared.SharedBytes[i], r.l.warps())
 	}
 	// The copies go in shared memory, after the kernel's own dynamic
 	// shared memory, when they fit; else in global memory.
@@ -450,7 +452,10 @@ func fusedGrid(items int64) [3]uint32 {
 // sharedTable fills the sizes of the shared targets (dynamic ones are
 // sized by the launch).
 func (r *checkRun) sharedTable(c *Ctx) error {
-	c.NShared = 0
+	c.NShared, c.SharedTracked = 0, 0
+	if r.l.Kernel.SharedTracked {
+		c.SharedTracked = 1
+	}
 	for _, t := range r.l.Kernel.Targets {
 		if t.Space != "shared" {
 			continue
@@ -471,32 +476,69 @@ func (r *checkRun) sharedTable(c *Ctx) error {
 // useShared puts the shared-target table into a launch's context.
 func (r *checkRun) useShared(c *Ctx) {
 	c.SharedScratch, c.SharedPerBlock, c.NShared = r.shared.SharedScratch, r.shared.SharedPerBlock, r.shared.NShared
+	c.SharedTracked = r.shared.SharedTracked
 	c.SharedOff, c.SharedBytes = r.shared.SharedOff, r.shared.SharedBytes
 	c.SharedInDyn, c.DynOffset = r.shared.SharedInDyn, r.shared.DynOffset
 }
 
 // readRecords fetches the race records of the last launches.
 func (r *checkRun) readRecords() ([]Record, error) {
+	recs, truncated, err := readRecordBuffer(r.b, r.records, r.nrec, maxRecords)
+	r.res.Truncated = r.res.Truncated || truncated
+	return recs, err
+}
+
+// SharedCopyBytes is the room a block needs for its warps' copies of a
+// shared target of the given size: the copies one after the other, then a
+// flag per 16 bytes (used when the stores are tracked), each part 16-byte
+// aligned (ldc_shared_copy).
+func SharedCopyBytes(bytes uint64, warps int) uint64 {
+	align := func(n uint64) uint64 { return (n + 15) / 16 * 16 }
+	return align(uint64(warps)*bytes) + align((bytes+15)/16)
+}
+
+// DecodeRecordBuffer decodes a record buffer of max records read from the
+// device, given the two counts at nrec (readRecordBuffer).
+func DecodeRecordBuffer(nrec, records []byte, max int) []Record {
+	half := max / 2
+	var recs []Record
+	for side := 0; side < 2; side++ {
+		n := min(int(int32(binary.LittleEndian.Uint32(nrec[4*side:]))), half)
+		if n > 0 {
+			recs = append(recs, DecodeRecords(records[side*half*RecordSize:], n)...)
+		}
+	}
+	return recs
+}
+
+// readRecordBuffer reads and empties a record buffer of max records: its
+// first half holds write-write records, its second read-write ones, and
+// the two int32 at nrec count them (ldc_record_race).
+func readRecordBuffer(b Backend, records, nrec DevPtr, max int) ([]Record, bool, error) {
 	raw := make([]byte, 8)
-	if err := r.b.Read(raw, r.nrec); err != nil {
-		return nil, err
+	if err := b.Read(raw, nrec); err != nil {
+		return nil, false, err
 	}
-	n := int(binary.LittleEndian.Uint32(raw))
-	if n > maxRecords {
-		r.res.Truncated = true
-		n = maxRecords
+	if err := b.Write(nrec, u64(0)); err != nil {
+		return nil, false, err
 	}
-	if err := r.b.Write(r.nrec, u64(0)); err != nil {
-		return nil, err
+	half, truncated := max/2, false
+	var recs []Record
+	for side := 0; side < 2; side++ {
+		n := int(int32(binary.LittleEndian.Uint32(raw[4*side:])))
+		if n > half {
+			truncated, n = true, half
+		}
+		if n <= 0 {
+			continue
+		}
+		buf := make([]byte, n*RecordSize)
+		if err := b.Read(buf, records+DevPtr(side*half*RecordSize)); err != nil {
+			return nil, false, err
+		}
+		recs = append(recs, DecodeRecords(buf, n)...)
 	}
-	if n == 0 {
-		return nil, nil
-	}
-	buf := make([]byte, n*RecordSize)
-	if err := r.b.Read(buf, r.records); err != nil {
-		return nil, err
-	}
-	return DecodeRecords(buf, n), nil
+	return recs, truncated, nil
 }
 
 // collectOutputs reads every buffer argument back.

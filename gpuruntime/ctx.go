@@ -10,7 +10,7 @@ import (
 // module's ldc_g before each launch.
 type Ctx struct {
 	Mode, Pass, NAllocs int32
-	_                   int32
+	SharedTracked       int32
 	Allocs              [16]Alloc
 	Pool                Pool
 	Segs                Segs

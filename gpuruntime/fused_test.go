@@ -164,12 +164,11 @@ func TestPageKernelsMatchModel(t *testing.T) {
 	records := devBytes(t, b, make([]byte, maxRec*RecordSize))
 	nrec := devBytes(t, b, make([]byte, 8))
 	readRecs := func() []Record {
-		n := int(binary.LittleEndian.Uint32(readDev(t, b, nrec, 8)))
-		b.Write(nrec, make([]byte, 8))
-		if n > maxRec {
-			t.Fatalf("%d records overflow the buffer", n)
+		recs, truncated, err := readRecordBuffer(b, records, nrec, maxRec)
+		if err != nil || truncated {
+			t.Fatalf("records: %v (truncated %v)", err, truncated)
 		}
-		return DecodeRecords(readDev(t, b, records, n*RecordSize), n)
+		return recs
 	}
 	rng := rand.New(rand.NewSource(7))
 	trials := 0

@@ -31,11 +31,19 @@ func (r *checkRun) residentBlocks() int {
 	return min(n, r.l.blocks())
 }
 
-func (r *checkRun) levelWarp() error {
+// levelWarp runs level 2. serial runs one block at a time (one segment
+// that every block waits for): level 2 compares a block's two passes over
+// each region, and a block running beside others can read their writes
+// in one pass and not the other, a difference that says nothing about its
+// warps. Serial runs are for kernels level 1 found racing between blocks.
+func (r *checkRun) levelWarp(serial bool) error {
 	r.res.Levels = append(r.res.Levels, "warp")
 	var segCap, nseg int64
 	if len(r.allocs) > 0 {
 		nseg = int64(r.residentBlocks())
+		if serial {
+			nseg = 1
+		}
 		// A first guess from level 1 (the pages a block wrote in the whole
 		// kernel, split among its warps); a region that wants more makes
 		// the launch void and it runs again with room for it.
@@ -65,7 +73,11 @@ func (r *checkRun) levelWarp() error {
 			r.res.CopyBytes = max(r.res.CopyBytes, s.bytes())
 		}
 		var recs []Record
-		err := r.phase("kernel, both passes and checks at every barrier (warp level)", func() error {
+		name := "kernel, both passes and checks at every barrier (warp level)"
+		if serial && nseg > 0 {
+			name = "kernel, both passes and checks at every barrier (warp level, one block at a time)"
+		}
+		err := r.phase(name, func() error {
 			if r.segs != nil {
 				if err := r.segs.reset(r.b); err != nil {
 					return err

@@ -37,7 +37,7 @@ type accessScope struct {
 func accessEdits(body *passes.Node, sc *accessScope) edits {
 	var es edits
 	body.Walk(func(n *passes.Node) bool {
-		if n.Kind == "UnaryExprOrTypeTraitExpr" {
+		if n.Kind == "UnaryExpr" { // libclang's kind for sizeof and alignof
 			return false // sizeof/alignof: not evaluated
 		}
 		if !isLvalueKind(n.Kind) || extendsParent(n) || !sc.mayBeGlobal(n) {

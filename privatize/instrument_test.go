@@ -128,3 +128,45 @@ func TestCompiles(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedStoresTracked: stores to shared targets are flagged (so the
+// checks visit only what was written) exactly when the compiler sees them
+// all; a target that decays to a pointer or binds to a reference turns the
+// flags off for its kernel, with the line that did it.
+func TestSharedStoresTracked(t *testing.T) {
+	lib, err := clang.Load("")
+	if err != nil {
+		t.Fatalf("needs libclang 15 (make deps): %v", err)
+	}
+	res := instrument(t, lib, "../testdata/kernels/shared_stores.cu")
+	want := map[string]string{ // kernel -> "" (tracked) or what the reason names
+		"tracked":   "",
+		"alias":     "line 25: tile is used as a pointer",
+		"call":      "line 33: tile is used as a pointer",
+		"reference": "line 41: tile is used where ldcheck cannot see whether it is written",
+	}
+	for _, k := range res.Manifest.Kernels {
+		w, ok := want[k.Name]
+		if !ok {
+			t.Errorf("unexpected kernel %s", k.Name)
+			continue
+		}
+		if !k.Instrumented {
+			t.Errorf("%s not instrumented: %s", k.Name, k.Reason)
+		}
+		if k.SharedTracked != (w == "") || k.SharedUntracked != w {
+			t.Errorf("%s: tracked %v (%q), want tracked %v (%q)", k.Name, k.SharedTracked, k.SharedUntracked, w == "", w)
+		}
+	}
+	for _, s := range []string{
+		"(*LDC_SW(0, &((*ldc_p_tile)[t / 32][t % 32]))) = ",
+		"(*LDC_SW(1, &((*ldc_p_cells)[t % 32].mass))) = 2.0f",
+		"(*LDC_SW(2, &((*ldc_p_count)))) = 0",
+		"(*LDC_SW(0, &((*ldc_p_tile)[0][t % 32]))) += 1.0f",
+		"(*LDC_SW(2, &((*ldc_p_count))))++",
+	} {
+		if !strings.Contains(res.Source, s) {
+			t.Errorf("instrumented source lacks %q", s)
+		}
+	}
+}

@@ -35,6 +35,10 @@ type kernelRewrite struct {
 	// deviceTargets are the module-scope targets of the file, by key.
 	deviceTargets map[string]string
 	unit          *passes.Unit
+	// sharedTracked and sharedUntracked are rewrite's verdict on the
+	// kernel's shared stores (sharedWriteEdits).
+	sharedTracked   bool
+	sharedUntracked string
 }
 
 // unprivatizedParams returns the declaration keys of the kernel's pointer
@@ -286,6 +290,15 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 	// Global loads and stores go through the copy-on-write hooks.
 	leaves = append(leaves, accessEdits(body, newAccessScope(kr.unit, kr.fn, kr.deviceTargets, kr.unprivatizedParams()))...)
 	leaves = append(leaves, memoryCallEdits(body, kr.src)...)
+	if len(sharedOrder) > 0 {
+		index := map[string]int{}
+		for i, n := range sharedOrder {
+			index[n.Key] = i
+		}
+		var sw edits
+		sw, kr.sharedTracked, kr.sharedUntracked = sharedWriteEdits(body, index, kr.src)
+		leaves = append(leaves, sw...)
+	}
 
 	// Declarations become assignments; the edits inside an initializer are
 	// applied to its text here and dropped from the leaves.

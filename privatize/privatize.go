@@ -79,6 +79,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 			} else {
 				es = append(es, ke...)
 				macros.WriteString(mac)
+				mk.SharedTracked, mk.SharedUntracked = kr.sharedTracked, kr.sharedUntracked
 			}
 		}
 		if !k.Template {

@@ -119,8 +119,11 @@ func runMode(t *testing.T, m *manifest.Manifest, mod *cpu.Module, k *manifest.Ke
 		}
 		ctx.SharedOff[ctx.NShared] = perBlock
 		ctx.SharedBytes[ctx.NShared] = uint64(tg.Bytes)
-		perBlock += uint64(warps) * uint64((tg.Bytes+15)/16*16)
+		perBlock += gpuruntime.SharedCopyBytes(uint64(tg.Bytes), warps)
 		ctx.NShared++
+	}
+	if k.SharedTracked {
+		ctx.SharedTracked = 1
 	}
 	alloc := func(n int) cpu.Buffer {
 		b, err := cpu.Alloc(n)
@@ -154,7 +157,6 @@ func runMode(t *testing.T, m *manifest.Manifest, mod *cpu.Module, k *manifest.Ke
 	for _, b := range bufs {
 		outs = append(outs, bytes.Clone(b.Bytes()))
 	}
-	nr := int(binary.LittleEndian.Uint32(nrec.Bytes()))
 	nt := int(binary.LittleEndian.Uint32(ntrace.Bytes()))
 	if nt > maxTrace {
 		t.Fatalf("trace overflow: %d entries", nt)
@@ -162,7 +164,7 @@ func runMode(t *testing.T, m *manifest.Manifest, mod *cpu.Module, k *manifest.Ke
 	if binary.LittleEndian.Uint32(overflow.Bytes()) != 0 {
 		t.Fatal("atomic log overflow")
 	}
-	return outs, gpuruntime.DecodeRecords(records.Bytes(), min(nr, maxRecords)), gpuruntime.DecodeTrace(trace.Bytes(), nt)
+	return outs, gpuruntime.DecodeRecordBuffer(nrec.Bytes(), records.Bytes(), maxRecords), gpuruntime.DecodeTrace(trace.Bytes(), nt)
 }
 
 // TestReplay runs instrumented race-free kernels on the CPU backend in

@@ -132,7 +132,10 @@ struct ldc_ctx {
   int mode;
   int pass; // level 1: which host-driven pass this launch is
   int nallocs;
-  int pad0;
+  // shared_tracked: every store to a shared target flags its 16-byte
+  // granule (the compiler saw them all), so the checks visit flagged
+  // granules only. The flags of target i follow its copies.
+  int shared_tracked;
   struct ldc_alloc allocs[LDC_MAX_ALLOCS];
   struct ldc_pool pool;
   struct ldc_segs segs;
@@ -261,15 +264,21 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_block_state *ldc_block()
 }
 
 // ldc_record_race appends a race record. This is the only atomic in the
-// checks, and it runs only when a race is found.
-static __device__ LDC_ENGINE __forceinline__ int ldc_records_full() { return ldc_g.nrecords && *(volatile int *)ldc_g.nrecords > ldc_g.max_records; }
+// checks, and it runs only when a race is found. Write-write and read-write
+// records fill their own half of the buffer (nrecords[0] and [1] count
+// them): at real sizes one kind alone can fill it, and pass 1's write-write
+// records would then hide every read-write race of the same region.
+static __device__ LDC_ENGINE __forceinline__ int ldc_records_full(int kind) {
+  return ldc_g.nrecords && ((volatile int *)ldc_g.nrecords)[kind == LDC_RACE_RW] > ldc_g.max_records / 2;
+}
 static __device__ LDC_ENGINE void ldc_record_race(struct ldc_record r) {
-  // Once the buffer is full the count stops (just past it, which tells the
+  // Once a half is full its count stops (just past it, which tells the
   // host it was truncated): a kernel racing on every byte of a large array
   // must not wrap it around.
-  if (!ldc_g.records || ldc_records_full()) return;
-  int k = atomicAdd(ldc_g.nrecords, 1);
-  if (k >= 0 && k < ldc_g.max_records) ldc_g.records[k] = r;
+  if (!ldc_g.records || ldc_records_full(r.kind)) return;
+  int side = r.kind == LDC_RACE_RW, half = ldc_g.max_records / 2;
+  int k = atomicAdd(ldc_g.nrecords + side, 1);
+  if (k >= 0 && k < half) ldc_g.records[side * half + k] = r;
 }
 
 static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t);
@@ -518,17 +527,22 @@ template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_access(T 
 #define LDC_R(p) ldc_access((p), 0)
 #define LDC_W(p) ldc_access((p), 1)
 
+static __device__ LDC_ENGINE void ldc_smark_any(const void *p, unsigned long n);
+
 // memcpy, memset and memmove in kernels and device functions: byte by byte
-// through the hooks, so their stores land in the unit's copies.
+// through the hooks, so their stores land in the unit's copies (and flag
+// what they write in a warp's copy of a shared target).
 static __device__ LDC_ENGINE void *ldc_memcpy(void *dst, const void *src, unsigned long n) {
   unsigned char *d = (unsigned char *)dst;
   const unsigned char *s = (const unsigned char *)src;
+  ldc_smark_any(dst, n);
   for (unsigned long i = 0; i < n; i++) *LDC_W(d + i) = *LDC_R(s + i);
   return dst;
 }
 static __device__ LDC_ENGINE void *ldc_memmove(void *dst, const void *src, unsigned long n) {
   unsigned char *d = (unsigned char *)dst;
   const unsigned char *s = (const unsigned char *)src;
+  ldc_smark_any(dst, n);
   if (d < s) {
     for (unsigned long i = 0; i < n; i++) *LDC_W(d + i) = *LDC_R(s + i);
   } else {
@@ -538,6 +552,7 @@ static __device__ LDC_ENGINE void *ldc_memmove(void *dst, const void *src, unsig
 }
 static __device__ LDC_ENGINE void *ldc_memset(void *dst, int c, unsigned long n) {
   unsigned char *d = (unsigned char *)dst;
+  ldc_smark_any(dst, n);
   for (unsigned long i = 0; i < n; i++) *LDC_W(d + i) = (unsigned char)c;
   return dst;
 }
@@ -553,7 +568,6 @@ static __device__ LDC_ENGINE void ldc_seg_acquire() {
     int n = ldc_g.segs.nseg;
     {
       int g = (int)(ldc_block_linear() % (unsigned)n);
-      long long rounds = 0;
       while (atomicCAS(&ldc_g.segs.busy[g], 0, 1) != 0) {
         g = (g + 1) % n;
         if (g == (int)(ldc_block_linear() % (unsigned)n)) {
@@ -561,11 +575,11 @@ static __device__ LDC_ENGINE void ldc_seg_acquire() {
 #if defined(LDC_CPU)
           // A block that failed keeps its segment; on the CPU the launch
           // is over then, but the other workers must not wait forever.
-          if (++rounds > (1LL << 20)) ldc_stuck("no level-2 segment became free");
+          // (With one segment a block waits as long as another runs.)
+          if (::ldc::launch_failed()) ::ldc::fail_fiber("gave up waiting for a level-2 segment: another block failed");
 #endif
         }
       }
-      (void)rounds;
       __threadfence();
       bs->seg_index = g;
       bs->seg = ldc_g.segs.mem + (unsigned long long)g * ldc_g.segs.seg_bytes;
@@ -657,6 +671,8 @@ static __device__ LDC_ENGINE __forceinline__ unsigned ldc_word_at(unsigned page,
 
 // ldc_shared_copies returns where warp 0's copy of shared target i starts
 // for the calling block (the others follow, shared_bytes[i] apart).
+static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_align16(unsigned long long n) { return (n + 15) & ~15ull; }
+static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_granules(unsigned long long bytes) { return (bytes + 15) >> 4; }
 static __device__ LDC_ENGINE __forceinline__ unsigned char *ldc_shared_copies(int i) {
   if (ldc_g.shared_in_dyn) {
     LDC_DYNAMIC_SHARED(unsigned char, ldc_dyn_shared);
@@ -679,10 +695,37 @@ static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, 
   for (unsigned long j = tid; j < bytes; j += n) ((unsigned char *)orig)[j] = 0;
   unsigned char *base = ldc_shared_copies(i);
   if (tid == 0) ldc_block()->shared_orig[i] = orig;
-  for (unsigned long j = tid; j < bytes * w; j += n) base[j] = 0;
+  // The copies, then (when tracked) the flags.
+  unsigned long long all = ldc_g.shared_tracked ? ldc_align16(bytes * w) + ldc_granules(bytes) : bytes * w;
+  for (unsigned long long j = tid; j < all; j += n) base[j] = 0;
   ldc_bar();
   return base + (tid / 32) * bytes;
 }
+
+// ldc_smark flags the granules of bytes [p, p+n) in the calling warp's
+// copy of shared target i; addresses outside it are left alone.
+static __device__ LDC_ENGINE __forceinline__ void ldc_smark(int i, const void *p, unsigned long n) {
+  if (!ldc_g.shared_tracked || ldc_g.mode == LDC_MODE_PLAIN) return;
+  unsigned long long bytes = ldc_g.shared_bytes[i];
+  unsigned char *c = ldc_shared_copies(i);
+  unsigned long long off = (unsigned long long)((const unsigned char *)p - c) - (unsigned long long)(ldc_thread_linear() / 32) * bytes;
+  if (off >= bytes) return;
+  unsigned char *fl = c + ldc_align16(bytes * ldc_warps());
+  unsigned long long last = off + (n ? n - 1 : 0);
+  if (last >= bytes) last = bytes - 1;
+  for (unsigned long long g = off >> 4; g <= last >> 4; g++) *(volatile unsigned char *)&fl[g] = 1;
+}
+static __device__ LDC_ENGINE void ldc_smark_any(const void *p, unsigned long n) {
+  if (!ldc_g.shared_tracked || ldc_g.mode == LDC_MODE_PLAIN) return;
+  for (int i = 0; i < ldc_g.nshared; i++) ldc_smark(i, p, n);
+}
+template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_sw(int i, T *p) {
+  ldc_smark(i, (const void *)p, sizeof(T));
+  return p;
+}
+// A store to shared target I, and the address an atomic updates.
+#define LDC_SW(I, p) ldc_sw((I), (p))
+#define LDC_SA(I, p) ldc_sw((I), (p))
 
 // ldc_check_byte checks one byte of a target at the end of a region: s is
 // the original (which holds U after pass 1), c the byte in warp 0's copy,
@@ -828,7 +871,7 @@ static __device__ LDC_ENGINE void ldc_seg_check(int p, const struct ldc_block_st
           }
         }
       }
-      if (multi && !ldc_records_full()) {
+      if (multi && !ldc_records_full(LDC_RACE_WW)) {
         // Consecutive writers in warp order, as the model reports them.
         for (unsigned b = 0; b < 4; b++) {
           if (!(multi >> (8 * b) & 0xffu)) continue;
@@ -929,7 +972,24 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
     unsigned char *s = (unsigned char *)bs->shared_orig[i];
     unsigned char *c = ldc_shared_copies(i);
     if (!s) continue;
-    if (bytes % 4 == 0 && ((unsigned long long)s & 3) == 0) {
+    int words = bytes % 4 == 0 && ((unsigned long long)s & 3) == 0;
+    if (ldc_g.shared_tracked) {
+      // Only the granules some warp stored to (in either pass) can differ
+      // from S; the others hold S in every copy. A granule is one
+      // thread's, so it can clear the flag for the next region itself.
+      unsigned char *fl = c + ldc_align16((unsigned long long)bytes * W);
+      for (unsigned long long g = tid; g < ldc_granules(bytes); g += n) {
+        if (!fl[g]) continue;
+        unsigned long lo = (unsigned long)g * 16, hi = lo + 16 < bytes ? lo + 16 : bytes;
+        if (words) {
+          for (unsigned long k = lo / 4; k < hi / 4; k++)
+            ldc_check_word(p, i, (unsigned *)s + k, (unsigned *)c + k, bytes / 4, W, (long long)(4 * k), bs, block);
+        } else {
+          for (unsigned long j = lo; j < hi; j++) ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block);
+        }
+        if (p != 1) fl[g] = 0;
+      }
+    } else if (words) {
       for (unsigned long k = tid; k < bytes / 4; k += n)
         ldc_check_word(p, i, (unsigned *)s + k, (unsigned *)c + k, bytes / 4, W, (long long)(4 * k), bs, block);
     } else {
@@ -1093,7 +1153,7 @@ extern "C" __global__ LDC_ENGINE void ldc_pages_ww(unsigned long long npages) {
           uv = (uv & ~(0xffu << (8 * b))) | (v & (0xffu << (8 * b)));
         }
     }
-    if (multi && !ldc_records_full()) {
+    if (multi && !ldc_records_full(LDC_RACE_WW)) {
       // Consecutive writers in unit order (up to 32 pairs a byte), as the
       // model reports them; the chain is in no particular order.
       for (unsigned b = 0; b < 4; b++) {

@@ -78,6 +78,13 @@ type Kernel struct {
 	// Requires1D lists variables left unprivatized because every access is
 	// indexed by the global thread id, which is private only in 1-D launches.
 	Requires1D []string `json:"requires_1d,omitempty"`
+	// SharedTracked says that every store to a shared target flags the
+	// 16 bytes it touches (LDC_SW, LDC_SA), so the checks at a barrier
+	// visit only what the warps wrote. False when some use of a shared
+	// target could store where the compiler cannot see it;
+	// SharedUntracked then says where.
+	SharedTracked   bool   `json:"shared_tracked,omitempty"`
+	SharedUntracked string `json:"shared_untracked,omitempty"`
 }
 
 // Param is a kernel parameter as laid out in the launch.

@@ -536,6 +536,14 @@ fail_fiber(const char *fmt, ...) {
   abort(); // the scheduler never resumes a failed fiber
 }
 
+// launch_failed says, inside a kernel thread, whether some block of the
+// launch has failed: a thread waiting for another block must then give up,
+// since that block may never release what it holds.
+LDC_ENGINE inline bool launch_failed() {
+  Fiber *f = current_fiber;
+  return f != nullptr && __atomic_load_n(&f->worker->launch->failed, __ATOMIC_ACQUIRE) != 0;
+}
+
 LDC_ENGINE inline void make_ready(Worker *w, unsigned id) {
   Fiber &f = w->fibers[id];
   f.state = FiberState::ready;

@@ -11,7 +11,7 @@
 __global__ void count(int *counter, int *slots, int *out) { int t{}; int ticket{}; ldc_thread ldc_t; ldc_begin(&ldc_t); unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
   __shared__ int seen[64]; decltype(&seen) ldc_p_seen = (decltype(&seen))ldc_shared_copy(&ldc_t, 0, (void *)&seen, sizeof(seen)); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; default: break; } ldc_r_0_entry:;
   t = threadIdx.x;
-  (*ldc_p_seen)[t] = t;
+  (*LDC_SW(0, &((*ldc_p_seen)[t]))) = t;
   { LDC_BARRIER(0, 0); ldc_r_0_0:; }
   ticket = LDC_ATOMIC(atomicAdd(&counter[0], 1));
   (*LDC_W(&(slots[blockIdx.x * blockDim.x + t]))) = ticket;

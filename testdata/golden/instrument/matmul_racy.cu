@@ -15,8 +15,8 @@ __global__ void mm(const float *A, const float *B, float *C, int n) { int tx{}; 
   row = blockIdx.y * T + ty; col = blockIdx.x * T + tx;
   acc = 0.0f;
   for (k0 = 0; k0 < n; k0 += T) {
-    (*ldc_p_As)[ty][tx] = A[row * n + k0 + tx];
-    (*ldc_p_Bs)[ty][tx] = B[(k0 + ty) * n + col];
+    (*LDC_SW(0, &((*ldc_p_As)[ty][tx]))) = A[row * n + k0 + tx];
+    (*LDC_SW(1, &((*ldc_p_Bs)[ty][tx]))) = B[(k0 + ty) * n + col];
     { LDC_BARRIER(0, 0); ldc_r_0_0:; }
     for (k = 0; k < T; ++k) acc += (*ldc_p_As)[ty][k] * (*ldc_p_Bs)[k][tx];
     // second barrier forgotten: the next tile overwrites Bs while others still read it
