@@ -32,10 +32,13 @@ func (l Launch) warps() int   { return (l.threads() + 31) / 32 }
 
 // Options tune a checked run.
 type Options struct {
-	All       bool      // keep going after the first racy level
-	Unchecked bool      // run the kernel as written, once, without checking
-	WarmUp    bool      // run the kernel once, unchecked and untimed, first (module loading, caches)
-	Progress  io.Writer // phase names as they start; nil for quiet
+	All       bool // keep going after the first racy level
+	Unchecked bool // run the kernel as written, once, without checking
+	WarmUp    bool // run the kernel once, unchecked and untimed, first (module loading, caches)
+	// EveryShared checks every byte of the shared targets at every barrier
+	// even where the build flags the stores (to compare the two).
+	EveryShared bool
+	Progress    io.Writer // phase names as they start; nil for quiet
 	// MemLimit caps the device memory the private copies and the checks'
 	// tables may take; 0 means what the device has free, less a margin.
 	// When level 1's copies do not fit, blocks are checked in rounds of
@@ -427,10 +430,11 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 		return err
 	}
 	shared := r.l.Shared
-	// Level 2, and level 1 of a kernel with shared targets (each block
-	// deterministic whatever its warps' schedule: their copies are merged
-	// at barriers), need room for the warps' copies.
-	if (mode == ModeReplay || mode == ModeBlock && c.NShared > 0) && c.SharedInDyn != 0 {
+	// Level 2 needs room for the warps' copies. (Level 1 runs each block
+	// on its own shared memory: a block whose warps race may then end its
+	// passes differently, which is why level 1's read-write differences
+	// wait for level 2, run one block at a time.)
+	if mode == ModeReplay && c.SharedInDyn != 0 {
 		shared = r.sharedLaunch
 	}
 	return r.explain(r.b.Launch(r.l.Kernel.Name, r.l.Grid, r.l.Block, shared, r.args))
@@ -453,7 +457,7 @@ func fusedGrid(items int64) [3]uint32 {
 // sized by the launch).
 func (r *checkRun) sharedTable(c *Ctx) error {
 	c.NShared, c.SharedTracked = 0, 0
-	if r.l.Kernel.SharedTracked {
+	if r.l.Kernel.SharedTracked && !r.opt.EveryShared {
 		c.SharedTracked = 1
 	}
 	for _, t := range r.l.Kernel.Targets {

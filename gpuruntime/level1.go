@@ -31,7 +31,9 @@ func (r *checkRun) levelBlock() error {
 	if capFit < 64 {
 		return r.tooSmall(poolBytes(64, r.slotBytes, r.totalPages), fmt.Sprintf("level 1's private copies of %s (tables for their %d pages, and a first few copies)", r.targetNames(), r.totalPages))
 	}
-	cap := min(max(2*r.totalPages, 1024), capFit)
+	// A first guess: most kernels write a page or more per block, and a
+	// pass that runs out of room costs a whole run.
+	cap := min(max(2*r.totalPages, int64(units), 1024), capFit)
 	var plan *reshuffle.Plan
 	for attempt := 1; ; attempt++ {
 		if attempt > maxAttempts {

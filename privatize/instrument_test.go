@@ -159,11 +159,12 @@ func TestSharedStoresTracked(t *testing.T) {
 		}
 	}
 	for _, s := range []string{
-		"(*LDC_SW(0, &((*ldc_p_tile)[t / 32][t % 32]))) = ",
-		"(*LDC_SW(1, &((*ldc_p_cells)[t % 32].mass))) = 2.0f",
-		"(*LDC_SW(2, &((*ldc_p_count)))) = 0",
-		"(*LDC_SW(0, &((*ldc_p_tile)[0][t % 32]))) += 1.0f",
-		"(*LDC_SW(2, &((*ldc_p_count))))++",
+		"(*LDC_SW(ldc_p_tile, ldc_f_tile, sizeof(*ldc_p_tile), &((*ldc_p_tile)[t / 32][t % 32]))) = ",
+		"(*LDC_SW(ldc_p_cells, ldc_f_cells, sizeof(*ldc_p_cells), &((*ldc_p_cells)[t % 32].mass))) = 2.0f",
+		"(*LDC_SW(ldc_p_count, ldc_f_count, sizeof(*ldc_p_count), &((*ldc_p_count)))) = 0",
+		"(*LDC_SW(ldc_p_tile, ldc_f_tile, sizeof(*ldc_p_tile), &((*ldc_p_tile)[0][t % 32]))) += 1.0f",
+		"(*LDC_SW(ldc_p_count, ldc_f_count, sizeof(*ldc_p_count), &((*ldc_p_count))))++",
+		"unsigned char *ldc_f_tile = ldc_shared_flags(0);",
 	} {
 		if !strings.Contains(res.Source, s) {
 			t.Errorf("instrumented source lacks %q", s)

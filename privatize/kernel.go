@@ -291,12 +291,16 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 	leaves = append(leaves, accessEdits(body, newAccessScope(kr.unit, kr.fn, kr.deviceTargets, kr.unprivatizedParams()))...)
 	leaves = append(leaves, memoryCallEdits(body, kr.src)...)
 	if len(sharedOrder) > 0 {
-		index := map[string]int{}
+		targets := map[string]sharedTarget{}
 		for i, n := range sharedOrder {
-			index[n.Key] = i
+			bytes := fmt.Sprintf("sizeof(*ldc_p_%s)", n.Name)
+			if n.Extern {
+				bytes = fmt.Sprintf("ldc_g.shared_bytes[%d]", i)
+			}
+			targets[n.Key] = sharedTarget{name: n.Name, bytes: bytes}
 		}
 		var sw edits
-		sw, kr.sharedTracked, kr.sharedUntracked = sharedWriteEdits(body, index, kr.src)
+		sw, kr.sharedTracked, kr.sharedUntracked = sharedWriteEdits(body, targets, kr.src)
 		leaves = append(leaves, sw...)
 	}
 
@@ -416,6 +420,10 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 			}
 			end = e
 		}
+		flags := ""
+		if kr.sharedTracked {
+			flags = fmt.Sprintf(" unsigned char *ldc_f_%s = ldc_shared_flags(%d);", n.Name, i)
+		}
 		if n.Extern {
 			// extern __shared__ T name[]: the backends declare the dynamic
 			// buffer their own way; the warp's copy is a plain T pointer.
@@ -423,10 +431,10 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 				return nil, "", fmt.Errorf("line %d: declare extern __shared__ %s on its own line", n.Pos.Line, n.Name)
 			}
 			elem := strings.TrimSpace(strings.TrimSuffix(n.Type, "[]"))
-			es.replace(stmt.Pos.Offset, end, fmt.Sprintf("LDC_DYNAMIC_SHARED(%s, %s); %s *ldc_p_%s = (%s *)ldc_shared_copy(&ldc_t, %d, (void *)%s, 0);", elem, n.Name, elem, n.Name, elem, i, n.Name))
+			es.replace(stmt.Pos.Offset, end, fmt.Sprintf("LDC_DYNAMIC_SHARED(%s, %s); %s *ldc_p_%s = (%s *)ldc_shared_copy(&ldc_t, %d, (void *)%s, 0);%s", elem, n.Name, elem, n.Name, elem, i, n.Name, flags))
 			continue
 		}
-		es.insert(end, fmt.Sprintf(" decltype(&%s) ldc_p_%s = (decltype(&%s))ldc_shared_copy(&ldc_t, %d, (void *)&%s, sizeof(%s));", n.Name, n.Name, n.Name, i, n.Name, n.Name), 0)
+		es.insert(end, fmt.Sprintf(" decltype(&%s) ldc_p_%s = (decltype(&%s))ldc_shared_copy(&ldc_t, %d, (void *)&%s, sizeof(%s));%s", n.Name, n.Name, n.Name, i, n.Name, n.Name, flags), 0)
 	}
 	var labels []string
 	for _, b := range k.Barriers {

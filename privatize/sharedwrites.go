@@ -23,10 +23,22 @@ import (
 // element, an address kept) lets stores happen where the compiler cannot
 // see them, and the kernel is checked byte by byte as before.
 
+// sharedTarget is what the store hooks need of a shared target: the
+// names of the warp's copy and flags (ldc_p_NAME, ldc_f_NAME) and an
+// expression for its size in bytes.
+type sharedTarget struct {
+	name, bytes string
+}
+
+// hook is the call that flags the store to (or atomic on) address a.
+func (t sharedTarget) hook(macro string) string {
+	return fmt.Sprintf("%s(ldc_p_%s, ldc_f_%s, %s, ", macro, t.name, t.name, t.bytes)
+}
+
 // sharedWriteEdits returns the edits that flag the stores to the shared
-// targets (index: a target's declaration key -> its shared index), and
-// whether every store is flagged. When it is not, the edits are nil.
-func sharedWriteEdits(body *passes.Node, index map[string]int, src []byte) (edits, bool, string) {
+// targets (by declaration key), and whether every store is flagged. When
+// it is not, the edits are nil and the string says why.
+func sharedWriteEdits(body *passes.Node, targets map[string]sharedTarget, src []byte) (edits, bool, string) {
 	var es edits
 	why := ""
 	body.Walk(func(n *passes.Node) bool {
@@ -39,7 +51,7 @@ func sharedWriteEdits(body *passes.Node, index map[string]int, src []byte) (edit
 		if n.Kind != "DeclRefExpr" {
 			return true
 		}
-		i, ok := index[n.Ref]
+		tg, ok := targets[n.Ref]
 		if !ok {
 			return true
 		}
@@ -49,7 +61,7 @@ func sharedWriteEdits(body *passes.Node, index map[string]int, src []byte) (edit
 		case p != nil && p.Kind == "UnaryOperator" && p.Op == "&":
 			if c := callTaking(p); c != nil && (strings.HasPrefix(c.Name, "atomic") || memoryCall(c, src)) {
 				d := depth(p)
-				es.insert(p.Pos.Offset, fmt.Sprintf("LDC_SA(%d, ", i), -1000+d)
+				es.insert(p.Pos.Offset, tg.hook("LDC_SA"), -1000+d)
 				es.insert(p.Pos.End, ")", 1000-d)
 				return true
 			}
@@ -63,7 +75,7 @@ func sharedWriteEdits(body *passes.Node, index map[string]int, src []byte) (edit
 			why = fmt.Sprintf("line %d: %s is used as a pointer", e.Pos.Line, n.Name)
 		case isWrite(e, p) && (p.Kind == "BinaryOperator" || p.Kind == "CompoundAssignOperator" || p.Kind == "UnaryOperator"):
 			d := depth(e)
-			es.insert(e.Pos.Offset, fmt.Sprintf("(*LDC_SW(%d, &(", i), -1000+d)
+			es.insert(e.Pos.Offset, "(*"+tg.hook("LDC_SW")+"&(", -1000+d)
 			es.insert(e.Pos.End, ")))", 1000-d)
 		case e.Parent != nil && (e.Parent.Kind == "UnexposedExpr" || e.Parent.Kind == "ParenExpr" && p != nil && p.Kind == "UnexposedExpr"):
 			// Read (the implicit lvalue-to-rvalue conversion).

@@ -68,6 +68,7 @@ total thread count; run says what it assumed.
 			&cli.BoolFlag{Name: "all", Usage: "report every racy region, not only the first"},
 			&cli.BoolFlag{Name: "unchecked", Usage: "run the kernel as written, once, without checking (to compare outputs or time it)"},
 			&cli.BoolFlag{Name: "warmup", Usage: "run the kernel once, unchecked and untimed, before the timed run (for benchmarks)"},
+			&cli.BoolFlag{Name: "every-shared-byte", Usage: "check every byte of the shared targets at every barrier, not only the bytes the build saw stored to (same verdict, slower; to compare the two)"},
 			&cli.BoolFlag{Name: "v", Usage: "print the time of each phase (init, kernel passes, checks)"},
 			&cli.StringFlag{Name: "mem-limit", Usage: "device memory the private copies may take (`SIZE`, e.g. 2GiB; default: what is free, less a margin); when level 1's copies do not fit, blocks are checked in rounds of groups sharing copies (warp reshuffling)"},
 			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Minute, Usage: "give up (exit 3) when the checked run takes longer than `DURATION` (a hung kernel); 0 waits forever"},
@@ -183,7 +184,7 @@ func runRun(c *cli.Context) error {
 		l.Args = append(l.Args, gpuruntime.Arg{Param: v.Param, Buffer: v.Buffer, Data: v.Data})
 		argText = append(argText, v.String())
 	}
-	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: unchecked, WarmUp: c.Bool("warmup")}
+	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: unchecked, WarmUp: c.Bool("warmup"), EveryShared: c.Bool("every-shared-byte")}
 	if v := c.String("mem-limit"); v != "" {
 		n, err := launch.ParseMemory(v)
 		if err != nil {

@@ -183,12 +183,6 @@ struct ldc_thread {
   int natomic, atomic_start;
 };
 
-// ldc_check's pass value for level 1: merge the warps' shared copies at a
-// barrier (no replay, no check), so that a block's result does not depend
-// on how its warps were scheduled; level 1's two passes then differ only
-// through other blocks.
-#define LDC_MERGE 3
-
 struct ldc_block_state {
   void *shared_orig[LDC_MAX_SHARED];
   int pass, from, to;
@@ -693,6 +687,10 @@ static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, 
   unsigned tid = ldc_thread_linear(), n = ldc_block_threads(), w = ldc_warps();
   ldc_bar();
   for (unsigned long j = tid; j < bytes; j += n) ((unsigned char *)orig)[j] = 0;
+  if (t->mode != LDC_MODE_REPLAY) {
+    ldc_bar();
+    return orig; // level 1: each block on its own shared memory
+  }
   unsigned char *base = ldc_shared_copies(i);
   if (tid == 0) ldc_block()->shared_orig[i] = orig;
   // The copies, then (when tracked) the flags.
@@ -705,7 +703,7 @@ static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, 
 // ldc_smark flags the granules of bytes [p, p+n) in the calling warp's
 // copy of shared target i; addresses outside it are left alone.
 static __device__ LDC_ENGINE __forceinline__ void ldc_smark(int i, const void *p, unsigned long n) {
-  if (!ldc_g.shared_tracked || ldc_g.mode == LDC_MODE_PLAIN) return;
+  if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY) return;
   unsigned long long bytes = ldc_g.shared_bytes[i];
   unsigned char *c = ldc_shared_copies(i);
   unsigned long long off = (unsigned long long)((const unsigned char *)p - c) - (unsigned long long)(ldc_thread_linear() / 32) * bytes;
@@ -716,16 +714,32 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_smark(int i, const void *p
   for (unsigned long long g = off >> 4; g <= last >> 4; g++) *(volatile unsigned char *)&fl[g] = 1;
 }
 static __device__ LDC_ENGINE void ldc_smark_any(const void *p, unsigned long n) {
-  if (!ldc_g.shared_tracked || ldc_g.mode == LDC_MODE_PLAIN) return;
+  if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY) return;
   for (int i = 0; i < ldc_g.nshared; i++) ldc_smark(i, p, n);
 }
-template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_sw(int i, T *p) {
-  ldc_smark(i, (const void *)p, sizeof(T));
+// ldc_shared_flags is the flags of the calling block's copies of shared
+// target i, or null where stores are not flagged (untracked kernels,
+// plain runs and level 1, which run on the block's own shared memory).
+static __device__ LDC_ENGINE __forceinline__ unsigned char *ldc_shared_flags(int i) {
+  if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY) return 0;
+  return ldc_shared_copies(i) + ldc_align16(ldc_g.shared_bytes[i] * ldc_warps());
+}
+// A store to (or atomic on) p in a shared target whose calling warp's copy
+// is at copy, bytes long: flag the granules it touches. The compiler keeps
+// copy and flags in the kernel's variables, so this is a subtraction, a
+// compare and two byte stores.
+template <class C, class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_sw(const C *copy, unsigned char *flags, unsigned long long bytes, T *p) {
+  if (flags) {
+    unsigned long long off = (unsigned long long)((const unsigned char *)p - (const unsigned char *)copy);
+    if (off < bytes) {
+      flags[off >> 4] = 1;
+      flags[(off + sizeof(T) - 1) >> 4] = 1;
+    }
+  }
   return p;
 }
-// A store to shared target I, and the address an atomic updates.
-#define LDC_SW(I, p) ldc_sw((I), (p))
-#define LDC_SA(I, p) ldc_sw((I), (p))
+#define LDC_SW(copy, flags, bytes, p) ldc_sw((copy), (flags), (bytes), (p))
+#define LDC_SA(copy, flags, bytes, p) ldc_sw((copy), (flags), (bytes), (p))
 
 // ldc_check_byte checks one byte of a target at the end of a region: s is
 // the original (which holds U after pass 1), c the byte in warp 0's copy,
@@ -761,15 +775,6 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_byte(int p, int spac
         c[w * stride] = orig;
       }
     }
-  } else if (p == LDC_MERGE) {
-    // Deterministic merge: the warps' changes in increasing warp order.
-    unsigned char u = orig;
-    for (unsigned w = 0; w < W; w++) {
-      unsigned char v = c[w * stride];
-      if (v != orig) u = v;
-    }
-    for (unsigned w = 0; w < W; w++) c[w * stride] = u;
-    *s = u;
   }
 }
 
@@ -778,14 +783,14 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_byte(int p, int spac
 static __device__ LDC_ENGINE __forceinline__ void ldc_check_word(int p, int target, unsigned *s, unsigned *c, unsigned long long stride, unsigned W,
                                                                  long long offset, const struct ldc_block_state *bs, int block) {
   unsigned orig = *s;
-  if (p == 1 || p == LDC_MERGE) {
+  if (p == 1) {
     unsigned uv = orig, wr = 0, multi = 0;
     int last[4] = {-1, -1, -1, -1};
     for (unsigned w = 0; w < W; w++) {
       unsigned v = c[w * stride];
       if (v == orig) continue;
       unsigned m = ldc_bytemask(v ^ orig), ov = m & wr;
-      if (ov && p == 1) {
+      if (ov) {
         for (unsigned b = 0; b < 4; b++)
           if (ov >> (8 * b) & 0xffu) {
             struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_SHARED, target, bs->from, bs->to, last[b], (int)w, block, -1, -1, offset + b,
@@ -799,16 +804,12 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_word(int p, int targ
       for (unsigned b = 0; b < 4; b++)
         if (m >> (8 * b) & 0xffu) last[b] = (int)w;
     }
-    if (p == LDC_MERGE) {
-      for (unsigned w = 0; w < W; w++) c[w * stride] = uv;
-    } else {
-      // U with each warp's own change reverted (every writer's, after a race).
-      for (unsigned w = 0; w < W; w++) {
-        unsigned v = c[w * stride], own = ldc_bytemask(v ^ orig) & multi;
-        for (unsigned b = 0; b < 4; b++)
-          if (last[b] == (int)w && !(multi >> (8 * b) & 0xffu)) own |= 0xffu << (8 * b);
-        c[w * stride] = (uv & ~own) | (orig & own);
-      }
+    // U with each warp's own change reverted (every writer's, after a race).
+    for (unsigned w = 0; w < W; w++) {
+      unsigned v = c[w * stride], own = ldc_bytemask(v ^ orig) & multi;
+      for (unsigned b = 0; b < 4; b++)
+        if (last[b] == (int)w && !(multi >> (8 * b) & 0xffu)) own |= 0xffu << (8 * b);
+      c[w * stride] = (uv & ~own) | (orig & own);
     }
     *s = uv;
   } else if (p == 2) {
@@ -975,19 +976,16 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
     int words = bytes % 4 == 0 && ((unsigned long long)s & 3) == 0;
     if (ldc_g.shared_tracked) {
       // Only the granules some warp stored to (in either pass) can differ
-      // from S; the others hold S in every copy. A granule is one
-      // thread's, so it can clear the flag for the next region itself.
-      unsigned char *fl = c + ldc_align16((unsigned long long)bytes * W);
-      for (unsigned long long g = tid; g < ldc_granules(bytes); g += n) {
-        if (!fl[g]) continue;
-        unsigned long lo = (unsigned long)g * 16, hi = lo + 16 < bytes ? lo + 16 : bytes;
-        if (words) {
-          for (unsigned long k = lo / 4; k < hi / 4; k++)
-            ldc_check_word(p, i, (unsigned *)s + k, (unsigned *)c + k, bytes / 4, W, (long long)(4 * k), bs, block);
-        } else {
-          for (unsigned long j = lo; j < hi; j++) ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block);
-        }
-        if (p != 1) fl[g] = 0;
+      // from S; the others hold S in every copy. One word (or byte) per
+      // thread, as below: a thread per granule would leave three threads
+      // in four idle where every granule was written.
+      const unsigned char *fl = c + ldc_align16((unsigned long long)bytes * W);
+      if (words) {
+        for (unsigned long k = tid; k < bytes / 4; k += n)
+          if (fl[k >> 2]) ldc_check_word(p, i, (unsigned *)s + k, (unsigned *)c + k, bytes / 4, W, (long long)(4 * k), bs, block);
+      } else {
+        for (unsigned long j = tid; j < bytes; j += n)
+          if (fl[j >> 4]) ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block);
       }
     } else if (words) {
       for (unsigned long k = tid; k < bytes / 4; k += n)
@@ -996,9 +994,16 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
       for (unsigned long j = tid; j < bytes; j += n) ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block);
     }
   }
-  if (p == LDC_MERGE) {
+  if (ldc_g.shared_tracked && p != 1) {
+    // The region is over in both passes: clear the flags for the next one,
+    // once every thread is done reading them (the barrier at the end
+    // orders this before the next region's stores).
     ldc_bar();
-    return 0;
+    for (int i = 0; i < ldc_g.nshared; i++) {
+      unsigned long bytes = ldc_g.shared_bytes[i];
+      unsigned char *fl = ldc_shared_copies(i) + ldc_align16((unsigned long long)bytes * W);
+      for (unsigned long long g = tid; g < ldc_granules(bytes); g += n) fl[g] = 0;
+    }
   }
   ldc_seg_check(p, bs, block, tid, n);
   if (p == 2 && pass == 2 && t->differ) {
@@ -1086,10 +1091,8 @@ template <class T> static __device__ LDC_ENGINE T ldc_atomic_replay(struct ldc_t
 
 #define LDC_BARRIER(K, ID)                                      \
   do {                                                          \
-    if (ldc_t.mode == LDC_MODE_PLAIN || (ldc_t.mode == LDC_MODE_BLOCK && ldc_g.nshared == 0)) { \
+    if (ldc_t.mode != LDC_MODE_REPLAY) {                        \
       __syncthreads();                                          \
-    } else if (ldc_t.mode == LDC_MODE_BLOCK) {                  \
-      ldc_check(&ldc_t, LDC_MERGE, ID);                         \
     } else {                                                    \
       if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
       else LDC_SAVE_##K(ldc_end);                               \
@@ -1111,7 +1114,7 @@ template <class T> static __device__ LDC_ENGINE T ldc_atomic_replay(struct ldc_t
         goto ldc_dispatch_##K;                                  \
       }                                                         \
     }                                                           \
-    if (ldc_t.mode == LDC_MODE_REPLAY || (ldc_t.mode == LDC_MODE_BLOCK && ldc_g.nshared > 0)) ldc_idle(&ldc_t); \
+    if (ldc_t.mode == LDC_MODE_REPLAY) ldc_idle(&ldc_t);        \
     ldc_finish(&ldc_t);                                         \
   } while (0)
 
