@@ -122,6 +122,8 @@ type checkRun struct {
 	totalPages int64
 	slotBytes  int64
 	budget     int64
+	// atomicSlots is the atomic log's room per thread.
+	atomicSlots int64
 	// atomicsRan is set once a launch has run (and logged) the kernel's
 	// global atomics: every later launch replays them.
 	atomicsRan bool
@@ -181,12 +183,52 @@ func u32(v uint32) []byte { b := make([]byte, 4); binary.LittleEndian.PutUint32(
 // Check runs the launch with the two-level protocol and returns the races.
 // Device memory it allocates is freed before it returns.
 func Check(b Backend, l Launch, opt Options) (*Result, error) {
-	r := &checkRun{named: map[DevPtr]named{}, b: b, l: l, opt: opt, res: &Result{Races: []Race{}, Outputs: map[string][]byte{}}}
+	// A replay must return every atomic's logged result: a thread that ran
+	// more atomics than its row of the log holds makes the run void (its
+	// later replays returned 0), and everything runs again with room for
+	// what it asked for.
+	slots := int64(FirstAtomicSlots)
+	var notes []string
+	for attempt := 1; ; attempt++ {
+		res, wanted, err := check(b, l, opt, slots)
+		if wanted <= slots {
+			if res != nil {
+				res.Notes = append(notes, res.Notes...)
+			}
+			return res, err
+		}
+		if attempt == 4 {
+			return nil, fmt.Errorf("kernel %s: a thread ran %d atomics, more each time it ran again (the log had room for %d); no verdict", l.Kernel.Name, wanted, slots)
+		}
+		notes = append(notes, fmt.Sprintf("a thread ran %d atomics, more than the %d the log of their results had room for; ran again with room for them", wanted, slots))
+		slots = max(wanted, 2*slots)
+	}
+}
+
+// check is one checked run with room for slots atomics per thread. It
+// also returns the most atomics a thread asked to log (0 when none
+// overflowed); when that exceeds slots, the run is void.
+func check(b Backend, l Launch, opt Options, slots int64) (*Result, int64, error) {
+	r := &checkRun{named: map[DevPtr]named{}, b: b, l: l, opt: opt, res: &Result{Races: []Race{}, Outputs: map[string][]byte{}}, atomicSlots: slots}
 	defer func() {
 		for _, p := range r.temp {
 			b.Free(p)
 		}
 	}()
+	res, err := r.run()
+	if r.aover != 0 && r.alog != 0 {
+		raw := make([]byte, 4)
+		if rerr := b.Read(raw, r.aover); rerr == nil {
+			if wanted := int64(int32(binary.LittleEndian.Uint32(raw))); wanted > slots {
+				return nil, wanted, err
+			}
+		}
+	}
+	return res, 0, err
+}
+
+func (r *checkRun) run() (*Result, error) {
+	l, opt := r.l, r.opt
 	if err := r.setup(); err != nil {
 		return nil, err
 	}
@@ -337,11 +379,14 @@ func (r *checkRun) setup() error {
 	}
 	rows := int64(r.l.blocks()) * int64(r.l.threads())
 	if (k.Atomics > 0 || len(k.Atomic) > 0) && k.Instrumented && !r.opt.Unchecked {
-		if r.alog, err = r.alloc(rows * AtomicSlots * 8); err != nil {
-			return &MemoryError{Need: rows * AtomicSlots * 8, What: "the log of the kernel's atomics"}
+		if r.alog, err = r.alloc(rows * r.atomicSlots * 8); err != nil {
+			return &MemoryError{Need: rows * r.atomicSlots * 8, What: fmt.Sprintf("the log of the kernel's atomics (%d per thread)", r.atomicSlots)}
 		}
 	}
 	if r.aover, err = r.alloc(8); err != nil {
+		return err
+	}
+	if err := r.b.Memset(r.aover, 0, 8); err != nil {
 		return err
 	}
 	if k.Instrumented && !r.opt.Unchecked {
@@ -407,7 +452,7 @@ func (r *checkRun) atomicMode() int32 {
 // launch writes the context and runs the user's kernel.
 func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) error {
 	c := Ctx{Mode: mode, Pass: pass, AtomicMode: atomicMode}
-	c.AtomicLog, c.AtomicOverflow = uint64(r.alog), uint64(r.aover)
+	c.AtomicLog, c.AtomicOverflow, c.AtomicSlots = uint64(r.alog), uint64(r.aover), int32(r.atomicSlots)
 	c.Records, c.NRecords, c.MaxRecords = uint64(r.records), uint64(r.nrec), maxRecords
 	for i, al := range r.allocs {
 		c.Allocs[i] = al.ctx()

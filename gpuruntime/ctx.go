@@ -26,7 +26,7 @@ type Ctx struct {
 	_                   int32
 	Trace, NTrace       uint64
 	MaxTrace            int32
-	_                   int32
+	AtomicSlots         int32
 	SharedInDyn         int32
 	_                   int32
 	DynOffset           uint64
@@ -62,16 +62,18 @@ const (
 
 // Race record kinds and spaces (LDC_RACE_*, LDC_SPACE_*).
 const (
-	RecordWW       = 1
-	RecordRW       = 2
-	SpaceShared    = 1
-	SpaceGlobal    = 2
-	SpaceLocal     = 3
-	MaxShared      = 16
-	AtomicSlots    = 16
-	CtxSize        = 1344
-	RecordSize     = 56
-	TraceEntrySize = 24
+	RecordWW    = 1
+	RecordRW    = 2
+	SpaceShared = 1
+	SpaceGlobal = 2
+	SpaceLocal  = 3
+	MaxShared   = 16
+	// FirstAtomicSlots is the atomic log's first room per thread; a
+	// kernel that needs more is run again with what it asked for.
+	FirstAtomicSlots = 16
+	CtxSize          = 1344
+	RecordSize       = 56
+	TraceEntrySize   = 24
 )
 
 // Bytes encodes the context as the device expects it.

@@ -138,10 +138,10 @@ func runMode(t *testing.T, m *manifest.Manifest, mod *cpu.Module, k *manifest.Ke
 	const maxRecords, maxTrace = 4096, 1 << 18
 	records, nrec := alloc(maxRecords*gpuruntime.RecordSize), alloc(8)
 	trace, ntrace := alloc(maxTrace*gpuruntime.TraceEntrySize), alloc(8)
-	alog, overflow := alloc(blocks*threads*gpuruntime.AtomicSlots*8), alloc(8)
+	alog, overflow := alloc(blocks*threads*gpuruntime.FirstAtomicSlots*8), alloc(8)
 	ctx.Records, ctx.NRecords, ctx.MaxRecords = uint64(records.Ptr()), uint64(nrec.Ptr()), maxRecords
 	ctx.Trace, ctx.NTrace, ctx.MaxTrace = uint64(trace.Ptr()), uint64(ntrace.Ptr()), maxTrace
-	ctx.AtomicMode, ctx.AtomicLog, ctx.AtomicOverflow = 1, uint64(alog.Ptr()), uint64(overflow.Ptr())
+	ctx.AtomicMode, ctx.AtomicLog, ctx.AtomicOverflow, ctx.AtomicSlots = 1, uint64(alog.Ptr()), uint64(overflow.Ptr()), gpuruntime.FirstAtomicSlots
 	g, err := mod.SymbolBytes("ldc_g")
 	if err != nil {
 		t.Fatal(err)

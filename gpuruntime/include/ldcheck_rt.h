@@ -45,7 +45,6 @@
 
 #define LDC_MAX_ALLOCS 16
 #define LDC_MAX_SHARED 16
-#define LDC_ATOMIC_SLOTS 16
 // Largest page (bytes); pages hold whole elements of the target.
 #define LDC_MAX_PAGE 4096
 
@@ -145,7 +144,9 @@ struct ldc_ctx {
   unsigned long long shared_off[LDC_MAX_SHARED], shared_bytes[LDC_MAX_SHARED];
   int nshared;
   // Atomics run once: atomic_mode 1 runs and logs each thread's results,
-  // 2 replays them from the log (one row of LDC_ATOMIC_SLOTS per thread).
+  // 2 replays them from the log (one row of atomic_slots per thread); a
+  // thread with more atomics raises atomic_overflow to the count it needed
+  // and the host runs everything again with room for it.
   int atomic_mode;
   unsigned long long *atomic_log;
   int *atomic_overflow;
@@ -154,7 +155,8 @@ struct ldc_ctx {
   int max_records;
   struct ldc_trace *trace; // optional: one entry per region end per thread
   int *ntrace;
-  int max_trace, pad1;
+  // atomic_slots: room in the atomic log for each thread's results.
+  int max_trace, atomic_slots;
   // The warps' shared copies live in dynamic shared memory, dyn_offset
   // bytes after the kernel's own, when they fit the per-block limit
   // (shared_in_dyn); else in shared_scratch in global memory.
@@ -1059,12 +1061,13 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_atomic_replaying(struct ldc
 }
 static __device__ LDC_ENGINE __forceinline__ unsigned long long *ldc_atomic_slot(struct ldc_thread *t) {
   if (!ldc_g.atomic_log) return 0;
-  if (t->natomic >= LDC_ATOMIC_SLOTS) {
-    *ldc_g.atomic_overflow = 1;
+  if (t->natomic >= ldc_g.atomic_slots) {
+    atomicMax(ldc_g.atomic_overflow, t->natomic + 1);
+    t->natomic++;
     return 0;
   }
   unsigned long long row = (unsigned long long)ldc_block_linear() * ldc_block_threads() + ldc_thread_linear();
-  return ldc_g.atomic_log + row * LDC_ATOMIC_SLOTS + t->natomic++;
+  return ldc_g.atomic_log + row * (unsigned long long)ldc_g.atomic_slots + t->natomic++;
 }
 template <class T> static __device__ LDC_ENGINE T ldc_atomic_record(struct ldc_thread *t, T v) {
   unsigned long long *slot = ldc_atomic_slot(t);
