@@ -264,10 +264,16 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 			if strings.HasPrefix(n.Name, "atomic") {
 				// Shared memory starts afresh in every launch, so atomics
 				// on it run in every launch; global atomics run once.
-				macro := "LDC_ATOMIC("
+				macro := "LDC_ATOMIC"
 				if len(n.Children) > 1 && refersTo(n.Children[1], allShared) {
-					macro = "LDC_ATOMIC_SHARED("
+					macro = "LDC_ATOMIC_SHARED"
 				}
+				if resultDiscarded(n) {
+					// Nothing to replay: the second run just skips it, and
+					// the log needs no room for it (histograms do thousands).
+					macro += "_NORET"
+				}
+				macro += "("
 				leaves.insert(n.Pos.Offset, macro, 0)
 				leaves.insert(n.Pos.End, ")", 1)
 			} else if n.Name == "printf" {
@@ -448,6 +454,32 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 	es.insert(body.Pos.End-1, fmt.Sprintf(" ldc_exit_%d: LDC_EXIT(%d); ", K, K), 0)
 
 	return es, kr.macros(locals), nil
+}
+
+// resultDiscarded says whether call n is a statement of its own, so its
+// value is never used.
+func resultDiscarded(n *passes.Node) bool {
+	p := n.Parent
+	if p == nil {
+		return false
+	}
+	idx := -1
+	for i, c := range p.Children {
+		if c == n {
+			idx = i
+		}
+	}
+	switch p.Kind {
+	case "CompoundStmt":
+		return true
+	case "IfStmt":
+		return idx >= 1
+	case "WhileStmt", "ForStmt", "LabelStmt", "CaseStmt", "DefaultStmt":
+		return idx == len(p.Children)-1 && idx > 0
+	case "DoStmt":
+		return idx == 0
+	}
+	return false
 }
 
 // firstStatementOffset is where the re-enterable part of the body starts:

@@ -1090,6 +1090,9 @@ template <class T> static __device__ LDC_ENGINE T ldc_atomic_replay(struct ldc_t
 // launch (the second pass of a region), never across launches.
 #define LDC_ATOMIC_SHARED(E) \
   ((ldc_t.mode == LDC_MODE_REPLAY && ldc_t.pass == 2) ? ldc_atomic_replay<decltype(E)>(&ldc_t) : ldc_atomic_record<decltype(E)>(&ldc_t, (E)))
+// Atomics whose value is not used need no log: a replay skips them.
+#define LDC_ATOMIC_NORET(E) (ldc_atomic_replaying(&ldc_t) ? (void)0 : (void)(E))
+#define LDC_ATOMIC_SHARED_NORET(E) ((ldc_t.mode == LDC_MODE_REPLAY && ldc_t.pass == 2) ? (void)0 : (void)(E))
 #define LDC_ONCE(E) (((ldc_t.mode == LDC_MODE_REPLAY && ldc_t.pass == 2) || (ldc_t.mode == LDC_MODE_BLOCK && ldc_g.pass == 2)) ? 0 : (E))
 
 #define LDC_BARRIER(K, ID)                                      \

@@ -22,7 +22,7 @@ __global__ void dyn(float *out, int n) { int t{}; ldc_thread ldc_t; ldc_begin(&l
   (*LDC_W(&(table[t % 64]))) = ldc_p_buf[t];
   { LDC_BARRIER(0, 1); ldc_r_0_1:; }
   (*LDC_W(&(out[t]))) = ldc_p_buf[t] + (*LDC_R(&(table[(t + 3) % 64])));
-  LDC_ATOMIC(atomicAdd(&counter, 1));
+  LDC_ATOMIC_NORET(atomicAdd(&counter, 1));
  ldc_exit_0: LDC_EXIT(0); }
 #line 1 "dynamic_device.ldcheck.cu (ldcheck entry points)"
 #ifdef LDC_CPU
