@@ -53,12 +53,15 @@ type kernelAnalysis struct {
 }
 
 func (ka *kernelAnalysis) diag(p Pos, sev, format string, args ...any) {
-	ka.diags = append(ka.diags, Diagnostic{File: ka.unit.File, Line: p.Line, Col: p.Col, Severity: sev, Message: fmt.Sprintf(format, args...)})
+	ka.diags = append(ka.diags, Diagnostic{File: ka.fn.File.Name, Line: p.Line, Col: p.Col, Severity: sev, Message: fmt.Sprintf(format, args...)})
 }
 
 func (ka *kernelAnalysis) run() *Kernel {
 	f := ka.fn
 	k := &Kernel{Name: f.Name, Mangled: f.Mangled, Template: f.Template, Pos: f.Pos, Body: f.Body.Pos, body: f.Body}
+	if f.File != nil && f.File != ka.unit.Files[0] {
+		k.File = f.File.Name
+	}
 	ka.reach = reachableFuncs(f, ka.funcs)
 	for _, r := range ka.reach {
 		k.Calls = append(k.Calls, r.Name)
@@ -110,11 +113,19 @@ func paramsPass(f *Func) []Param {
 	ps := []Param{}
 	for _, p := range f.Params {
 		q := Param{Name: p.Name, Type: p.Type, Size: p.Size}
-		if elem, ok := pointee(p.Type); ok {
+		elem, ok := pointee(p.Type)
+		if !ok && p.Pointee != "" {
+			elem, ok = p.Pointee, true // a typedef of a pointer type
+		}
+		if ok {
 			q.Pointer = true
 			q.Elem = elem
 			q.ElemConst = strings.HasPrefix(elem, "const ") || strings.HasSuffix(elem, " const")
 			q.ElemSize = scalarSize(strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(elem, "const "), " const")))
+			if q.ElemSize == 0 {
+				// Structs, typedefs and aliases: clang knows their size.
+				q.ElemSize = p.PointeeSize
+			}
 		}
 		ps = append(ps, q)
 	}

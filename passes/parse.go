@@ -155,7 +155,7 @@ func Parse(lib *clang.Lib, path string, opt Options) (*Unit, []Diagnostic, error
 	}
 	idx := lib.NewIndex()
 	defer idx.Dispose()
-	tu, err := idx.Parse(abs, opt.ClangArgs(inc), clang.KeepGoing)
+	tu, err := idx.Parse(abs, opt.ClangArgs(inc), clang.KeepGoing|clang.DetailedPreprocessingRecord)
 	if err != nil {
 		return nil, nil, fmt.Errorf("parse %s: %w", path, err)
 	}
@@ -182,7 +182,9 @@ func Parse(lib *clang.Lib, path string, opt Options) (*Unit, []Diagnostic, error
 	if len(errs) > 0 {
 		return nil, diags, &InputError{File: path, Msg: "does not compile", Diagnostics: errs}
 	}
-	u := convert(lib, tu, abs, src)
-	u.File = path
+	u, err := convert(lib, tu, path, abs, src, inc)
+	if err != nil {
+		return nil, diags, err
+	}
 	return u, diags, nil
 }

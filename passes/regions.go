@@ -61,13 +61,13 @@ type regionFlow struct {
 
 // regionsPass: body, barrier call sites -> the AP regions.
 func (ka *kernelAnalysis) regionsPass(barriers []Barrier, sites map[*Node]int) []Region {
-	rf := &regionFlow{src: ka.unit.Source, sites: sites, lines: map[int]int{}, offsets: map[int]int{}, body: ka.fn.Body, found: map[[2]int]*Region{}}
+	rf := &regionFlow{src: ka.fn.File.Source, sites: sites, lines: map[int]int{}, offsets: map[int]int{}, body: ka.fn.Body, found: map[[2]int]*Region{}}
 	for _, b := range barriers {
 		rf.lines[b.ID] = b.Pos.Line
 		rf.offsets[b.ID] = b.Pos.Offset
 	}
 	out := rf.stmt(ka.fn.Body, starts{Entry: true})
-	rf.reach(out, Exit, lineAt(ka.unit.Source, ka.fn.Body.Pos.End-1))
+	rf.reach(out, Exit, lineAt(ka.fn.File.Source, ka.fn.Body.Pos.End-1))
 	regions := make([]Region, 0, len(rf.found))
 	for _, r := range rf.found {
 		regions = append(regions, *r)

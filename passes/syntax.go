@@ -2,7 +2,10 @@ package passes
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
+	"strings"
 
 	"ldcheck/passes/clang"
 )
@@ -29,6 +32,21 @@ type Node struct {
 	Extern   bool    `json:"extern,omitempty"`
 	Children []*Node `json:"children,omitempty"`
 	Parent   *Node   `json:"-"`
+	// File is the user's file the node is written in.
+	File *SourceFile `json:"-"`
+	// Init is a VarDecl's initializer, one of its Children; nil when it
+	// has none. For a class-type variable declared without one, it is the
+	// implicit default construction (a CallExpr with no arguments).
+	Init *Node `json:"-"`
+	// Pointee and PointeeSize describe a VarDecl's or ParmDecl's pointer
+	// type, looked through typedefs: what it points to, and sizeof of that
+	// (0 when unknown: void, incomplete, dependent).
+	Pointee     string `json:"-"`
+	PointeeSize int64  `json:"-"`
+	// Undefined, on a reference to a function that is declared in the
+	// user's code but defined nowhere in the translation unit, says where
+	// it is declared ("file:line").
+	Undefined string `json:"-"`
 }
 
 // Walk calls fn on n and its descendants, depth first, parents first. If fn
@@ -42,8 +60,9 @@ func (n *Node) Walk(fn func(*Node) bool) {
 	}
 }
 
-// Func is a function defined in the analysed file.
+// Func is a function defined in one of the user's files.
 type Func struct {
+	File     *SourceFile
 	Name     string
 	Mangled  string
 	Key      string
@@ -56,14 +75,49 @@ type Func struct {
 	Body     *Node
 }
 
-// Unit is a parsed file as plain data: its functions and module-scope
-// variables, with syntax trees, and the tokens of the file.
+// Unit is a parsed file as plain data: the functions and module-scope
+// variables of the user's files, with syntax trees. File, Source and
+// Tokens are the main file's (Files[0]).
 type Unit struct {
 	File    string
 	Source  []byte
 	Funcs   []*Func
 	Globals []*Node // module-scope VarDecl nodes with a CUDA memory space
 	Tokens  []Token
+	// Files are the user's files: the main file, then the files it
+	// includes by quoted #include (transitively) that are not system
+	// headers, in the order first included.
+	Files []*SourceFile
+	// Macros are the macros defined in the user's files, by name (a name
+	// #undef'd and defined again has several definitions).
+	Macros map[string][]MacroDef
+}
+
+// MacroDef is where a macro is defined: from its name to the end of its
+// body, in File.
+type MacroDef struct {
+	File *SourceFile
+	Pos  Pos
+}
+
+// SourceFile is one of the user's files.
+type SourceFile struct {
+	Path   string // absolute
+	Name   string // as messages show it
+	Source []byte
+	Tokens []Token
+	// Includes are the directives in this file that include another of
+	// the user's files, in source order.
+	Includes []Include
+}
+
+// Include is an #include directive naming one of the user's files.
+type Include struct {
+	Pos  Pos // from '#' to the end of the file's name
+	File *SourceFile
+	// Entered is false when the preprocessor did not read the file for
+	// this directive (its include guard or #pragma once skipped it).
+	Entered bool
 }
 
 // Token is a lexical token of the main file.
@@ -77,9 +131,34 @@ type Token struct {
 // converter turns libclang cursors into Nodes.
 type converter struct {
 	lib   *clang.Lib
-	file  string
 	kinds map[clang.CursorKind]string
-	toks  []Token // sorted by Offset
+	// user holds libclang's names of the user's files; files maps them to
+	// their contents.
+	user  map[string]bool
+	files map[string]*SourceFile
+	// The file being converted: libclang's name, and its tokens sorted by
+	// Offset.
+	cur  *SourceFile
+	file string
+	toks []Token
+}
+
+// at makes f the file nodes are converted from.
+func (cv *converter) at(f *SourceFile) {
+	cv.cur, cv.file, cv.toks = f, f.Path, f.Tokens
+	for name, g := range cv.files {
+		if g == f {
+			cv.file = name
+		}
+	}
+}
+
+// display names a user file the way messages do.
+func (cv *converter) display(file string) string {
+	if f := cv.files[file]; f != nil {
+		return f.Name
+	}
+	return file
 }
 
 func (cv *converter) kindName(k clang.CursorKind) string {
@@ -108,7 +187,7 @@ func (cv *converter) tokenAt(off int) int {
 
 func (cv *converter) node(c clang.Cursor, parent *Node) *Node {
 	k := c.Kind()
-	n := &Node{Kind: cv.kindName(k), Name: c.Spelling(), Pos: posOf(c.Extent()), Parent: parent}
+	n := &Node{Kind: cv.kindName(k), Name: c.Spelling(), Pos: posOf(c.Extent()), Parent: parent, File: cv.cur}
 	t := c.Type()
 	if t.Kind() != clang.TypeInvalid {
 		n.Type = t.Spelling()
@@ -124,11 +203,40 @@ func (cv *converter) node(c clang.Cursor, parent *Node) *Node {
 		if k == clang.VarDecl {
 			n.Extern = c.StorageClass() == clang.StorageExtern
 		}
+		if k == clang.VarDecl || k == clang.ParmDecl {
+			// Typedefs and aliases (data_t *, fptr) are pointers too.
+			if ct := t.Canonical(); ct.Kind() == clang.TypePointer {
+				pt := t.Pointee()
+				if pt.Kind() == clang.TypeInvalid {
+					pt = ct.Pointee()
+				}
+				n.Pointee = pt.Spelling()
+				if cp := ct.Pointee(); cp.Kind() != clang.TypeVoid && cp.Kind() != clang.TypeInvalid {
+					n.PointeeSize = max(cp.Size(), 0)
+				}
+			}
+		}
 	case clang.DeclRefExpr, clang.MemberRefExpr, clang.CallExpr, clang.MemberRef:
 		if ref := c.Referenced(); !ref.IsNull() {
+			rk := ref.Kind()
+			if rk == clang.FunctionDecl || rk == clang.CXXMethod || rk == clang.FunctionTemplate {
+				// A call written after a prototype refers to the prototype;
+				// the analyses follow the body.
+				if def := ref.Definition(); !def.IsNull() {
+					ref = def
+				} else if l := ref.Location(); cv.user[l.File] && k != clang.MemberRef {
+					n.Undefined = fmt.Sprintf("%s:%d", cv.display(l.File), l.Line)
+				}
+			}
 			n.Ref = declKey(ref)
 			n.RefKind = cv.kindName(ref.Kind())
 		}
+	}
+	var init clang.Cursor
+	hasInit := false
+	if k == clang.VarDecl {
+		init = c.VarInitializer()
+		hasInit = !init.IsNull()
 	}
 	for _, ch := range c.Children() {
 		switch ch.Kind() {
@@ -144,7 +252,11 @@ func (cv *converter) node(c clang.Cursor, parent *Node) *Node {
 			n.Space = Constant
 			continue
 		}
-		n.Children = append(n.Children, cv.node(ch, n))
+		cn := cv.node(ch, n)
+		if hasInit && ch.Equal(init) {
+			n.Init = cn
+		}
+		n.Children = append(n.Children, cn)
 	}
 	switch k {
 	case clang.MemberRefExpr:
@@ -185,34 +297,101 @@ func hasChildKind(c clang.Cursor, kinds ...clang.CursorKind) bool {
 	return found
 }
 
-// convert copies the main file's functions and variables out of tu.
-func convert(lib *clang.Lib, tu *clang.TranslationUnit, file string, src []byte) *Unit {
-	cv := &converter{lib: lib, file: file, kinds: map[clang.CursorKind]string{}}
+// convert copies the functions and variables of the user's files out of
+// tu: the main file (path as the user gave it, abs as libclang knows it)
+// and the files it includes with quoted includes, transitively, that are
+// neither system headers nor ldcheck's prelude (in prelude).
+func convert(lib *clang.Lib, tu *clang.TranslationUnit, path, abs string, src []byte, prelude string) (*Unit, error) {
+	cv := &converter{lib: lib, kinds: map[clang.CursorKind]string{}, user: map[string]bool{abs: true}, files: map[string]*SourceFile{}}
+	main := &SourceFile{Path: abs, Name: path, Source: src}
+	cv.files[abs] = main
+	files := []*SourceFile{main}
 	root := tu.Cursor()
-	for _, t := range tu.Tokens(root.Extent()) {
-		s, e := t.Extent.Start(), t.Extent.End()
-		if s.File != file {
+
+	// Directives come in preprocessing order, so a header's own includes
+	// come after the directive that made it a user file.
+	for _, d := range root.Children() {
+		if d.Kind() != clang.InclusionDirective {
 			continue
 		}
-		cv.toks = append(cv.toks, Token{Kind: t.Kind, Spelling: t.Spelling, Offset: s.Offset, End: e.Offset})
+		from := cv.files[d.Location().File]
+		inc := d.IncludedFile()
+		if from == nil || inc == "" {
+			continue
+		}
+		p := posOf(d.Extent())
+		if p.Offset < 0 || p.End > len(from.Source) || p.Offset >= p.End || !quotedInclude(from.Source[p.Offset:p.End]) {
+			continue
+		}
+		if strings.HasPrefix(inc, prelude+string(filepath.Separator)) || tu.IsSystemFile(inc) {
+			continue
+		}
+		f := cv.files[inc]
+		if f == nil {
+			b, err := readSource(inc)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: included here: %w", from.Name, p.Line, err)
+			}
+			f = &SourceFile{Path: filepath.Clean(inc), Name: displayName(path, inc), Source: b}
+			cv.files[inc] = f
+			cv.user[inc] = true
+			files = append(files, f)
+		}
+		from.Includes = append(from.Includes, Include{Pos: p, File: f})
 	}
-	sort.SliceStable(cv.toks, func(i, j int) bool { return cv.toks[i].Offset < cv.toks[j].Offset })
-	u := &Unit{File: file, Source: src, Tokens: cv.toks}
+	for _, in := range tu.Inclusions() {
+		f := cv.files[in.From.File]
+		if f == nil {
+			continue
+		}
+		for i := range f.Includes {
+			if p := f.Includes[i].Pos; in.From.Offset >= p.Offset && in.From.Offset < p.End {
+				f.Includes[i].Entered = true
+			}
+		}
+	}
+	for name, f := range cv.files {
+		var toks []clang.Token
+		if f == main {
+			toks = tu.Tokens(root.Extent())
+		} else {
+			toks = tu.FileTokens(name, len(f.Source))
+		}
+		for _, t := range toks {
+			s, e := t.Extent.Start(), t.Extent.End()
+			if s.File != name {
+				continue
+			}
+			f.Tokens = append(f.Tokens, Token{Kind: t.Kind, Spelling: t.Spelling, Offset: s.Offset, End: e.Offset})
+		}
+		sort.SliceStable(f.Tokens, func(i, j int) bool { return f.Tokens[i].Offset < f.Tokens[j].Offset })
+	}
+	u := &Unit{File: path, Source: src, Tokens: main.Tokens, Files: files, Macros: map[string][]MacroDef{}}
+	for _, d := range root.Children() {
+		if d.Kind() == clang.MacroDefinition {
+			if f := cv.files[d.Location().File]; f != nil {
+				u.Macros[d.Spelling()] = append(u.Macros[d.Spelling()], MacroDef{File: f, Pos: posOf(d.Extent())})
+			}
+		}
+	}
 
 	var top func(c clang.Cursor)
 	top = func(c clang.Cursor) {
 		for _, ch := range c.Children() {
-			if ch.Location().File != file {
+			f := cv.files[ch.Location().File]
+			if f == nil {
 				continue
 			}
+			cv.at(f)
 			switch ch.Kind() {
-			case clang.Namespace, clang.LinkageSpec:
+			case clang.Namespace, clang.LinkageSpec, clang.UnexposedDecl:
+				// libclang 15 exposes extern "C" { ... } as UnexposedDecl.
 				top(ch)
 			case clang.FunctionDecl, clang.FunctionTemplate, clang.CXXMethod:
 				if !ch.IsDefinition() {
 					continue
 				}
-				f := &Func{
+				fn := &Func{
 					Name:     ch.Spelling(),
 					Key:      declKey(ch),
 					Kernel:   hasChildKind(ch, clang.CUDAGlobalAttr),
@@ -220,20 +399,21 @@ func convert(lib *clang.Lib, tu *clang.TranslationUnit, file string, src []byte)
 					Template: ch.Kind() == clang.FunctionTemplate,
 					Pos:      posOf(ch.Extent()),
 					Result:   ch.ResultType().Spelling(),
+					File:     f,
 				}
-				if !f.Template {
-					f.Mangled = ch.Mangling()
+				if !fn.Template {
+					fn.Mangled = ch.Mangling()
 				}
 				for _, p := range ch.Children() {
 					switch p.Kind() {
 					case clang.ParmDecl:
-						f.Params = append(f.Params, cv.node(p, nil))
+						fn.Params = append(fn.Params, cv.node(p, nil))
 					case clang.CompoundStmt:
-						f.Body = cv.node(p, nil)
+						fn.Body = cv.node(p, nil)
 					}
 				}
-				if f.Body != nil {
-					u.Funcs = append(u.Funcs, f)
+				if fn.Body != nil {
+					u.Funcs = append(u.Funcs, fn)
 				}
 			case clang.VarDecl:
 				n := cv.node(ch, nil)
@@ -244,5 +424,27 @@ func convert(lib *clang.Lib, tu *clang.TranslationUnit, file string, src []byte)
 		}
 	}
 	top(root)
-	return u
+	return u, nil
+}
+
+// quotedInclude tells whether an #include directive's text names its file
+// in quotes (the user's own headers) rather than in angle brackets.
+func quotedInclude(directive []byte) bool {
+	i := strings.IndexAny(string(directive), "\"<")
+	return i >= 0 && directive[i] == '"'
+}
+
+// displayName is how messages name an included file: relative to the
+// working directory when the user named the main file that way.
+func displayName(mainPath, abs string) string {
+	abs = filepath.Clean(abs)
+	if filepath.IsAbs(mainPath) {
+		return abs
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return abs
 }

@@ -32,13 +32,18 @@ func classify(ref *Node) access {
 	cur := ref
 	subscripts := 0
 	var firstIndex *Node
-	derived := false // cur is a pointer computed from the variable
+	derived := false   // cur is a pointer computed from the variable
+	converted := false // an implicit conversion (to a value, to const) lies between
 	for p := cur.Parent; p != nil; cur, p = p, p.Parent {
 		switch p.Kind {
-		case "ParenExpr", "UnexposedExpr", "CStyleCastExpr", "CXXStaticCastExpr", "CXXReinterpretCastExpr", "CXXConstCastExpr":
+		case "UnexposedExpr":
+			converted = true
+			continue
+		case "ParenExpr", "CStyleCastExpr", "CXXStaticCastExpr", "CXXReinterpretCastExpr", "CXXConstCastExpr":
 			continue
 		case "ArraySubscriptExpr":
 			if p.Children[0] == cur {
+				converted = false // the element is an object again
 				subscripts++
 				if subscripts == 1 && !derived {
 					firstIndex = p.Children[1]
@@ -49,6 +54,7 @@ func classify(ref *Node) access {
 		case "MemberRefExpr":
 			if len(p.Children) > 0 && p.Children[0] == cur {
 				derived = true // a field: no longer the whole element
+				converted = false
 				continue
 			}
 			a.read = true
@@ -56,6 +62,7 @@ func classify(ref *Node) access {
 			switch p.Op {
 			case "*":
 				derived = true
+				converted = false
 				continue
 			case "&":
 				if call := enclosingAtomicFirstArg(p); call != "" {
@@ -82,11 +89,22 @@ func classify(ref *Node) access {
 			a.read = true
 			a.write = p.Children[0] == cur
 		case "CallExpr":
-			if isAtomicCall(p) && len(p.Children) > 1 && p.Children[1] == cur {
+			switch {
+			case isAtomicCall(p) && len(p.Children) > 1 && p.Children[1] == cur:
 				a.atomic = p.Name
-			} else if isPointerOrArray(cur.Type) && cur != p.Children[0] {
+			case p.Children[0] == cur && assigningOperator(p.Name) != "":
+				// out[i] = s on a struct: clang calls the (implicit)
+				// operator=, with the left operand first.
+				a.write = true
+				a.read = assigningOperator(p.Name) != "="
+			case isPointerOrArray(cur.Type) && cur != p.Children[0]:
 				a.escape = true
-			} else {
+			case cur != p.Children[0] && !converted && !strings.HasPrefix(cur.Type, "const ") && isLvalue(cur):
+				// Bound as it is to a non-const reference parameter
+				// (a by-value argument is converted first): the callee may
+				// write it.
+				a.read, a.write = true, true
+			default:
 				a.read = true
 			}
 		case "VarDecl", "ReturnStmt", "InitListExpr":
@@ -104,6 +122,37 @@ func classify(ref *Node) access {
 		a.index = firstIndex
 	}
 	return a
+}
+
+// assigningOperator returns the operator of an overloaded-operator call
+// name ("operator=", "operator+=") when it stores to its left operand, else "".
+func assigningOperator(name string) string {
+	op, ok := strings.CutPrefix(name, "operator")
+	if !ok {
+		return ""
+	}
+	switch op {
+	case "==", "!=", "<=", ">=":
+		return ""
+	case "++", "--":
+		return op
+	}
+	if strings.HasSuffix(op, "=") {
+		return op
+	}
+	return ""
+}
+
+// isLvalue says whether n denotes an object (as opposed to a value
+// computed from one).
+func isLvalue(n *Node) bool {
+	switch n.Kind {
+	case "DeclRefExpr", "ArraySubscriptExpr", "MemberRefExpr":
+		return true
+	case "UnaryOperator":
+		return n.Op == "*"
+	}
+	return false
 }
 
 // enclosingAtomicFirstArg returns the atomic call whose first argument is

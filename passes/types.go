@@ -20,8 +20,11 @@ type Pos struct {
 
 // Kernel is one __global__ function as written (a template counts once).
 type Kernel struct {
-	Name     string  `json:"name"`
-	Mangled  string  `json:"mangled,omitempty"`
+	Name    string `json:"name"`
+	Mangled string `json:"mangled,omitempty"`
+	// File names the file the kernel is defined in when it is not the
+	// main file (an included .cu file or header); positions are in it.
+	File     string  `json:"file,omitempty"`
 	Template bool    `json:"template,omitempty"`
 	Pos      Pos     `json:"pos"`
 	Body     Pos     `json:"body"`

@@ -1,6 +1,7 @@
 package privatize
 
 import (
+	"sort"
 	"strings"
 
 	"ldcheck/passes"
@@ -231,20 +232,55 @@ var libcMemory = map[string]string{
 	"memmove": "ldc_memmove", "__builtin_memmove": "ldc_memmove",
 }
 
-// memoryCallEdits renames the callee of memcpy/memset/memmove calls.
-func memoryCallEdits(body *passes.Node, src []byte) edits {
+// memoryCallEdits renames the callee of memcpy/memset/memmove calls in
+// body, written in file f. A call written through a macro of the user's
+// (#define COPY(d, s, n) memcpy(d, s, n)) is renamed in the macro's
+// definition, an edit of the file that defines it: the stores of a call
+// left as memcpy would bypass the hooks, and races on them go unseen.
+func memoryCallEdits(body *passes.Node, f *passes.SourceFile, u *passes.Unit) edits {
 	var es edits
 	body.Walk(func(n *passes.Node) bool {
 		if n.Kind != "CallExpr" || libcMemory[n.Name] == "" || len(n.Children) == 0 {
 			return true
 		}
 		callee := strip(n.Children[0])
-		if callee == nil || callee.Kind != "DeclRefExpr" || string(src[callee.Pos.Offset:callee.Pos.End]) != n.Name {
-			return true // spelled through a macro: left alone
+		if callee == nil || callee.Kind != "DeclRefExpr" {
+			return true
 		}
-		es.replace(callee.Pos.Offset, callee.Pos.End, libcMemory[n.Name])
+		if string(f.Source[callee.Pos.Offset:callee.Pos.End]) == n.Name {
+			es.replace(callee.Pos.Offset, callee.Pos.End, libcMemory[n.Name])
+			return true
+		}
+		// Expanded from a macro: the call's place is the macro's name.
+		i := sort.Search(len(f.Tokens), func(i int) bool { return f.Tokens[i].Offset >= callee.Pos.Offset })
+		if i < len(f.Tokens) && f.Tokens[i].Offset == callee.Pos.Offset {
+			es = append(es, macroEdits(u, f.Tokens[i].Spelling, n.Name, libcMemory[n.Name], map[string]bool{})...)
+		}
 		return true
 	})
+	return es
+}
+
+// macroEdits renames name to repl in the definitions of macro and of the
+// macros its body uses, where they are defined in the user's files.
+func macroEdits(u *passes.Unit, macro, name, repl string, seen map[string]bool) edits {
+	if seen[macro] {
+		return nil
+	}
+	seen[macro] = true
+	var es edits
+	for _, d := range u.Macros[macro] {
+		toks := d.File.Tokens
+		i := sort.Search(len(toks), func(i int) bool { return toks[i].Offset >= d.Pos.Offset })
+		for i++; i < len(toks) && toks[i].Offset < d.Pos.End; i++ { // past the macro's own name
+			switch t := toks[i]; {
+			case t.Spelling == name:
+				es = append(es, edit{from: t.Offset, to: t.End, text: repl, file: d.File})
+			case u.Macros[t.Spelling] != nil:
+				es = append(es, macroEdits(u, t.Spelling, name, repl, seen)...)
+			}
+		}
+	}
 	return es
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"ldcheck/passes"
 )
 
 // edit replaces src[from:to] with text. Insertions have from == to.
@@ -11,6 +13,34 @@ type edit struct {
 	from, to int
 	text     string
 	order    int // among insertions at one offset, lower first
+	// file is the user's file the offsets are in; nil means the file of
+	// the function whose rewrite made the edit (see inFile).
+	file *passes.SourceFile
+	// lines marks a replacement that may add lines: it restores the
+	// numbering itself with #line (an included file put in its place).
+	lines bool
+}
+
+// inFile returns es with every edit that names no file placed in f.
+func (es edits) inFile(f *passes.SourceFile) edits {
+	out := append(edits(nil), es...)
+	for i := range out {
+		if out[i].file == nil {
+			out[i].file = f
+		}
+	}
+	return out
+}
+
+// of returns the edits of file f.
+func (es edits) of(f *passes.SourceFile) edits {
+	var out edits
+	for _, e := range es {
+		if e.file == f {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // edits is an ordered set of non-overlapping replacements.
@@ -40,7 +70,10 @@ func (es edits) apply(src []byte) (string, error) {
 	})
 	var b strings.Builder
 	pos := 0
-	for _, e := range sorted {
+	for i, e := range sorted {
+		if prev := sorted[max(i-1, 0)]; i > 0 && e.from < e.to && e.from == prev.from && e.to == prev.to && e.text == prev.text {
+			continue // the same edit twice: a macro's definition, edited for each use
+		}
 		if e.from < pos {
 			return "", fmt.Errorf("internal error: overlapping rewrites at byte %d", e.from)
 		}
@@ -50,7 +83,7 @@ func (es edits) apply(src []byte) (string, error) {
 		// Keep the line count: pad with the newlines the replaced text had.
 		if n := strings.Count(string(old), "\n") - strings.Count(text, "\n"); n > 0 {
 			text += strings.Repeat("\n", n)
-		} else if n < 0 {
+		} else if n < 0 && !e.lines {
 			return "", fmt.Errorf("internal error: rewrite at byte %d adds %d lines", e.from, -n)
 		}
 		b.WriteString(text)

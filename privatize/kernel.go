@@ -135,18 +135,11 @@ type local struct {
 func (kr *kernelRewrite) text(p passes.Pos) string { return string(kr.src[p.Offset:p.End]) }
 
 // declare renders a declaration of name with the given type spelling,
-// dropping top-level const (the variable is assigned later).
+// dropping top-level const (the variable is assigned later) and volatile
+// (the locals are saved and compared by plain byte copies; a thread's own
+// variable is not shared, so volatile has nothing to order).
 func declare(typ, name string) (string, error) {
-	t := strings.TrimSpace(typ)
-	// Only a top-level const goes: that of the variable itself ("const
-	// int", "float *const"), not a pointee's ("const float *").
-	if !strings.Contains(t, "*") {
-		t = strings.TrimPrefix(t, "const ")
-	}
-	t = strings.TrimSuffix(t, " const")
-	if strings.HasSuffix(t, "*const") {
-		t = strings.TrimSuffix(t, "const")
-	}
+	t := dropTopQualifiers(strings.TrimSpace(typ))
 	if strings.Contains(t, "(") || strings.Contains(t, "auto") || strings.Contains(t, "lambda") {
 		return "", fmt.Errorf("cannot hoist local %s of type %s", name, typ)
 	}
@@ -157,6 +150,26 @@ func declare(typ, name string) (string, error) {
 		return strings.TrimSpace(t[:i]) + " " + name + t[i:] + "{};", nil
 	}
 	return t + " " + name + "{};", nil
+}
+
+// dropTopQualifiers removes the const and volatile of the variable itself
+// ("const int", "volatile float [4]", "float *const volatile"), not a
+// pointee's ("const float *").
+func dropTopQualifiers(t string) string {
+	for {
+		before := t
+		for _, q := range []string{"const", "volatile"} {
+			if rest, ok := strings.CutSuffix(t, q); ok && rest != "" && (rest[len(rest)-1] == ' ' || rest[len(rest)-1] == '*') {
+				t = strings.TrimSpace(rest)
+			}
+			if rest, ok := strings.CutPrefix(t, q+" "); ok && !strings.Contains(t, "*") {
+				t = strings.TrimSpace(rest)
+			}
+		}
+		if t == before {
+			return t
+		}
+	}
 }
 
 // semicolonAfter returns the offset just past the ';' that ends the
@@ -295,7 +308,16 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 	}
 	// Global loads and stores go through the copy-on-write hooks.
 	leaves = append(leaves, accessEdits(body, newAccessScope(kr.unit, kr.fn, kr.deviceTargets, kr.unprivatizedParams()))...)
-	leaves = append(leaves, memoryCallEdits(body, kr.src)...)
+	// Edits of other files (a macro's definition) stay out of the leaves,
+	// which are this function's offsets.
+	var foreign edits
+	for _, e := range memoryCallEdits(body, kr.fn.File, kr.unit) {
+		if e.file != nil {
+			foreign = append(foreign, e)
+		} else {
+			leaves = append(leaves, e)
+		}
+	}
 	if len(sharedOrder) > 0 {
 		targets := map[string]sharedTarget{}
 		for i, n := range sharedOrder {
@@ -333,13 +355,23 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 			if init == nil {
 				continue
 			}
-			text, e := kr.subApply(leaves, init.Pos, consumed)
-			if e != nil {
-				err = e
-				return false
+			text := ""
+			if !kr.implicitConstruction(init) {
+				var e error
+				text, e = kr.subApply(leaves, init.Pos, consumed)
+				if e != nil {
+					err = e
+					return false
+				}
 			}
 			declText := string(kr.src[c.Pos.Offset:init.Pos.Offset])
 			switch {
+			case kr.implicitConstruction(init) && strings.Contains(c.Type, "["):
+				// The hoisted declaration constructs the elements once.
+			case kr.implicitConstruction(init):
+				// Constructed again at each pass through the declaration,
+				// as written: a constructor may set fields.
+				parts = append(parts, fmt.Sprintf("%s = decltype(%s)()", l.name, l.name))
 			case init.Kind == "InitListExpr" || strings.Contains(c.Type, "["):
 				tmp, e := declare(c.Type, "ldc_init")
 				if e != nil {
@@ -453,7 +485,7 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 	es.insert(firstStatementOffset(body, shared), entry, 1)
 	es.insert(body.Pos.End-1, fmt.Sprintf(" ldc_exit_%d: LDC_EXIT(%d); ", K, K), 0)
 
-	return es, kr.macros(locals), nil
+	return append(es, foreign...), kr.macros(locals), nil
 }
 
 // resultDiscarded says whether call n is a statement of its own, so its
@@ -509,22 +541,14 @@ func isStatementParent(p *passes.Node) bool {
 
 // initializer returns a VarDecl's initializer expression, or nil.
 func (kr *kernelRewrite) initializer(v *passes.Node) *passes.Node {
-	if len(v.Children) == 0 {
-		return nil
-	}
-	last := v.Children[len(v.Children)-1]
-	// int a[4]: the last child is the array's size, not an initializer.
-	if rest := strings.TrimLeft(string(kr.src[last.Pos.End:min(v.Pos.End+1, len(kr.src))]), " \t\n"); strings.HasPrefix(rest, "]") {
-		return nil
-	}
-	switch last.Kind {
-	case "TypeRef", "TemplateRef", "NamespaceRef", "DeclRefExpr":
-		if last.Kind == "DeclRefExpr" {
-			return last
-		}
-		return nil
-	}
-	return last
+	return v.Init
+}
+
+// implicitConstruction says whether init is the construction clang
+// supplies for a class-type variable declared without an initializer
+// ("S s;"): a constructor call with no arguments and no parentheses.
+func (kr *kernelRewrite) implicitConstruction(init *passes.Node) bool {
+	return init.Kind == "CallExpr" && len(init.Children) == 0 && !strings.ContainsAny(kr.text(init.Pos), "({")
 }
 
 // subApply returns the text of p with the leaf edits inside it applied,

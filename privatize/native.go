@@ -31,22 +31,24 @@ const nativePrelude = `#ifdef LDC_CPU
 // run on the CPU backend, is wrapped so that it traps there with a message
 // instead of failing the whole build.
 func hostAndAsm(u *passes.Unit) edits {
-	var es edits
+	var all edits
 	for _, f := range u.Funcs {
+		var es edits
 		if !f.Kernel && !f.Device {
 			es.replace(f.Pos.Offset, f.Pos.End, "/* ldcheck: host function "+f.Name+" left out: ldcheck launches kernels itself */")
-			continue
+		} else {
+			f.Body.Walk(func(n *passes.Node) bool {
+				if n.Kind == "GCCAsmStmt" || n.Kind == "AsmStmt" {
+					es.insert(n.Pos.Offset, "LDC_INLINE_ASM(", 0)
+					es.insert(n.Pos.End, ")", 1)
+					return false
+				}
+				return true
+			})
 		}
-		f.Body.Walk(func(n *passes.Node) bool {
-			if n.Kind == "GCCAsmStmt" || n.Kind == "AsmStmt" {
-				es.insert(n.Pos.Offset, "LDC_INLINE_ASM(", 0)
-				es.insert(n.Pos.End, ")", 1)
-				return false
-			}
-			return true
-		})
+		all = append(all, es.inFile(f.File)...)
 	}
-	return es
+	return all
 }
 
 // native renders the user's file as written, for `ldcheck run --unchecked`:
@@ -58,8 +60,8 @@ func hostAndAsm(u *passes.Unit) edits {
 // declaration's own text.
 func native(u *passes.Unit, absPath, output, entries string) (string, error) {
 	es := hostAndAsm(u)
-	tokens := &kernelRewrite{src: u.Source, tokens: u.Tokens}
 	externShared := func(n *passes.Node) {
+		tokens := &kernelRewrite{src: n.File.Source, tokens: n.File.Tokens}
 		if n.Kind != "VarDecl" || n.Space != passes.Shared || !n.Extern || !strings.HasSuffix(n.Type, "[]") {
 			return
 		}
@@ -78,9 +80,9 @@ func native(u *passes.Unit, absPath, output, entries string) (string, error) {
 			}
 			end = e
 		}
-		decl := strings.TrimSpace(strings.TrimSuffix(string(u.Source[stmt.Pos.Offset:end]), ";"))
+		decl := strings.TrimSpace(strings.TrimSuffix(string(n.File.Source[stmt.Pos.Offset:end]), ";"))
 		elem := strings.TrimSpace(strings.TrimSuffix(n.Type, "[]"))
-		es.replace(stmt.Pos.Offset, end, fmt.Sprintf("LDC_NATIVE_EXTERN_SHARED((%s), %s, %s);", elem, n.Name, decl))
+		es = append(es, edit{from: stmt.Pos.Offset, to: end, text: fmt.Sprintf("LDC_NATIVE_EXTERN_SHARED((%s), %s, %s);", elem, n.Name, decl), file: n.File})
 	}
 	for _, g := range u.Globals {
 		externShared(g)
@@ -94,7 +96,7 @@ func native(u *passes.Unit, absPath, output, entries string) (string, error) {
 			return true
 		})
 	}
-	body, err := es.apply(u.Source)
+	body, err := render(u, es)
 	if err != nil {
 		return "", err
 	}

@@ -59,8 +59,8 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		}
 		// A device function's pointers may come from anywhere: the hooks
 		// check the address at run time.
-		es = append(es, accessEdits(f.Body, newAccessScope(u, f, deviceTargets, nil))...)
-		es = append(es, memoryCallEdits(f.Body, u.Source)...)
+		es = append(es, accessEdits(f.Body, newAccessScope(u, f, deviceTargets, nil)).inFile(f.File)...)
+		es = append(es, memoryCallEdits(f.Body, f.File, u).inFile(f.File)...)
 	}
 	var macros, entries strings.Builder
 	funcs := map[string]*passes.Func{}
@@ -69,7 +69,10 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 	}
 	for i, k := range a.Kernels {
 		mk := kernelManifest(i, k, a.Globals)
-		kr := &kernelRewrite{src: u.Source, index: i, k: k, fn: funcs[k.Name], tokens: u.Tokens, deviceTargets: deviceTargets, unit: u}
+		kr := &kernelRewrite{index: i, k: k, fn: funcs[k.Name], deviceTargets: deviceTargets, unit: u}
+		if kr.fn != nil {
+			kr.src, kr.tokens = kr.fn.File.Source, kr.fn.File.Tokens
+		}
 		if reason := kr.unsupported(u, a); reason != "" {
 			mk.Instrumented, mk.Reason = false, reason
 		} else {
@@ -77,7 +80,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 			if err != nil {
 				mk.Instrumented, mk.Reason = false, err.Error()
 			} else {
-				es = append(es, ke...)
+				es = append(es, ke.inFile(kr.fn.File)...)
 				macros.WriteString(mac)
 				mk.SharedTracked, mk.SharedUntracked = kr.sharedTracked, kr.sharedUntracked
 			}
@@ -87,7 +90,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		}
 		m.Kernels = append(m.Kernels, mk)
 	}
-	body, err := es.apply(u.Source)
+	body, err := render(u, es)
 	if err != nil {
 		return nil, err
 	}
@@ -106,6 +109,54 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		return nil, err
 	}
 	return &Result{Source: out.String(), Native: nat, Manifest: m}, nil
+}
+
+// render applies the edits to the main file and puts each of the user's
+// files it includes in place of its #include directive, rendered the same
+// way, between #line directives that keep compiler messages on the user's
+// lines. So the compile of the result needs none of the user's files, and
+// host code or kernels in them are handled as in the main file.
+func render(u *passes.Unit, es edits) (string, error) {
+	return renderFile(u.Files[0], es, map[*passes.SourceFile]bool{})
+}
+
+func renderFile(f *passes.SourceFile, es edits, open map[*passes.SourceFile]bool) (string, error) {
+	mine := es.of(f)
+	open[f] = true
+	defer delete(open, f)
+	for _, inc := range f.Includes {
+		if open[inc.File] || overlaps(mine, inc.Pos) {
+			continue // a recursive include, or one inside code left out
+		}
+		if !inc.Entered {
+			// The preprocessor skipped it (include guard, #pragma once):
+			// its text is already above, and the file on disk must not be
+			// read again.
+			mine = append(mine, edit{from: inc.Pos.Offset, to: inc.Pos.End, text: "/* ldcheck: " + filepath.Base(inc.File.Path) + " is included above */"})
+			continue
+		}
+		text, err := renderFile(inc.File, es, open)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", inc.File.Name, err)
+		}
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		// The rest of the directive's line keeps its line number.
+		text = fmt.Sprintf("#line 1 %q\n%s#line %d %q\n", inc.File.Path, text, inc.Pos.Line, f.Path)
+		mine = append(mine, edit{from: inc.Pos.Offset, to: inc.Pos.End, text: text, lines: true})
+	}
+	return mine.apply(f.Source)
+}
+
+// overlaps says whether an edit touches p.
+func overlaps(es edits, p passes.Pos) bool {
+	for _, e := range es {
+		if e.from < p.End && p.Offset < e.to || e.from == e.to && e.from > p.Offset && e.from < p.End {
+			return true
+		}
+	}
+	return false
 }
 
 func kernelManifest(i int, k *passes.Kernel, globals []*passes.Variable) manifest.Kernel {

@@ -119,7 +119,12 @@ func Compile(ctx context.Context, src, out string, opt CompileOptions) error {
 		"-fno-strict-aliasing",
 		// a*b+c rounds twice, as in ldcheck's device modules (nvcc
 		// --fmad=false), whatever the host's FMA support.
-		"-ffp-contract=off")
+		"-ffp-contract=off",
+		// The library is one translation unit and exports only its entry
+		// points: without this, g++ refuses to inline a non-static
+		// always_inline function of the user's ("can be overwritten at
+		// link time").
+		"-fno-semantic-interposition")
 	if !opt.NoSteps {
 		compile = append(compile, "-fsanitize=thread")
 	}

@@ -210,6 +210,12 @@ func pointee(p manifest.Param) (ct cType, ok bool) {
 	return ct, ok
 }
 
+// named says whether the binder knows the C type t by name.
+func named(t string) bool {
+	_, ok := lookupCType(t)
+	return ok
+}
+
 func (b *binder) buffer(p manifest.Param, a Arg) (Value, error) {
 	ct, known := pointee(p)
 	if !a.IsBuffer() {
@@ -234,6 +240,9 @@ func (b *binder) buffer(p manifest.Param, a Arg) (Value, error) {
 		b.note("--arg %s: cannot check %s against %s's element type %s (size unknown)", a.raw(), t.name, p.Name, normalizeCType(p.Elem))
 	case t.size == esize:
 		mixed = known && (t.kind == kindFloat) != (ct.t.kind == kindFloat)
+	case !named(p.Elem) && esize > t.size && (a.Count*t.size)%esize == 0:
+		// A struct the binder cannot name: a smaller TYPE will do whose
+		// bytes make whole elements (float[8] for four {float, int} pairs).
 	case known && ct.lanes > 1 && t.size*ct.lanes == esize:
 		if a.Count%ct.lanes != 0 {
 			return Value{}, errorf("--arg", a.raw(), "%s points to %s, %d %ss each; COUNT %d is not a multiple of %d", p.Name, normalizeCType(p.Elem), ct.lanes, ct.t.name, a.Count, ct.lanes)

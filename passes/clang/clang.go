@@ -167,6 +167,54 @@ func (tu *TranslationUnit) Tokens(r Range) []Token {
 	return out
 }
 
+// FileTokens lexes the whole of file, which must be part of the translation
+// unit, size bytes long; nil when the unit does not know the file.
+func (tu *TranslationUnit) FileTokens(file string, size int) []Token {
+	f := tu.lib.getFile(tu.p, file)
+	if f == 0 {
+		return nil
+	}
+	r := tu.lib.getRange(tu.lib.locationForOffset(tu.p, f, 0), tu.lib.locationForOffset(tu.p, f, uint32(size)))
+	return tu.Tokens(Range{lib: tu.lib, r: r})
+}
+
+// IsSystemFile reports whether file, part of the translation unit, is a
+// system header (found through a system include path).
+func (tu *TranslationUnit) IsSystemFile(file string) bool {
+	f := tu.lib.getFile(tu.p, file)
+	return f != 0 && tu.lib.inSystemHeader(tu.lib.locationForOffset(tu.p, f, 0)) != 0
+}
+
+// Inclusion is one file the preprocessor entered: File, and where the
+// directive that included it is (zero for the main file).
+type Inclusion struct {
+	File string
+	From Location
+}
+
+// Inclusions lists every entry of the preprocessor into a file, in the
+// order libclang reports them. A file skipped by its include guard or
+// #pragma once is not entered again, so it is listed once; a file
+// included several times without a guard is listed each time.
+func (tu *TranslationUnit) Inclusions() []Inclusion {
+	l := tu.lib
+	l.inclusionMu.Lock()
+	defer l.inclusionMu.Unlock()
+	l.inclusions = nil
+	l.getInclusions(tu.p, l.inclusionCallback, 0)
+	out := l.inclusions
+	l.inclusions = nil
+	return out
+}
+
+func (l *Lib) dispatchInclusion(file uintptr, stack *cxSourceLocation, n uint32, _ uintptr) {
+	inc := Inclusion{File: l.str(l.fileName(file))}
+	if n > 0 && stack != nil {
+		inc.From = l.location(*stack, false)
+	}
+	l.inclusions = append(l.inclusions, inc)
+}
+
 // Location is a resolved source position. Offset is in bytes from the start
 // of File; Line and Column count from 1.
 type Location struct {

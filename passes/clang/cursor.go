@@ -63,6 +63,8 @@ const (
 	NullStmt                  CursorKind = 230
 	DeclStmt                  CursorKind = 231
 	TranslationUnitKind       CursorKind = 350
+	MacroDefinition           CursorKind = 501
+	InclusionDirective        CursorKind = 503
 	CUDAConstantAttr          CursorKind = 412
 	CUDADeviceAttr            CursorKind = 413
 	CUDAGlobalAttr            CursorKind = 414
@@ -146,6 +148,19 @@ func (c Cursor) StorageClass() int { return int(c.lib.storageClass(c.c)) }
 
 // Mangling returns the symbol name of a function or variable.
 func (c Cursor) Mangling() string { return c.lib.str(c.lib.mangling(c.c)) }
+
+// IncludedFile returns the file an inclusion directive names, as the
+// preprocessor found it ("" when it was not found).
+func (c Cursor) IncludedFile() string {
+	f := c.lib.includedFile(c.c)
+	if f == 0 {
+		return ""
+	}
+	return c.lib.str(c.lib.fileName(f))
+}
+
+// InSystemHeader reports whether the cursor is declared in a system header.
+func (c Cursor) InSystemHeader() bool { return c.lib.inSystemHeader(c.lib.cursorLocation(c.c)) != 0 }
 
 // VarInitializer returns a variable's initializer expression, or the null cursor.
 func (c Cursor) VarInitializer() Cursor { return Cursor{c.lib, c.lib.varDeclInitializer(c.c)} }

@@ -115,6 +115,12 @@ type Lib struct {
 	expansionLocation func(loc cxSourceLocation, file *uintptr, line, col, off *uint32)
 	isFromMainFile    func(cxSourceLocation) int32
 	fileName          func(uintptr) cxString
+	inSystemHeader    func(cxSourceLocation) int32
+	getFile           func(tu uintptr, name string) uintptr
+	locationForOffset func(tu uintptr, file uintptr, offset uint32) cxSourceLocation
+	getRange          func(begin, end cxSourceLocation) cxSourceRange
+	includedFile      func(cxCursor) uintptr
+	getInclusions     func(tu uintptr, visitor uintptr, data uintptr)
 
 	tokenize      func(tu uintptr, r cxSourceRange, toks **cxToken, n *uint32)
 	disposeTokens func(tu uintptr, toks *cxToken, n uint32)
@@ -125,9 +131,14 @@ type Lib struct {
 	// One C callback serves every Visit: purego callbacks are never freed
 	// and limited in number, so visits are told apart by a client-data key.
 	visitCallback uintptr
-	mu            sync.Mutex
-	visits        map[uintptr]func(Cursor, Cursor) VisitResult
-	nextVisit     uintptr
+	// getInclusions reports through inclusionCallback into inclusions;
+	// inclusionMu keeps one walk at a time.
+	inclusionCallback uintptr
+	inclusionMu       sync.Mutex
+	inclusions        []Inclusion
+	mu                sync.Mutex
+	visits            map[uintptr]func(Cursor, Cursor) VisitResult
+	nextVisit         uintptr
 }
 
 // Load opens libclang. path "" means $LDCHECK_LIBCLANG, else the usual
@@ -208,6 +219,12 @@ func Load(path string) (*Lib, error) {
 		{&l.expansionLocation, "clang_getExpansionLocation"},
 		{&l.isFromMainFile, "clang_Location_isFromMainFile"},
 		{&l.fileName, "clang_getFileName"},
+		{&l.inSystemHeader, "clang_Location_isInSystemHeader"},
+		{&l.getFile, "clang_getFile"},
+		{&l.locationForOffset, "clang_getLocationForOffset"},
+		{&l.getRange, "clang_getRange"},
+		{&l.includedFile, "clang_getIncludedFile"},
+		{&l.getInclusions, "clang_getInclusions"},
 		{&l.tokenize, "clang_tokenize"},
 		{&l.disposeTokens, "clang_disposeTokens"},
 		{&l.tokenSpelling, "clang_getTokenSpelling"},
@@ -222,6 +239,7 @@ func Load(path string) (*Lib, error) {
 		purego.RegisterFunc(s.fn, addr)
 	}
 	l.visitCallback = purego.NewCallback(l.dispatchVisit)
+	l.inclusionCallback = purego.NewCallback(l.dispatchInclusion)
 	return l, nil
 }
 
