@@ -74,6 +74,7 @@ func (ka *kernelAnalysis) run() *Kernel {
 	k.Atomics = ka.atomicsPass(k)
 	k.Targets, k.Unchecked = ka.targetsPass(k)
 	ka.unsupportedPass()
+	ka.undefinedPass()
 	if k.Barriers == nil {
 		k.Barriers = []Barrier{}
 	}
@@ -84,6 +85,39 @@ func (ka *kernelAnalysis) run() *Kernel {
 		k.Unchecked = []Unchecked{}
 	}
 	return k
+}
+
+// undefinedPass: body, device functions -> an error for each device
+// function the kernel calls that has no body in the user's files: the
+// instrumented kernel must be compiled with it (separate compilation,
+// -rdc, is out of reach).
+func (ka *kernelAnalysis) undefinedPass() {
+	seen := map[string]bool{}
+	visit := func(where string, f *Func) {
+		f.Body.Walk(func(n *Node) bool {
+			if n.Kind == "CallExpr" && n.Undefined != "" && !seen[n.Ref] {
+				seen[n.Ref] = true
+				ka.diags = append(ka.diags, Diagnostic{File: f.File.Name, Line: n.Pos.Line, Col: n.Pos.Col, Severity: "error",
+					Message: fmt.Sprintf("ldcheck needs the body of %s: %s calls it, but it is only declared (at %s), not defined in this file or the files it includes; define it where ldcheck can see it (code linked from other files, -rdc, cannot be instrumented)", n.Name, where, n.Undefined)})
+			}
+			return true
+		})
+	}
+	visit("kernel "+ka.fn.Name, ka.fn)
+	for _, f := range ka.reach {
+		visit("device function "+f.Name+" (called by "+ka.fn.Name+")", f)
+	}
+}
+
+// Errors returns the diagnostics that stop a build.
+func (a *Analysis) Errors() []Diagnostic {
+	var out []Diagnostic
+	for _, d := range a.Diagnostics {
+		if d.Severity == "error" {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // reachableFuncs lists the functions defined in the file that f calls,

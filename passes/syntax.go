@@ -43,9 +43,9 @@ type Node struct {
 	// (0 when unknown: void, incomplete, dependent).
 	Pointee     string `json:"-"`
 	PointeeSize int64  `json:"-"`
-	// Undefined, on a reference to a function that is declared in the
-	// user's code but defined nowhere in the translation unit, says where
-	// it is declared ("file:line").
+	// Undefined, on a reference to a __device__ function that is declared
+	// in the user's code but defined nowhere in the translation unit, says
+	// where it is declared ("file:line").
 	Undefined string `json:"-"`
 }
 
@@ -224,7 +224,7 @@ func (cv *converter) node(c clang.Cursor, parent *Node) *Node {
 				// the analyses follow the body.
 				if def := ref.Definition(); !def.IsNull() {
 					ref = def
-				} else if l := ref.Location(); cv.user[l.File] && k != clang.MemberRef {
+				} else if l := ref.Location(); cv.user[l.File] && k != clang.MemberRef && hasChildKind(ref, clang.CUDADeviceAttr) {
 					n.Undefined = fmt.Sprintf("%s:%d", cv.display(l.File), l.Line)
 				}
 			}

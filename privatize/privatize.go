@@ -69,6 +69,9 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 	}
 	for i, k := range a.Kernels {
 		mk := kernelManifest(i, k, a.Globals)
+		if fn := funcs[k.Name]; fn != nil && fn.File != u.Files[0] {
+			mk.File = fn.File.Path
+		}
 		kr := &kernelRewrite{index: i, k: k, fn: funcs[k.Name], deviceTargets: deviceTargets, unit: u}
 		if kr.fn != nil {
 			kr.src, kr.tokens = kr.fn.File.Source, kr.fn.File.Tokens
@@ -122,6 +125,15 @@ func render(u *passes.Unit, es edits) (string, error) {
 
 func renderFile(f *passes.SourceFile, es edits, open map[*passes.SourceFile]bool) (string, error) {
 	mine := es.of(f)
+	if len(open) > 0 {
+		// Put in place of its #include, the file is no longer one of its
+		// own: the compilers would warn of #pragma once in the main file.
+		for i := 0; i+2 < len(f.Tokens); i++ {
+			if t := f.Tokens; t[i].Spelling == "#" && t[i+1].Spelling == "pragma" && t[i+2].Spelling == "once" {
+				mine = append(mine, edit{from: t[i].Offset, to: t[i+2].End, text: "/* #pragma once */"})
+			}
+		}
+	}
 	open[f] = true
 	defer delete(open, f)
 	for _, inc := range f.Includes {

@@ -66,6 +66,9 @@ func runBuild(c *cli.Context) error {
 	if len(a.Kernels) == 0 {
 		return &passes.InputError{File: file, Msg: "no __global__ kernel defined in this file; nothing to check"}
 	}
+	if errs := a.Errors(); len(errs) > 0 {
+		return &passes.InputError{File: file, Msg: "cannot be checked", Diagnostics: errs}
+	}
 	for _, d := range a.Diagnostics {
 		fmt.Fprintf(c.App.ErrWriter, "%s:%d:%d: %s: %s\n", d.File, d.Line, d.Col, d.Severity, d.Message)
 	}
@@ -118,7 +121,11 @@ func runBuild(c *cli.Context) error {
 		}
 		return out
 	}
-	m.Includes, m.Defines, m.Std = abIncl(opt.Includes), opt.Defines, opt.Std
+	// The source's folder comes last: the instrumented source lives in the
+	// build directory, so a quoted #include the analysis did not put in
+	// place (one the compile sees and the analysis did not, under other
+	// macros) must still find the files next to the source.
+	m.Includes, m.Defines, m.Std = append(abIncl(opt.Includes), filepath.Dir(abs)), opt.Defines, opt.Std
 	m.Runtime = gpuruntime.RuntimeVersion()
 	built, err := compileBuild(c, dir, m)
 	if err != nil {
@@ -126,6 +133,10 @@ func runBuild(c *cli.Context) error {
 	}
 	w := c.App.Writer
 	for _, k := range m.Kernels {
+		file := file
+		if k.File != "" {
+			file = k.File
+		}
 		if k.Instrumented {
 			targets, private := 0, 0
 			for _, t := range k.Targets {

@@ -178,7 +178,7 @@ func runRun(c *cli.Context) error {
 	}
 	defer b.Close()
 
-	l := gpuruntime.Launch{Source: m.Source, Kernel: k, Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared}
+	l := gpuruntime.Launch{Source: m.KernelSource(k), Kernel: k, Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared}
 	var argText []string
 	for _, v := range values {
 		l.Args = append(l.Args, gpuruntime.Arg{Param: v.Param, Buffer: v.Buffer, Data: v.Data})
@@ -290,7 +290,7 @@ func runRun(c *cli.Context) error {
 }
 
 func printVerdict(w io.Writer, m *manifest.Manifest, k *manifest.Kernel, res *gpuruntime.Result, backend string) {
-	base := filepath.Base(m.Source)
+	base := filepath.Base(m.KernelSource(k))
 	switch {
 	case res.Unchecked == "--unchecked":
 		fmt.Fprintf(w, "%s:%d: kernel %s ran as written, without checking (--unchecked)\n", base, k.Line, k.Name)
@@ -307,7 +307,7 @@ func printVerdict(w io.Writer, m *manifest.Manifest, k *manifest.Kernel, res *gp
 			}
 		}
 	default:
-		gpuruntime.WriteText(w, m.Source, k, res)
+		gpuruntime.WriteText(w, m.KernelSource(k), k, res)
 		fmt.Fprintf(w, "%s: kernel %s: %d race(s) found; the kernel's outputs are undefined\n", base, k.Name, len(res.Races))
 		if res.RoundsPlanned > 1 {
 			fmt.Fprintf(w, "  found in round %d of %d of level 1 (groups of blocks sharing %d private copies); the blocks named took the copies of the racing pages\n", res.Rounds, res.RoundsPlanned, res.Groups)

@@ -76,6 +76,7 @@ func TestExitCodes(t *testing.T) {
 		{"bad flag", []string{"analyze", "--nope", good}, "", exitInput},
 		{"unknown command", []string{"nope"}, "", exitInput},
 		{"no libclang", []string{"analyze", good}, "/nonexistent/libclang.so", exitFailed},
+		{"device function without a body", []string{"build", "-o", filepath.Join(dir, "u"), "../../testdata/e2e/undefined_device_fn.cu"}, "", exitInput},
 		{"compiler failure", []string{"build", "-o", filepath.Join(dir, "b"), "--nvcc", "/bin/false", good}, "", exitFailed},
 		{"run on a missing build", []string{"run", "--grid", "1", "--block", "32", filepath.Join(dir, "nobuild")}, "", exitInput},
 		{"run without --grid", []string{"run", "--block", "32", filepath.Join(dir, "nobuild")}, "", exitInput},

@@ -55,9 +55,13 @@ type Manifest struct {
 
 // Kernel is one __global__ function.
 type Kernel struct {
-	Name   string  `json:"name"`
-	Symbol string  `json:"symbol"`    // the CUDA module's function name
-	Entry  string  `json:"cpu_entry"` // the CPU library's entry point
+	Name   string `json:"name"`
+	Symbol string `json:"symbol"`    // the CUDA module's function name
+	Entry  string `json:"cpu_entry"` // the CPU library's entry point
+	// File is the file the kernel is defined in, absolute, when it is not
+	// Source (a .cu file or header that Source includes); Line and the
+	// regions' lines are in it.
+	File   string  `json:"file,omitempty"`
 	Line   int     `json:"line"`
 	Params []Param `json:"params"`
 	// Instrumented is false when the kernel could not be instrumented;
@@ -141,6 +145,14 @@ type Unchecked struct {
 	Name     string `json:"name"`
 	Reason   string `json:"reason"`
 	Requires string `json:"requires,omitempty"`
+}
+
+// KernelSource is the file kernel k is defined in.
+func (m *Manifest) KernelSource(k *Kernel) string {
+	if k.File != "" {
+		return k.File
+	}
+	return m.Source
 }
 
 // Write stores m as DIR/manifest.json.
