@@ -440,7 +440,9 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 	var pro strings.Builder
 	pro.WriteString(" " + strings.Join(decls, " "))
 	fmt.Fprintf(&pro, " ldc_thread ldc_t; ldc_begin(&ldc_t);")
-	fmt.Fprintf(&pro, " unsigned char ldc_start[LDC_LOCALS_SIZE_%d], ldc_end[LDC_LOCALS_SIZE_%d];", K, K)
+	// Aligned areas and 8-byte slots (LDC_SLOT) let the compiler save and
+	// compare whole words, and keep the areas in registers where it can.
+	fmt.Fprintf(&pro, " alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_%d], ldc_end[LDC_LOCALS_SIZE_%d];", K, K)
 	es.insert(body.Pos.Offset+1, pro.String(), 0)
 
 	// Shared target copies are set up right after each declaration (it must
@@ -576,7 +578,7 @@ func (kr *kernelRewrite) macros(locals []*local) string {
 	K := kr.index
 	var size, put, get, cmp []string
 	for _, l := range locals {
-		size = append(size, "sizeof("+l.name+")")
+		size = append(size, "LDC_SLOT(sizeof("+l.name+"))")
 		put = append(put, "LDC_PUT(ldc_q, "+l.name+");")
 		get = append(get, "LDC_GET(ldc_q, "+l.name+");")
 		cmp = append(cmp, "LDC_CMP(ldc_q, ldc_d, "+l.name+");")

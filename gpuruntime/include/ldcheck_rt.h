@@ -189,6 +189,7 @@ struct ldc_block_state {
   void *shared_orig[LDC_MAX_SHARED];
   int pass, from, to;
   int seg_index;      // level 2: the segment this block holds, -1 none
+  unsigned seg_peak;  // the most slots one of its regions took (told the host once, at the end)
   unsigned char *seg; // and where it is
 };
 
@@ -212,10 +213,14 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_bytes_differ(const void *a,
     if (x[i] != y[i]) return 1;
   return 0;
 }
+// Each local takes a slot of whole 8-byte words in the save areas (which
+// are 16-byte aligned), so that every slot is word-aligned: byte offsets
+// would make the compiler move and compare locals a byte at a time.
+#define LDC_SLOT(n) ((((unsigned long)(n)) + 7ul) & ~7ul)
 #if defined(LDC_CPU)
-#define LDC_PUT(q, x) (ldc_copy_bytes((q), &(x), sizeof(x)), (q) += sizeof(x))
-#define LDC_GET(q, x) (ldc_copy_bytes(&(x), (q), sizeof(x)), (q) += sizeof(x))
-#define LDC_CMP(q, d, x) ((d) |= ldc_bytes_differ((q), &(x), sizeof(x)), (q) += sizeof(x))
+#define LDC_PUT(q, x) (ldc_copy_bytes((q), &(x), sizeof(x)), (q) += LDC_SLOT(sizeof(x)))
+#define LDC_GET(q, x) (ldc_copy_bytes(&(x), (q), sizeof(x)), (q) += LDC_SLOT(sizeof(x)))
+#define LDC_CMP(q, d, x) ((d) |= ldc_bytes_differ((q), &(x), sizeof(x)), (q) += LDC_SLOT(sizeof(x)))
 #else
 // On the GPU the save area is thread-local memory: whole-variable copies
 // (memcpy of a constant size) and word compares, not byte loops.
@@ -232,9 +237,9 @@ template <unsigned long N> static __device__ LDC_ENGINE __forceinline__ int ldc_
   for (; i < N; i++) d |= x[i] != y[i];
   return d;
 }
-#define LDC_PUT(q, x) (__builtin_memcpy((q), (const void *)&(x), sizeof(x)), (q) += sizeof(x))
-#define LDC_GET(q, x) (__builtin_memcpy((void *)&(x), (q), sizeof(x)), (q) += sizeof(x))
-#define LDC_CMP(q, d, x) ((d) |= ldc_differs<sizeof(x)>((q), (const void *)&(x)), (q) += sizeof(x))
+#define LDC_PUT(q, x) (__builtin_memcpy((q), (const void *)&(x), sizeof(x)), (q) += LDC_SLOT(sizeof(x)))
+#define LDC_GET(q, x) (__builtin_memcpy((void *)&(x), (q), sizeof(x)), (q) += LDC_SLOT(sizeof(x)))
+#define LDC_CMP(q, d, x) ((d) |= ldc_differs<sizeof(x)>((q), (const void *)&(x)), (q) += LDC_SLOT(sizeof(x)))
 #endif
 
 // The checker's own barriers. A finished thread waits for the others in
@@ -560,6 +565,7 @@ static __device__ LDC_ENGINE void ldc_seg_acquire() {
   struct ldc_block_state *bs = ldc_block();
   if (ldc_thread_linear() == 0) {
     bs->seg_index = -1;
+    bs->seg_peak = 0;
     bs->seg = 0;
     int n = ldc_g.segs.nseg;
     {
@@ -595,6 +601,7 @@ static __device__ LDC_ENGINE void ldc_seg_release(const struct ldc_thread *t) {
   if (!ldc_uses_segments(t->mode)) return;
   if (ldc_thread_linear() == 0 && bs->seg) {
     __threadfence();
+    if (bs->seg_peak) atomicMax(&ldc_g.segs.status[1], bs->seg_peak);
     atomicExch(&ldc_g.segs.busy[bs->seg_index], 0);
     bs->seg = 0;
   }
@@ -786,11 +793,13 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_word(int p, int targ
                                                                  long long offset, const struct ldc_block_state *bs, int block) {
   unsigned orig = *s;
   if (p == 1) {
-    unsigned uv = orig, wr = 0, multi = 0;
+    unsigned uv = orig, wr = 0, multi = 0, writers = 0, w0 = 0;
     int last[4] = {-1, -1, -1, -1};
     for (unsigned w = 0; w < W; w++) {
       unsigned v = c[w * stride];
       if (v == orig) continue;
+      writers++;
+      w0 = w;
       unsigned m = ldc_bytemask(v ^ orig), ov = m & wr;
       if (ov) {
         for (unsigned b = 0; b < 4; b++)
@@ -805,6 +814,15 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_word(int p, int targ
       uv = (uv & ~m) | (v & m);
       for (unsigned b = 0; b < 4; b++)
         if (m >> (8 * b) & 0xffu) last[b] = (int)w;
+    }
+    // Flagged but unchanged: every copy already holds S = U.
+    if (writers == 0) return;
+    // The common case, one writer: U everywhere but in its own copy,
+    // which goes back to S (what the general loop below computes).
+    if (writers == 1) {
+      for (unsigned w = 0; w < W; w++) c[w * stride] = w == w0 ? orig : uv;
+      *s = uv;
+      return;
     }
     // U with each warp's own change reverted (every writer's, after a race).
     for (unsigned w = 0; w < W; w++) {
@@ -837,11 +855,14 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_word(int p, int targ
 // copy differs from U where pass 1 wrote, or from its snapshot elsewhere,
 // read something another warp wrote (read-write). Then the segment is
 // emptied for the next region.
-static __device__ LDC_ENGINE void ldc_seg_check(int p, const struct ldc_block_state *bs, int block, unsigned tid, unsigned n) {
+static __device__ LDC_ENGINE void ldc_seg_check(int p, struct ldc_block_state *bs, int block, unsigned tid, unsigned n) {
   unsigned char *seg = bs->seg;
   if (!seg) return;
   unsigned *cnt = ldc_seg_counters(seg);
   unsigned nslots = cnt[0], npages = cnt[1];
+  // No global page written in this region (the same for every thread of
+  // the block): nothing to check or empty, and no barrier to wait at.
+  if (nslots == 0 && npages == 0) return;
   if (nslots > ldc_g.segs.cap) nslots = (unsigned)ldc_g.segs.cap;
   unsigned long long wps = ldc_g.pool.slot_bytes / 4;
   struct ldc_page_entry *pl = ldc_seg_pages(seg);
@@ -941,7 +962,9 @@ static __device__ LDC_ENGINE void ldc_seg_check(int p, const struct ldc_block_st
   }
   for (unsigned long long j = tid; j < (unsigned long long)npages * wps; j += n) written[j] = 0;
   if (tid == 0) {
-    atomicMax(&ldc_g.segs.status[1], cnt[0]);
+    // One global atomic per block, when it ends: one per region end from
+    // every block contends on a single word (matmul2048: 4M of them).
+    if (cnt[0] > bs->seg_peak) bs->seg_peak = cnt[0];
     cnt[0] = 0;
     cnt[1] = 0;
   }

@@ -1,14 +1,14 @@
 // Instrumented by ldcheck from ../testdata/kernels/atomic_count.cu. Do not edit: rebuild with `ldcheck build`.
 #include "ldcheck_rt.h"
 // kernel count
-#define LDC_LOCALS_SIZE_0 (sizeof(t) + sizeof(ticket) + 1)
+#define LDC_LOCALS_SIZE_0 (LDC_SLOT(sizeof(t)) + LDC_SLOT(sizeof(ticket)) + 1)
 #define LDC_SAVE_0(B) do { unsigned char *ldc_q = (B); LDC_PUT(ldc_q, t); LDC_PUT(ldc_q, ticket); (void)ldc_q; } while (0)
 #define LDC_LOAD_0(B) do { const unsigned char *ldc_q = (B); LDC_GET(ldc_q, t); LDC_GET(ldc_q, ticket); (void)ldc_q; } while (0)
 #define LDC_DIFF_0(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; LDC_CMP(ldc_q, ldc_d, t); LDC_CMP(ldc_q, ldc_d, ticket); ldc_t.differ = ldc_d; } while (0)
 #line 1 "../testdata/kernels/atomic_count.cu"
 // Atomics must take effect once per checked run, even when the region that
 // holds them is replayed; the value an atomic returned is used afterwards.
-__global__ void count(int *counter, int *slots, int *out) { int t{}; int ticket{}; ldc_thread ldc_t; ldc_begin(&ldc_t); unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
+__global__ void count(int *counter, int *slots, int *out) { int t{}; int ticket{}; ldc_thread ldc_t; ldc_begin(&ldc_t); alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
   __shared__ int seen[64]; decltype(&seen) ldc_p_seen = (decltype(&seen))ldc_shared_copy(&ldc_t, 0, (void *)&seen, sizeof(seen)); unsigned char *ldc_f_seen = ldc_shared_flags(0); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; default: break; } ldc_r_0_entry:;
   t = threadIdx.x;
   (*LDC_SW(ldc_p_seen, ldc_f_seen, sizeof(*ldc_p_seen), &((*ldc_p_seen)[t]))) = t;

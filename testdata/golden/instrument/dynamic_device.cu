@@ -1,7 +1,7 @@
 // Instrumented by ldcheck from ../testdata/kernels/dynamic_device.cu. Do not edit: rebuild with `ldcheck build`.
 #include "ldcheck_rt.h"
 // kernel dyn
-#define LDC_LOCALS_SIZE_0 (sizeof(t) + 1)
+#define LDC_LOCALS_SIZE_0 (LDC_SLOT(sizeof(t)) + 1)
 #define LDC_SAVE_0(B) do { unsigned char *ldc_q = (B); LDC_PUT(ldc_q, t); (void)ldc_q; } while (0)
 #define LDC_LOAD_0(B) do { const unsigned char *ldc_q = (B); LDC_GET(ldc_q, t); (void)ldc_q; } while (0)
 #define LDC_DIFF_0(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; LDC_CMP(ldc_q, ldc_d, t); ldc_t.differ = ldc_d; } while (0)
@@ -13,7 +13,7 @@ __constant__ float coeff[4];
 
 __device__ void bump(float *p, int i) { (*LDC_W(&(p[i]))) += coeff[i % 4]; }
 
-__global__ void dyn(float *out, int n) { int t{}; ldc_thread ldc_t; ldc_begin(&ldc_t); unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
+__global__ void dyn(float *out, int n) { int t{}; ldc_thread ldc_t; ldc_begin(&ldc_t); alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
   LDC_DYNAMIC_SHARED(float, buf); float *ldc_p_buf = (float *)ldc_shared_copy(&ldc_t, 0, (void *)buf, 0); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; default: break; } ldc_r_0_entry:;
   t = threadIdx.x;
   ldc_p_buf[t] = (*LDC_R(&(out[t])));

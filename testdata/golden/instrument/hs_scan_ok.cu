@@ -1,7 +1,7 @@
 // Instrumented by ldcheck from ../testdata/acceptance/hs_scan_ok.cu. Do not edit: rebuild with `ldcheck build`.
 #include "ldcheck_rt.h"
 // kernel scan
-#define LDC_LOCALS_SIZE_0 (sizeof(t) + sizeof(g) + sizeof(cur) + sizeof(off) + sizeof(v) + 1)
+#define LDC_LOCALS_SIZE_0 (LDC_SLOT(sizeof(t)) + LDC_SLOT(sizeof(g)) + LDC_SLOT(sizeof(cur)) + LDC_SLOT(sizeof(off)) + LDC_SLOT(sizeof(v)) + 1)
 #define LDC_SAVE_0(B) do { unsigned char *ldc_q = (B); LDC_PUT(ldc_q, t); LDC_PUT(ldc_q, g); LDC_PUT(ldc_q, cur); LDC_PUT(ldc_q, off); LDC_PUT(ldc_q, v); (void)ldc_q; } while (0)
 #define LDC_LOAD_0(B) do { const unsigned char *ldc_q = (B); LDC_GET(ldc_q, t); LDC_GET(ldc_q, g); LDC_GET(ldc_q, cur); LDC_GET(ldc_q, off); LDC_GET(ldc_q, v); (void)ldc_q; } while (0)
 #define LDC_DIFF_0(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; LDC_CMP(ldc_q, ldc_d, t); LDC_CMP(ldc_q, ldc_d, g); LDC_CMP(ldc_q, ldc_d, cur); LDC_CMP(ldc_q, ldc_d, off); LDC_CMP(ldc_q, ldc_d, v); ldc_t.differ = ldc_d; } while (0)
@@ -9,7 +9,7 @@
 // expect: none
 // launch: --kernel scan --grid 2 --block 256 --arg data=float[512]:rand
 // Hillis-Steele inclusive scan, double-buffered: barriers inside the loop.
-__global__ void scan(float *data) { int t{}; int g{}; int cur{}; int off{}; float v{}; ldc_thread ldc_t; ldc_begin(&ldc_t); unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
+__global__ void scan(float *data) { int t{}; int g{}; int cur{}; int off{}; float v{}; ldc_thread ldc_t; ldc_begin(&ldc_t); alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
   __shared__ float buf[2][256]; decltype(&buf) ldc_p_buf = (decltype(&buf))ldc_shared_copy(&ldc_t, 0, (void *)&buf, sizeof(buf)); unsigned char *ldc_f_buf = ldc_shared_flags(0); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; default: break; } ldc_r_0_entry:;
   t = threadIdx.x; g = blockIdx.x * blockDim.x + t;
   cur = 0;
