@@ -704,7 +704,9 @@ static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, 
   if (tid == 0) ldc_block()->shared_orig[i] = orig;
   // The copies, then (when tracked) the flags.
   unsigned long long all = ldc_g.shared_tracked ? ldc_align16(bytes * w) + ldc_granules(bytes) : bytes * w;
-  for (unsigned long long j = tid; j < all; j += n) base[j] = 0;
+  // 16 bytes a store: the room is 16-byte aligned and padded to 16 bytes
+  // (SharedCopyBytes); byte stores cost a 1024-thread block 128 each.
+  for (unsigned long long j = tid; j < ldc_align16(all) / 16; j += n) ((uint4 *)base)[j] = make_uint4(0, 0, 0, 0);
   ldc_bar();
   return base + (tid / 32) * bytes;
 }
