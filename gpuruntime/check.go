@@ -111,9 +111,11 @@ type checkRun struct {
 	nrec    DevPtr
 	alog    DevPtr
 	aover   DevPtr
-	ctxAddr DevPtr
-	temp    []DevPtr
-	shared  Ctx // the shared-target table and scratch, for both levels
+	// compared is where level 2's checks add the bytes they compared.
+	compared DevPtr
+	ctxAddr  DevPtr
+	temp     []DevPtr
+	shared   Ctx // the shared-target table and scratch, for both levels
 	// sharedLaunch is the dynamic shared memory checked launches ask for
 	// when the copies live there (0: the kernel's own, l.Shared).
 	sharedLaunch int64
@@ -386,6 +388,9 @@ func (r *checkRun) setup() error {
 	if r.aover, err = r.alloc(8); err != nil {
 		return err
 	}
+	if r.compared, err = r.alloc(8); err != nil {
+		return err
+	}
 	if err := r.b.Memset(r.aover, 0, 8); err != nil {
 		return err
 	}
@@ -454,6 +459,9 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 	c := Ctx{Mode: mode, Pass: pass, AtomicMode: atomicMode}
 	c.AtomicLog, c.AtomicOverflow, c.AtomicSlots = uint64(r.alog), uint64(r.aover), int32(r.atomicSlots)
 	c.Records, c.NRecords, c.MaxRecords = uint64(r.records), uint64(r.nrec), maxRecords
+	if mode == ModeReplay {
+		c.Compared = uint64(r.compared)
+	}
 	for i, al := range r.allocs {
 		c.Allocs[i] = al.ctx()
 	}

@@ -30,6 +30,7 @@ type Ctx struct {
 	SharedInDyn         int32
 	_                   int32
 	DynOffset           uint64
+	Compared            uint64 // level 2 adds the bytes its checks compared here
 }
 
 // Alloc mirrors struct ldc_alloc: a global target cut into pages.
@@ -71,7 +72,7 @@ const (
 	// FirstAtomicSlots is the atomic log's first room per thread; a
 	// kernel that needs more is run again with what it asked for.
 	FirstAtomicSlots = 16
-	CtxSize          = 1344
+	CtxSize          = 1352
 	RecordSize       = 56
 	TraceEntrySize   = 24
 )

@@ -1,6 +1,7 @@
 package gpuruntime
 
 import (
+	"encoding/binary"
 	"fmt"
 	"runtime"
 )
@@ -83,6 +84,9 @@ func (r *checkRun) levelWarp(serial bool) error {
 					return err
 				}
 			}
+			if err := r.b.Memset(r.compared, 0, 8); err != nil {
+				return err
+			}
 			if err := r.launch(ModeReplay, 0, r.atomicMode(), r.useShared); err != nil {
 				return err
 			}
@@ -103,6 +107,11 @@ func (r *checkRun) levelWarp(serial bool) error {
 		}
 		if !full {
 			r.addRaces(recs, "inter-warp")
+			raw := make([]byte, 8)
+			if err := r.b.Read(raw, r.compared); err != nil {
+				return err
+			}
+			r.res.BytesCompared += int64(binary.LittleEndian.Uint64(raw))
 			return nil
 		}
 		if err := r.restoreInputs(); err != nil {

@@ -162,6 +162,9 @@ struct ldc_ctx {
   // (shared_in_dyn); else in shared_scratch in global memory.
   int shared_in_dyn, pad2;
   unsigned long long dyn_offset;
+  // Level 2 adds the bytes its region-end checks compared here (one add
+  // per block, at its end): the run's "bytes compared" counts them too.
+  unsigned long long *compared;
 };
 
 #ifdef LDC_CPU
@@ -187,6 +190,7 @@ struct ldc_thread {
   int differ;      // pass 2 ended with other locals, or elsewhere, than pass 1
   int done;        // returned from the kernel and checked
   int natomic, atomic_start;
+  unsigned long long compared; // bytes of private copies this thread's checks compared
 };
 
 struct ldc_block_state {
@@ -194,6 +198,7 @@ struct ldc_block_state {
   int pass, from, to;
   int seg_index;      // level 2: the segment this block holds, -1 none
   unsigned seg_peak;  // the most slots one of its regions took (told the host once, at the end)
+  unsigned long long compared; // bytes its threads' checks compared (told the host once, at the end)
   unsigned char *seg; // and where it is
 };
 
@@ -638,6 +643,10 @@ static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
   t->differ = 0;
   t->done = 0;
   t->natomic = 0;
+  t->compared = 0;
+  // Set before any thread adds to it: every thread passes at least one
+  // region end (a barrier) before ldc_idle adds.
+  if (t->mode == LDC_MODE_REPLAY && ldc_thread_linear() == 0) ldc_block()->compared = 0;
   t->atomic_start = 0;
   // Level 2 with global targets: the block takes a segment (a barrier, so
   // every thread sees it). Otherwise no segment, and no barrier: one here
@@ -880,14 +889,15 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_word(int p, int targ
 // copy differs from U where pass 1 wrote, or from its snapshot elsewhere,
 // read something another warp wrote (read-write). Then the segment is
 // emptied for the next region.
-static __device__ LDC_ENGINE void ldc_seg_check(int p, struct ldc_block_state *bs, int block, unsigned tid, unsigned n) {
+static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_block_state *bs, int block, unsigned tid, unsigned n) {
   unsigned char *seg = bs->seg;
-  if (!seg) return;
+  unsigned long long compared = 0;
+  if (!seg) return 0;
   unsigned *cnt = ldc_seg_counters(seg);
   unsigned nslots = cnt[0], npages = cnt[1];
   // No global page written in this region (the same for every thread of
   // the block): nothing to check or empty, and no barrier to wait at.
-  if (nslots == 0 && npages == 0) return;
+  if (nslots == 0 && npages == 0) return 0;
   if (nslots > ldc_g.segs.cap) nslots = (unsigned)ldc_g.segs.cap;
   unsigned long long wps = ldc_g.pool.slot_bytes / 4;
   struct ldc_page_entry *pl = ldc_seg_pages(seg);
@@ -907,6 +917,7 @@ static __device__ LDC_ENGINE void ldc_seg_check(int p, struct ldc_block_state *b
       for (int s = pl[q].head; s >= 0; s = slots[s].next) {
         unsigned d = ((const unsigned *)ldc_seg_data(seg, s))[k], sn = ((const unsigned *)ldc_seg_snap(seg, s))[k];
         unsigned m = ldc_bytemask(d ^ sn) & vmask;
+        compared += 4;
         if (!m) continue;
         int w = slots[s].unit;
         multi |= m & wr;
@@ -963,6 +974,7 @@ static __device__ LDC_ENGINE void ldc_seg_check(int p, struct ldc_block_state *b
         unsigned d = ((const unsigned *)ldc_seg_data(seg, s))[k], sn = ((const unsigned *)ldc_seg_snap(seg, s))[k];
         unsigned want = (u & wr) | (sn & ~wr);
         unsigned m = ldc_bytemask(d ^ want) & vmask;
+        compared += 4;
         for (unsigned b = 0; m && b < 4; b++)
           if (m >> (8 * b) & 0xffu) {
             struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_GLOBAL, ai, bs->from, bs->to, slots[s].unit, -1, block, -1, -1, (long long)(offset + b),
@@ -972,7 +984,7 @@ static __device__ LDC_ENGINE void ldc_seg_check(int p, struct ldc_block_state *b
       }
     }
   }
-  if (p != 2) return;
+  if (p != 2) return compared;
   // Empty the segment for the next region.
   ldc_bar();
   unsigned long long *keys = ldc_seg_keys(seg);
@@ -993,6 +1005,7 @@ static __device__ LDC_ENGINE void ldc_seg_check(int p, struct ldc_block_state *b
     cnt[0] = 0;
     cnt[1] = 0;
   }
+  return compared;
 }
 
 // ldc_check is the block-cooperative check at the end of a region: every
@@ -1032,16 +1045,24 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
       const unsigned char *fl = c + ldc_align16((unsigned long long)bytes * W);
       if (words) {
         for (unsigned long k = tid; k < bytes / 4; k += n)
-          if (fl[k >> 2]) ldc_check_word(p, i, (unsigned *)s + k, (unsigned *)c + k, bytes / 4, W, (long long)(4 * k), bs, block);
+          if (fl[k >> 2]) {
+            ldc_check_word(p, i, (unsigned *)s + k, (unsigned *)c + k, bytes / 4, W, (long long)(4 * k), bs, block);
+            t->compared += 4ull * W;
+          }
       } else {
         for (unsigned long j = tid; j < bytes; j += n)
-          if (fl[j >> 4]) ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block);
+          if (fl[j >> 4]) {
+            ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block);
+            t->compared += W;
+          }
       }
     } else if (words) {
       for (unsigned long k = tid; k < bytes / 4; k += n)
         ldc_check_word(p, i, (unsigned *)s + k, (unsigned *)c + k, bytes / 4, W, (long long)(4 * k), bs, block);
+      t->compared += (bytes / 4 + n - 1 - tid) / n * 4ull * W;
     } else {
       for (unsigned long j = tid; j < bytes; j += n) ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block);
+      t->compared += (bytes + n - 1 - tid) / n * (unsigned long long)W;
     }
   }
   if (ldc_g.shared_tracked && p != 1) {
@@ -1055,7 +1076,7 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
       for (unsigned long long g = tid; g < ldc_granules(bytes); g += n) fl[g] = 0;
     }
   }
-  ldc_seg_check(p, bs, block, tid, n);
+  t->compared += ldc_seg_check(p, bs, block, tid, n);
   if (p == 2 && pass == 2 && t->differ) {
     struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_LOCAL, -1, t->start, id, (int)(tid / 32), -1, block, (int)tid, -1, 0, 0};
     ldc_record_race(r);
@@ -1096,6 +1117,14 @@ static __device__ LDC_ENGINE int ldc_boundary(struct ldc_thread *t, int id) {
 static __device__ LDC_ENGINE void ldc_idle(struct ldc_thread *t) {
   t->done = 1;
   while (!ldc_check(t, 0, -1)) {
+  }
+  // Every thread of the block is here (the last check's barrier let them
+  // all out together): add the block's count to the launch's, once.
+  if (ldc_g.compared) {
+    struct ldc_block_state *bs = ldc_block();
+    if (t->compared) atomicAdd(&bs->compared, t->compared);
+    ldc_bar();
+    if (ldc_thread_linear() == 0 && bs->compared) atomicAdd(ldc_g.compared, bs->compared);
   }
   ldc_seg_release(t);
 }
