@@ -3,6 +3,8 @@ package gpuruntime
 import (
 	"fmt"
 	"runtime"
+
+	"ldcheck/privatize/manifest"
 )
 
 // Level 2: unit = warp, regions between barriers, checked in the kernel at
@@ -102,7 +104,7 @@ func (r *checkRun) levelWarp(serial bool) error {
 			r.segs = nil
 		}
 		if !full {
-			r.addRaces(recs, "inter-warp")
+			r.addRaces(recs, manifest.ScopeInterWarp)
 			return nil
 		}
 		if err := r.restoreInputs(); err != nil {
