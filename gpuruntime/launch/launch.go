@@ -232,12 +232,13 @@ func ParseSpec(f Flags) (Spec, error) {
 	dims := []struct {
 		flag, value string
 		dst         *Dim3
-	}{{"--grid", f.Grid, &s.Grid}, {"--block", f.Block, &s.Block}}
+		parse       func(string) (Dim3, error)
+	}{{"--grid", f.Grid, &s.Grid, ParseGrid}, {"--block", f.Block, &s.Block, ParseBlock}}
 	for _, d := range dims {
 		if d.value == "" {
 			continue // Validate says it is required
 		}
-		v, err := ParseDim3(d.value)
+		v, err := d.parse(d.value)
 		if err != nil {
 			return Spec{}, withFlag(err, d.flag)
 		}
