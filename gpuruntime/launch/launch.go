@@ -124,6 +124,17 @@ type Arg struct {
 // IsBuffer tells the two forms apart.
 func (a Arg) IsBuffer() bool { return a.Count > 0 }
 
+// Bytes is a buffer's size as the flag gives it (Count elements of Type),
+// saturating; false when Type's size is known only from the kernel (a
+// struct) or a is a scalar.
+func (a Arg) Bytes() (uint64, bool) {
+	ct, ok := lookupCType(a.Type)
+	if !a.IsBuffer() || !ok || ct.size() == 0 {
+		return 0, false
+	}
+	return mulSat(uint64(a.Count), uint64(ct.size())), true
+}
+
 // Init says how a buffer starts.
 type Init struct {
 	Kind  string // "zero", "iota", "rand", "const" or "file"
