@@ -317,14 +317,14 @@ func (r *checkRun) setup() error {
 		r.args = append(r.args, u64(uint64(p)))
 	}
 	for _, t := range k.Targets {
-		if t.Space != "global" {
+		if t.Space != manifest.SpaceGlobal {
 			continue
 		}
 		al := &alloc{target: t}
 		switch t.Kind {
-		case "param":
+		case manifest.KindParam:
 			al.base, al.size = r.bufs[t.Param], int64(len(r.l.Args[t.Param].Data))
-		case "device":
+		case manifest.KindDevice:
 			p, n, err := r.b.Symbol(t.Name)
 			if err != nil {
 				return fmt.Errorf("module variable %s: %w", t.Name, err)
@@ -435,7 +435,7 @@ func (r *checkRun) restoreInputs() error {
 		}
 	}
 	for _, al := range r.allocs {
-		if al.target.Kind == "device" {
+		if al.target.Kind == manifest.KindDevice {
 			if err := r.b.Write(al.base, al.initial); err != nil {
 				return err
 			}
@@ -514,7 +514,7 @@ func (r *checkRun) sharedTable(c *Ctx) error {
 		c.SharedTracked = 1
 	}
 	for _, t := range r.l.Kernel.Targets {
-		if t.Space != "shared" {
+		if t.Space != manifest.SpaceShared {
 			continue
 		}
 		if c.NShared >= MaxShared {

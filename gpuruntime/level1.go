@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"ldcheck/privatize/manifest"
 	"ldcheck/reshuffle"
 )
 
@@ -197,7 +198,7 @@ func (r *checkRun) blockRound(name string, units int) (poolState, error) {
 	if err != nil {
 		return poolState{}, err
 	}
-	r.addRaces(recs, "inter-block")
+	r.addRaces(recs, manifest.ScopeInterBlock)
 	if len(r.res.Races) > 0 && !r.opt.All {
 		return poolState{}, nil
 	}
@@ -237,13 +238,13 @@ func (r *checkRun) confirmBlockRW() {
 		return
 	}
 	for _, race := range r.res.Races {
-		if race.Scope != "inter-block" {
+		if race.Scope != manifest.ScopeInterBlock {
 			r.res.Notes = append(r.res.Notes, "blocks also ended differently once they saw the others' writes; the races between their warps reported here can cause that alone, so it is not reported as a race between blocks (run again once they are fixed)")
 			r.blockRW = nil
 			return
 		}
 	}
-	r.addRaces(r.blockRW, "inter-block")
+	r.addRaces(r.blockRW, manifest.ScopeInterBlock)
 	r.blockRW = nil
 }
 

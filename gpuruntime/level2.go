@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"runtime"
+
+	"ldcheck/privatize/manifest"
 )
 
 // Level 2: unit = warp, regions between barriers, checked in the kernel at
@@ -106,7 +108,7 @@ func (r *checkRun) levelWarp(serial bool) error {
 			r.segs = nil
 		}
 		if !full {
-			r.addRaces(recs, "inter-warp")
+			r.addRaces(recs, manifest.ScopeInterWarp)
 			raw := make([]byte, 8)
 			if err := r.b.Read(raw, r.compared); err != nil {
 				return err

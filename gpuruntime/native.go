@@ -115,7 +115,7 @@ func (n *nativeRun) saveGlobals() []savedGlobal {
 	k := n.l.Kernel
 	var names []string
 	for _, t := range k.Targets {
-		if t.Kind == "device" {
+		if t.Kind == manifest.KindDevice {
 			names = append(names, t.Name)
 		}
 	}

@@ -13,19 +13,19 @@ import (
 // Race is one reported race: identical records (same region, variable,
 // kind, level) merged, with the byte range they cover and a count.
 type Race struct {
-	Kind     string     `json:"kind"`  // write-write or read-write
-	Space    string     `json:"space"` // shared, global, local
-	Scope    string     `json:"scope"` // inter-warp, inter-block
-	Variable string     `json:"variable"`
-	Region   RaceRegion `json:"region"`
-	Offset   int64      `json:"offset"` // first byte
-	Length   int64      `json:"length"` // bytes from Offset to the last racy byte
-	Elements [2]int64   `json:"elements"`
-	Units    []int      `json:"units"`           // the warps (inter-warp) or blocks (inter-block) of the first record
-	Block    int        `json:"block,omitempty"` // for inter-warp races: the block of the first record
-	Thread   int        `json:"thread,omitempty"`
-	Values   RaceValues `json:"values"`
-	Count    int        `json:"count"` // racy bytes (or threads, for locals)
+	Kind     string         `json:"kind"`  // write-write or read-write
+	Space    string         `json:"space"` // shared, global, local
+	Scope    manifest.Scope `json:"scope"`
+	Variable string         `json:"variable"`
+	Region   RaceRegion     `json:"region"`
+	Offset   int64          `json:"offset"` // first byte
+	Length   int64          `json:"length"` // bytes from Offset to the last racy byte
+	Elements [2]int64       `json:"elements"`
+	Units    []int          `json:"units"`           // the warps (inter-warp) or blocks (inter-block) of the first record
+	Block    int            `json:"block,omitempty"` // for inter-warp races: the block of the first record
+	Thread   int            `json:"thread,omitempty"`
+	Values   RaceValues     `json:"values"`
+	Count    int            `json:"count"` // racy bytes (or threads, for locals)
 	unitSet  map[int]bool
 	elemSize int64
 }
@@ -47,11 +47,11 @@ type RaceValues struct {
 }
 
 // addRaces turns records into races, merging identical ones.
-func (r *checkRun) addRaces(recs []Record, scope string) {
+func (r *checkRun) addRaces(recs []Record, scope manifest.Scope) {
 	k := r.l.Kernel
 	var shared []manifest.Target
 	for _, t := range k.Targets {
-		if t.Space == "shared" {
+		if t.Space == manifest.SpaceShared {
 			shared = append(shared, t)
 		}
 	}
@@ -87,13 +87,13 @@ func (r *checkRun) addRaces(recs []Record, scope string) {
 		race.elemSize = 1
 		switch rec.Space {
 		case SpaceShared:
-			race.Space = "shared"
+			race.Space = string(manifest.SpaceShared)
 			if int(rec.Target) < len(shared) {
 				race.Variable = shared[rec.Target].Name
 				race.elemSize = max(shared[rec.Target].ElemSize, 1)
 			}
 		case SpaceGlobal:
-			race.Space = "global"
+			race.Space = string(manifest.SpaceGlobal)
 			if int(rec.Target) < len(r.allocs) {
 				t := r.allocs[rec.Target].target
 				race.Variable = t.Name
@@ -174,7 +174,7 @@ func WriteText(w io.Writer, file string, k *manifest.Kernel, res *Result) {
 	base := filepath.Base(file)
 	for _, rc := range res.Races {
 		unitWord := "warps"
-		if rc.Scope == "inter-block" {
+		if rc.Scope == manifest.ScopeInterBlock {
 			unitWord = "blocks"
 		}
 		where := fmt.Sprintf("%s[%d..%d]", rc.Variable, rc.Elements[0], rc.Elements[1])
@@ -197,7 +197,7 @@ func WriteText(w io.Writer, file string, k *manifest.Kernel, res *Result) {
 			units = append(units, fmt.Sprint(u))
 		}
 		block := ""
-		if rc.Scope == "inter-warp" && rc.Block >= 0 {
+		if rc.Scope == manifest.ScopeInterWarp && rc.Block >= 0 {
 			block = fmt.Sprintf(" of block %d", rc.Block)
 		}
 		fmt.Fprintf(w, "    %s %s%s; bytes %d..%d (%d racy bytes)\n", unitWord, strings.Join(units, ", "), block, rc.Offset, rc.Offset+rc.Length-1, rc.Count)

@@ -3,6 +3,8 @@ package passes
 import (
 	"fmt"
 	"strings"
+
+	"ldcheck/privatize/manifest"
 )
 
 // access is one use of a candidate variable.
@@ -223,12 +225,13 @@ func (ka *kernelAnalysis) atomicsPass(k *Kernel) []Atomic {
 
 // candidate is a variable that might be a target.
 type candidate struct {
-	key, name, typ, kind string
-	space                Space
-	bytes                int64
-	constElem            bool
-	line                 int
-	accesses             []access
+	key, name, typ string
+	kind           manifest.Kind
+	space          Space
+	bytes          int64
+	constElem      bool
+	line           int
+	accesses       []access
 }
 
 // targetsPass: accesses, atomics, variables -> targets and unchecked variables.
@@ -243,17 +246,17 @@ func (ka *kernelAnalysis) targetsPass(k *Kernel) ([]Target, []Unchecked) {
 		if !k.Params[i].Pointer {
 			continue
 		}
-		add(&candidate{key: p.Key, name: p.Name, typ: p.Type, kind: "param", space: Global, constElem: k.Params[i].ElemConst, line: p.Pos.Line})
+		add(&candidate{key: p.Key, name: p.Name, typ: p.Type, kind: manifest.KindParam, space: Global, constElem: k.Params[i].ElemConst, line: p.Pos.Line})
 	}
 	ka.fn.Body.Walk(func(n *Node) bool {
 		if n.Kind == "VarDecl" && n.Space == Shared {
-			add(&candidate{key: n.Key, name: n.Name, typ: n.Type, kind: "shared", space: Shared, bytes: n.Size, line: n.Pos.Line})
+			add(&candidate{key: n.Key, name: n.Name, typ: n.Type, kind: manifest.KindShared, space: Shared, bytes: n.Size, line: n.Pos.Line})
 		}
 		return true
 	})
 	for _, key := range ka.globalOrder {
 		g := ka.globals[key]
-		add(&candidate{key: key, name: g.Name, typ: g.Type, kind: "device", space: g.Space, bytes: g.Bytes, line: g.Pos.Line})
+		add(&candidate{key: key, name: g.Name, typ: g.Type, kind: manifest.KindDevice, space: g.Space, bytes: g.Bytes, line: g.Pos.Line})
 	}
 
 	collect := func(body *Node) {
@@ -276,7 +279,7 @@ func (ka *kernelAnalysis) targetsPass(k *Kernel) ([]Target, []Unchecked) {
 	var unchecked []Unchecked
 	for _, c := range cands {
 		if len(c.accesses) == 0 {
-			if c.kind == "param" {
+			if c.kind == manifest.KindParam {
 				unchecked = append(unchecked, Unchecked{Name: c.name, Reason: "not used by the kernel", Line: c.line})
 			}
 			continue
@@ -309,7 +312,7 @@ func (ka *kernelAnalysis) targetsPass(k *Kernel) ([]Target, []Unchecked) {
 			continue
 		}
 		if idx, ok := privateIndex(c, single); ok && !escape {
-			unchecked = append(unchecked, Unchecked{Name: c.name, Line: c.line, Reason: fmt.Sprintf("no race possible: every access is %s[%s], a different element for each thread (holds for 1-D launches; ldcheck run checks the launch)", c.name, idx), Requires: "1-D launch"})
+			unchecked = append(unchecked, Unchecked{Name: c.name, Line: c.line, Reason: fmt.Sprintf("no race possible: every access is %s[%s], a different element for each thread (holds for 1-D launches; ldcheck run checks the launch)", c.name, idx), Requires: manifest.Requires1DLaunch})
 			continue
 		}
 		t := Target{Name: c.name, Space: c.space, Type: c.typ, Kind: c.kind}

@@ -1,5 +1,7 @@
 package passes
 
+import "ldcheck/privatize/manifest"
+
 // Analysis is everything the front end learned about one source file. It is
 // plain data: JSON-encodable, and all privatize needs besides the source text.
 type Analysis struct {
@@ -62,8 +64,8 @@ type Param struct {
 type Space string
 
 const (
-	Shared   Space = "shared"
-	Global   Space = "global"
+	Shared   Space = Space(manifest.SpaceShared)
+	Global   Space = Space(manifest.SpaceGlobal)
 	Constant Space = "constant"
 )
 
@@ -112,13 +114,13 @@ type Region struct {
 
 // Target is a variable that may race and will be privatized.
 type Target struct {
-	Name   string `json:"name"`
-	Space  Space  `json:"space"`
-	Type   string `json:"type"`
-	Bytes  int64  `json:"bytes,omitempty"` // static size, when known
-	Kind   string `json:"kind"`            // "shared", "device" (module scope), "param" (pointer parameter)
-	Reason string `json:"reason"`
-	Writes []Pos  `json:"writes,omitempty"`
+	Name   string        `json:"name"`
+	Space  Space         `json:"space"`
+	Type   string        `json:"type"`
+	Bytes  int64         `json:"bytes,omitempty"` // static size, when known
+	Kind   manifest.Kind `json:"kind"`
+	Reason string        `json:"reason"`
+	Writes []Pos         `json:"writes,omitempty"`
 }
 
 // Unchecked is a variable ldcheck will not check, and why.
@@ -128,7 +130,7 @@ type Unchecked struct {
 	Line   int    `json:"line,omitempty"`
 	// Requires names a launch property the reason depends on ("1-D
 	// launch"); the runtime must check it.
-	Requires string `json:"requires,omitempty"`
+	Requires manifest.Requirement `json:"requires,omitempty"`
 }
 
 // Atomic is an atomic operation and the variable it touches.

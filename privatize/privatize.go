@@ -43,7 +43,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 	deviceTargets := map[string]string{} // declaration key -> name
 	for _, k := range a.Kernels {
 		for _, t := range k.Targets {
-			if t.Kind != "device" {
+			if t.Kind != manifest.KindDevice {
 				continue
 			}
 			for _, g := range u.Globals {
@@ -196,19 +196,19 @@ func kernelManifest(i int, k *passes.Kernel, globals []*passes.Variable) manifes
 		mk.Regions = append(mk.Regions, manifest.Region{ID: r.ID, From: r.From, To: r.To, BeginLine: r.BeginLine, EndLine: r.EndLine, Wraps: r.Wraps})
 	}
 	for _, t := range orderedTargets(k) {
-		mt := manifest.Target{Index: len(mk.Targets), Name: t.Name, Space: string(t.Space), Kind: t.Kind, Param: -1, Type: t.Type, Bytes: t.Bytes}
+		mt := manifest.Target{Index: len(mk.Targets), Name: t.Name, Space: manifest.Space(t.Space), Kind: t.Kind, Param: manifest.NoParam, Type: t.Type, Bytes: t.Bytes}
 		for pi, p := range k.Params {
-			if t.Kind == "param" && p.Name == t.Name {
+			if t.Kind == manifest.KindParam && p.Name == t.Name {
 				mt.Param, mt.Elem, mt.ElemSize = pi, p.Elem, p.ElemSize
 			}
 		}
 		for _, v := range k.Shared {
-			if t.Kind == "shared" && v.Name == t.Name {
+			if t.Kind == manifest.KindShared && v.Name == t.Name {
 				mt.Elem, mt.ElemSize, mt.Dynamic, mt.Line = v.Elem, v.ElemSize, v.Extern, v.Pos.Line
 			}
 		}
 		for _, v := range globals {
-			if t.Kind == "device" && v.Name == t.Name {
+			if t.Kind == manifest.KindDevice && v.Name == t.Name {
 				mt.Elem, mt.ElemSize, mt.Line = v.Elem, v.ElemSize, v.Pos.Line
 			}
 		}
@@ -222,12 +222,12 @@ func kernelManifest(i int, k *passes.Kernel, globals []*passes.Variable) manifes
 	}
 	for _, u := range k.Unchecked {
 		mk.Unchecked = append(mk.Unchecked, manifest.Unchecked{Name: u.Name, Reason: u.Reason, Requires: u.Requires})
-		if u.Requires == "1-D launch" {
+		if u.Requires == manifest.Requires1DLaunch {
 			mk.Requires1D = append(mk.Requires1D, u.Name)
 		}
 		if pi := privateParam(k, u); pi >= 0 {
 			p := k.Params[pi]
-			mk.Targets = append(mk.Targets, manifest.Target{Index: len(mk.Targets), Name: p.Name, Space: "global", Kind: "param", Param: pi,
+			mk.Targets = append(mk.Targets, manifest.Target{Index: len(mk.Targets), Name: p.Name, Space: manifest.SpaceGlobal, Kind: manifest.KindParam, Param: pi,
 				Type: p.Type, Elem: p.Elem, ElemSize: p.ElemSize, Private: true})
 		}
 	}
@@ -238,7 +238,7 @@ func kernelManifest(i int, k *passes.Kernel, globals []*passes.Variable) manifes
 // entry names when the parameter is written privately (it must still be
 // privatized), else -1.
 func privateParam(k *passes.Kernel, u passes.Unchecked) int {
-	if u.Requires != "1-D launch" {
+	if u.Requires != manifest.Requires1DLaunch {
 		return -1
 	}
 	for i, p := range k.Params {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -88,6 +89,27 @@ func runBuild(c *cli.Context) error {
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 		return inputErr("-o %s: exists and is not a directory", dir)
 	}
+	// The build is made in a temporary directory next to dir and takes its
+	// place only when complete: a failed build leaves the previous one as
+	// it was, never a mix of new source and old modules.
+	final := dir
+	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
+		return fmt.Errorf("build %s: %w", final, err)
+	}
+	dir, err = os.MkdirTemp(filepath.Dir(final), "."+filepath.Base(final)+".tmp-")
+	if err != nil {
+		return fmt.Errorf("build %s: %w", final, err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil { // MkdirTemp's 0700 is for secrets
+		os.RemoveAll(dir)
+		return fmt.Errorf("build %s: %w", final, err)
+	}
+	tmp, keep := dir, false // an internal compile error keeps tmp, for the report
+	defer func() {
+		if !keep {
+			os.RemoveAll(tmp) // gone already when it took final's place
+		}
+	}()
 	clangInc, rtInc, cpuInc := filepath.Join(dir, "include", "clang"), filepath.Join(dir, "include", "rt"), filepath.Join(dir, "include", "cpu")
 	for _, d := range []string{clangInc, rtInc, cpuInc} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -128,9 +150,20 @@ func runBuild(c *cli.Context) error {
 	m.Includes, m.Defines, m.Std = append(abIncl(opt.Includes), filepath.Dir(abs)), opt.Defines, opt.Std
 	m.Runtime = gpuruntime.RuntimeVersion()
 	built, err := compileBuild(c, dir, m)
+	var ce *gpuruntime.CompileError
+	if errors.As(err, &ce) {
+		if nvcc := c.String("nvcc"); nvcc != "" && ce.Compiler == filepath.Base(nvcc) {
+			return &exitError{exitFailed, fmt.Errorf("--nvcc %s failed (%s is left as it was):\n%s", nvcc, final, ce.Output)}
+		}
+		keep = true
+	}
 	if err != nil {
 		return err
 	}
+	if err := replaceDir(dir, final); err != nil {
+		return fmt.Errorf("build %s: %w", final, err)
+	}
+	dir = final
 	w := c.App.Writer
 	for _, k := range m.Kernels {
 		file := file
@@ -159,6 +192,31 @@ func runBuild(c *cli.Context) error {
 		fmt.Fprintf(w, "  %s\n", n)
 	}
 	fmt.Fprintf(w, "build: %s\n", dir)
+	return nil
+}
+
+// replaceDir puts the complete build tmp in dir's place, removing the
+// build that was there.
+func replaceDir(tmp, dir string) error {
+	old := ""
+	if _, err := os.Lstat(dir); err == nil {
+		o, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".old-")
+		if err != nil {
+			return err
+		}
+		old = filepath.Join(o, "build")
+		if err := os.Rename(dir, old); err != nil {
+			os.Remove(o)
+			return err
+		}
+		defer os.RemoveAll(o)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if old != "" {
+			os.Rename(old, dir) // put the previous build back
+		}
+		return err
+	}
 	return nil
 }
 

@@ -111,7 +111,7 @@ func TestEndToEnd(t *testing.T) {
 				if r.Region.File == "" || r.Region.BeginLine == 0 {
 					t.Errorf("race without its region's file and lines: %+v", r)
 				}
-				if r.Kind == e.kind && (e.space == "any" || r.Space == e.space) && r.Scope == e.scope {
+				if r.Kind == e.kind && (e.space == "any" || r.Space == e.space) && string(r.Scope) == e.scope {
 					return
 				}
 			}

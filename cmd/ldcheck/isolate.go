@@ -7,10 +7,15 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
+
+	"ldcheck/gpuruntime"
+	"ldcheck/gpuruntime/launch"
 )
 
 // childEnv marks the child process that does a run's work; progressEnv
@@ -59,26 +64,105 @@ func runIsolated(c *cli.Context) (handled bool, err error) {
 	if !errors.As(err, &ee) {
 		return true, &exitError{exitFailed, fmt.Errorf("run: %w", err)}
 	}
-	if st, ok := ee.Sys().(syscall.WaitStatus); ok && (st.Signaled() || filter.crashed) {
-		what := "crashed"
-		if st.Signaled() {
-			what = "crashed (" + st.Signal().String() + ")"
-		}
-		return true, &exitError{exitInput, fmt.Errorf("the kernel %s on the CPU backend: most likely an out-of-bounds access, a buffer smaller than the kernel touches (give a larger --arg COUNT), or an invalid pointer; no verdict", what)}
-	}
-	if filter.crashed {
-		return true, &exitError{exitInput, errors.New("the kernel crashed on the CPU backend: most likely an out-of-bounds access, a buffer smaller than the kernel touches (give a larger --arg COUNT); no verdict")}
+	st, _ := ee.Sys().(syscall.WaitStatus)
+	if err := filter.failure(st, c.StringSlice("arg")); err != nil {
+		return true, err
 	}
 	return true, &exitError{ee.ExitCode(), nil}
 }
 
-// crashFilter passes the child's messages through until the Go runtime
-// starts reporting a fatal signal, and swallows the stack dump that follows.
-type crashFilter struct {
-	w       io.Writer
-	crashed bool
-	line    bytes.Buffer
+// kernelCrash is what a crash of the kernel's own code says.
+const kernelCrash = "most likely an out-of-bounds access, a buffer smaller than the kernel touches (give a larger --arg COUNT), or an invalid pointer; no verdict"
+
+// failure turns the way the child ended into the user's message: the
+// kernel crashing on the CPU backend (the user's kernel or input, exit 2),
+// the host running out of memory (exit 2 when an --arg asked for that much,
+// else 3), or a Go panic or fatal error in ldcheck itself (exit 3, an
+// internal error with the trace kept for a report). nil when the child
+// ended by itself, having said why.
+func (f *crashFilter) failure(st syscall.WaitStatus, args []string) error {
+	switch {
+	case f.crash == crashOOM:
+		return hostMemory(f.oomBytes, args)
+	case f.crash == crashPanic || f.crash == crashFatal:
+		where := "the Go stack trace could not be saved"
+		if path, err := saveTrace(f.trace.Bytes()); err == nil {
+			where = "the Go stack trace is in " + path
+		}
+		return &exitError{exitFailed, fmt.Errorf("internal error: ldcheck run failed: %s (%s); please report it to the ldcheck maintainers with that file and the command line; no verdict", f.first, where)}
+	case st.Signaled():
+		return &exitError{exitInput, fmt.Errorf("the kernel crashed (%s) on the CPU backend: %s", st.Signal(), kernelCrash)}
+	case f.crash == crashSignal:
+		return &exitError{exitInput, fmt.Errorf("the kernel crashed on the CPU backend: %s", kernelCrash)}
+	}
+	return nil
 }
+
+// hostMemory reports the host running out of memory for an allocation of
+// asked bytes (0: not known). An --arg buffer at least a quarter of that
+// size is what asked for it (ldcheck keeps a few copies of each buffer):
+// the user's input, exit 2.
+func hostMemory(asked uint64, args []string) error {
+	what := "the host ran out of memory"
+	if asked > 0 {
+		what = fmt.Sprintf("the host ran out of memory: an allocation of %d bytes (%s) failed", asked, gpuruntime.FormatBytes(int64(min(asked, 1<<62))))
+	}
+	var big launch.Arg
+	var bigBytes uint64
+	for _, raw := range args {
+		a, err := launch.ParseArg(raw)
+		if err != nil {
+			continue
+		}
+		if n, ok := a.Bytes(); ok && n > bigBytes {
+			big, bigBytes = a, n
+		}
+	}
+	if bigBytes > 0 && (asked == 0 || bigBytes >= asked/4) {
+		return &exitError{exitInput, fmt.Errorf("%s; --arg %s asks for %d bytes (%s), more than this process may use (see ulimit -v and the free memory): give a smaller COUNT; no verdict",
+			what, big.Raw, bigBytes, gpuruntime.FormatBytes(int64(min(bigBytes, 1<<62))))}
+	}
+	return &exitError{exitFailed, fmt.Errorf("%s, more than this process may use (see ulimit -v and the free memory); no verdict", what)}
+}
+
+// saveTrace keeps a crash's Go stack trace for a bug report.
+func saveTrace(trace []byte) (string, error) {
+	f, err := os.CreateTemp("", "ldcheck-crash-*.txt")
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if _, err := f.Write(trace); err != nil {
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+// How the child's stderr says it ended.
+type crashKind int
+
+const (
+	crashNone   crashKind = iota
+	crashSignal           // a fatal signal in the kernel's (non-Go) code
+	crashOOM              // the Go runtime could not allocate host memory
+	crashPanic            // a Go panic: ldcheck's bug
+	crashFatal            // another fatal error of the Go runtime: ldcheck's bug
+)
+
+// crashFilter passes the child's messages through until the Go runtime
+// starts reporting a crash, and swallows the stack dump that follows
+// (keeping it in trace for a report).
+type crashFilter struct {
+	w        io.Writer
+	crash    crashKind
+	first    string // the crash's first line
+	oomBytes uint64 // the allocation that failed, for crashOOM
+	line     bytes.Buffer
+	trace    bytes.Buffer
+}
+
+// oomLine is the Go runtime's line before "fatal error: out of memory".
+var oomLine = regexp.MustCompile(`^runtime: out of memory: cannot allocate (\d+)-byte block`)
 
 func (f *crashFilter) Write(p []byte) (int, error) {
 	for _, b := range p {
@@ -88,13 +172,36 @@ func (f *crashFilter) Write(p []byte) (int, error) {
 		}
 		s := f.line.String()
 		f.line.Reset()
-		if strings.HasPrefix(s, "SIGSEGV") || strings.HasPrefix(s, "SIGBUS") || strings.HasPrefix(s, "fatal error:") ||
-			strings.HasPrefix(s, "unexpected signal") || strings.HasPrefix(s, "signal arrived") {
-			f.crashed = true
+		if f.crash == crashNone {
+			f.classify(strings.TrimSuffix(s, "\n"))
 		}
-		if !f.crashed {
+		if f.crash == crashNone {
 			io.WriteString(f.w, s)
+		} else if f.trace.Len() < 1<<20 {
+			f.trace.WriteString(s)
 		}
 	}
 	return len(p), nil
+}
+
+// classify notes a crash that line begins.
+func (f *crashFilter) classify(line string) {
+	kind := crashNone
+	switch {
+	case oomLine.MatchString(line):
+		kind = crashOOM
+		f.oomBytes, _ = strconv.ParseUint(oomLine.FindStringSubmatch(line)[1], 10, 64)
+	case line == "fatal error: out of memory" || line == "fatal error: runtime: out of memory":
+		kind = crashOOM
+	case strings.HasPrefix(line, "SIGSEGV") || strings.HasPrefix(line, "SIGBUS") || strings.HasPrefix(line, "unexpected signal") ||
+		strings.HasPrefix(line, "signal arrived") || strings.HasPrefix(line, "fatal error: unexpected signal"):
+		kind = crashSignal
+	case strings.HasPrefix(line, "panic: "):
+		kind = crashPanic
+	case strings.HasPrefix(line, "fatal error: "):
+		kind = crashFatal
+	}
+	if kind != crashNone {
+		f.crash, f.first = kind, line
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/urfave/cli/v2"
 
@@ -105,7 +106,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return runApp(args, stdout, stderr, false)
 }
 
-func runApp(args []string, stdout, stderr io.Writer, isolate bool) int {
+func runApp(args []string, stdout, stderr io.Writer, isolate bool) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			code = internalError(stderr, r, debug.Stack())
+		}
+	}()
 	app := newApp(stdout, stderr)
 	app.Metadata = map[string]any{"isolate": isolate}
 	unknown := false
@@ -126,6 +132,17 @@ func runApp(args []string, stdout, stderr io.Writer, isolate bool) int {
 	}
 	fmt.Fprintf(stderr, "ldcheck: %v\n", err)
 	return classify(err)
+}
+
+// internalError reports a Go panic in ldcheck as what it is: ldcheck's bug,
+// exit 3, with the stack trace kept for the report.
+func internalError(stderr io.Writer, r any, stack []byte) int {
+	where := "the Go stack trace could not be saved"
+	if path, err := saveTrace(append([]byte(fmt.Sprintf("panic: %v\n\n", r)), stack...)); err == nil {
+		where = "the Go stack trace is in " + path
+	}
+	fmt.Fprintf(stderr, "ldcheck: internal error: %v (%s); please report it to the ldcheck maintainers with that file and the command line\n", r, where)
+	return exitFailed
 }
 
 func main() {

@@ -124,6 +124,17 @@ type Arg struct {
 // IsBuffer tells the two forms apart.
 func (a Arg) IsBuffer() bool { return a.Count > 0 }
 
+// Bytes is a buffer's size as the flag gives it (Count elements of Type),
+// saturating; false when Type's size is known only from the kernel (a
+// struct) or a is a scalar.
+func (a Arg) Bytes() (uint64, bool) {
+	ct, ok := lookupCType(a.Type)
+	if !a.IsBuffer() || !ok || ct.size() == 0 {
+		return 0, false
+	}
+	return mulSat(uint64(a.Count), uint64(ct.size())), true
+}
+
 // Init says how a buffer starts.
 type Init struct {
 	Kind  string // "zero", "iota", "rand", "const" or "file"
@@ -232,12 +243,13 @@ func ParseSpec(f Flags) (Spec, error) {
 	dims := []struct {
 		flag, value string
 		dst         *Dim3
-	}{{"--grid", f.Grid, &s.Grid}, {"--block", f.Block, &s.Block}}
+		parse       func(string) (Dim3, error)
+	}{{"--grid", f.Grid, &s.Grid, ParseGrid}, {"--block", f.Block, &s.Block, ParseBlock}}
 	for _, d := range dims {
 		if d.value == "" {
 			continue // Validate says it is required
 		}
-		v, err := ParseDim3(d.value)
+		v, err := d.parse(d.value)
 		if err != nil {
 			return Spec{}, withFlag(err, d.flag)
 		}

@@ -11,8 +11,27 @@ import (
 // Its errors name the value but not the flag (the caller's, see
 // ParseSpec).
 func ParseDim3(s string) (Dim3, error) {
+	return parseDim3(s, fmt.Sprintf("X[,Y[,Z]], each 1 to %d, e.g. 64 or 16,16", maxGridX))
+}
+
+// gridWant and blockWant say CUDA's limits for each dimension of --grid
+// and --block, which their errors end with.
+var (
+	gridWant  = fmt.Sprintf("X[,Y[,Z]] blocks, x 1 to %d, y and z 1 to %d, e.g. 64 or 16,16", maxGridX, maxGridYZ)
+	blockWant = fmt.Sprintf("X[,Y[,Z]] threads, x and y 1 to %d, z 1 to %d, at most %d in all, e.g. 256 or 16,16", maxBlockXY, maxBlockZ, maxBlockThreads)
+)
+
+// ParseGrid parses --grid's X[,Y[,Z]]; its errors give each dimension's
+// limit. Validate checks the limits.
+func ParseGrid(s string) (Dim3, error) { return parseDim3(s, gridWant) }
+
+// ParseBlock parses --block's X[,Y[,Z]]; its errors give each dimension's
+// limit. Validate checks the limits.
+func ParseBlock(s string) (Dim3, error) { return parseDim3(s, blockWant) }
+
+func parseDim3(s, want string) (Dim3, error) {
 	fail := func(format string, args ...any) (Dim3, error) {
-		return Dim3{}, errorf("", s, format+"; want X[,Y[,Z]], each 1 to %d, e.g. 64 or 16,16", append(args, maxGridX)...)
+		return Dim3{}, errorf("", s, format+"; want %s", append(args, want)...)
 	}
 	if strings.TrimSpace(s) == "" {
 		return fail("empty")

@@ -29,6 +29,12 @@ func errText(t *testing.T, err error) string {
 
 const dimWant = "; want X[,Y[,Z]], each 1 to 2147483647, e.g. 64 or 16,16"
 
+// What --grid and --block say of CUDA's limits, for each dimension.
+const (
+	gridLimits  = "; want X[,Y[,Z]] blocks, x 1 to 2147483647, y and z 1 to 65535, e.g. 64 or 16,16"
+	blockLimits = "; want X[,Y[,Z]] threads, x and y 1 to 1024, z 1 to 64, at most 1024 in all, e.g. 256 or 16,16"
+)
+
 func TestParseDim3(t *testing.T) {
 	type result struct {
 		D   Dim3
@@ -270,8 +276,11 @@ func TestParseSpec(t *testing.T) {
 		{"neither", Flags{}, result{Err: "--grid and --block are required (" + example + ")"}},
 		{"no grid", Flags{Block: "256"}, result{Err: "--grid: required: the number of blocks, X[,Y[,Z]] (" + example + ")"}},
 		{"no block", Flags{Grid: "64"}, result{Err: "--block: required: the threads per block, X[,Y[,Z]] (" + example + ")"}},
-		{"bad grid", Flags{Grid: "0", Block: "256"}, result{Err: "--grid 0: x is 0" + dimWant}},
-		{"bad block", Flags{Grid: "1", Block: "a,b"}, result{Err: `--block a,b: x is "a", not a positive integer` + dimWant}},
+		{"bad grid", Flags{Grid: "0", Block: "256"}, result{Err: "--grid 0: x is 0" + gridLimits}},
+		{"grid y 0", Flags{Grid: "4,0", Block: "256"}, result{Err: "--grid 4,0: y is 0" + gridLimits}},
+		{"grid z too large", Flags{Grid: "4,4,99999999999", Block: "256"}, result{Err: "--grid 4,4,99999999999: z is 99999999999, too large" + gridLimits}},
+		{"bad block", Flags{Grid: "1", Block: "a,b"}, result{Err: `--block a,b: x is "a", not a positive integer` + blockLimits}},
+		{"block z 0", Flags{Grid: "1", Block: "32,1,0"}, result{Err: "--block 32,1,0: z is 0" + blockLimits}},
 		{"grid y", Flags{Grid: "1,70000", Block: "4"}, result{Err: "--grid 1,70000: y is 70000; CUDA allows at most 65535 blocks in y"}},
 		{"grid z", Flags{Grid: "1,1,65536", Block: "4"}, result{Err: "--grid 1,1,65536: z is 65536; CUDA allows at most 65535 blocks in z"}},
 		{"block x", Flags{Grid: "4", Block: "2000"}, result{Err: "--block 2000: x is 2000; CUDA allows at most 1024 threads in x"}},

@@ -125,9 +125,9 @@ type Region struct {
 type Target struct {
 	Index    int    `json:"index"`
 	Name     string `json:"name"`
-	Space    string `json:"space"` // shared or global
-	Kind     string `json:"kind"`  // shared, device (module scope), param
-	Param    int    `json:"param"` // parameter index for kind param, else -1
+	Space    Space  `json:"space"`
+	Kind     Kind   `json:"kind"`
+	Param    int    `json:"param"` // parameter index for KindParam, else NoParam
 	Type     string `json:"type"`
 	Elem     string `json:"elem,omitempty"`
 	ElemSize int64  `json:"elem_size,omitempty"`
@@ -142,9 +142,9 @@ type Target struct {
 
 // Unchecked is a variable that is not checked, and why.
 type Unchecked struct {
-	Name     string `json:"name"`
-	Reason   string `json:"reason"`
-	Requires string `json:"requires,omitempty"`
+	Name     string      `json:"name"`
+	Reason   string      `json:"reason"`
+	Requires Requirement `json:"requires,omitempty"`
 }
 
 // KernelSource is the file kernel k is defined in.
@@ -155,8 +155,12 @@ func (m *Manifest) KernelSource(k *Kernel) string {
 	return m.Source
 }
 
-// Write stores m as DIR/manifest.json.
+// Write stores m as DIR/manifest.json. A manifest that Validate rejects is
+// not written: the build made it, so that is ldcheck's bug.
 func (m *Manifest) Write(dir string) error {
+	if err := m.Validate(); err != nil {
+		return fmt.Errorf("internal error: the manifest for %s is inconsistent: %w", m.Source, err)
+	}
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
@@ -164,19 +168,39 @@ func (m *Manifest) Write(dir string) error {
 	return os.WriteFile(filepath.Join(dir, FileName), append(b, '\n'), 0o644)
 }
 
-// Read loads DIR/manifest.json and checks its version.
+// Read loads DIR/manifest.json, checks its version and validates it.
 func Read(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, FileName)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not an ldcheck build directory (run `ldcheck build FILE.cu` first): %w", dir, err)
 	}
+	return Parse(path, b)
+}
+
+// Parse decodes and validates the manifest text b read from path (which
+// names it in errors).
+func Parse(path string, b []byte) (*Manifest, error) {
+	const rebuild = "rebuild with `ldcheck build FILE.cu`"
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return nil, fmt.Errorf("%s: corrupt manifest (%s): %v", path, rebuild, err)
+	}
+	if _, ok := fields["version"]; !ok {
+		return nil, fmt.Errorf("%s: not an ldcheck manifest: it has no \"version\" field; %s", path, rebuild)
+	}
 	var m Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s: corrupt manifest (rebuild with `ldcheck build`): %v", path, err)
+		return nil, fmt.Errorf("%s: corrupt manifest (%s): %v", path, rebuild, err)
 	}
 	if m.Version != Version {
-		return nil, fmt.Errorf("%s: made by another ldcheck version (manifest version %d, this ldcheck reads %d); rebuild with `ldcheck build`", path, m.Version, Version)
+		return nil, fmt.Errorf("%s: made by another ldcheck version (manifest version %d, this ldcheck reads %d); %s", path, m.Version, Version, rebuild)
+	}
+	if err := m.Validate(); err != nil {
+		if m.Source != "" {
+			return nil, fmt.Errorf("%s: invalid manifest: %w; rebuild with `ldcheck build %s`", path, err, m.Source)
+		}
+		return nil, fmt.Errorf("%s: invalid manifest: %w; %s", path, err, rebuild)
 	}
 	return &m, nil
 }
