@@ -41,8 +41,11 @@ vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 
+# The end-to-end packages build and run dozens of kernels on the CPU
+# backend: minutes on a small machine, past go test's default 10-minute
+# limit when the packages share two cores.
 test: deps vet
-	$(GO) test ./...
+	$(GO) test -timeout 60m ./...
 
 clean:
 	rm -rf bin examples/*.ldcheck
