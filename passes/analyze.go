@@ -29,11 +29,12 @@ func Analyze(u *Unit) *Analysis {
 		globals[g.Key] = v
 		globalOrder = append(globalOrder, g.Key)
 	}
+	atomicParams := AtomicParams(u)
 	for _, f := range u.Funcs {
 		if !f.Kernel {
 			continue
 		}
-		ka := &kernelAnalysis{unit: u, fn: f, funcs: funcs, globals: globals, globalOrder: globalOrder}
+		ka := &kernelAnalysis{unit: u, fn: f, funcs: funcs, globals: globals, globalOrder: globalOrder, atomicParams: atomicParams}
 		k := ka.run()
 		a.Kernels = append(a.Kernels, k)
 		a.Diagnostics = append(a.Diagnostics, ka.diags...)
@@ -49,7 +50,9 @@ type kernelAnalysis struct {
 	globals     map[string]*Variable
 	globalOrder []string
 	reach       []*Func // device functions reachable from the kernel
-	diags       []Diagnostic
+	// atomicParams: AtomicParams of the unit.
+	atomicParams map[string]map[int]bool
+	diags        []Diagnostic
 }
 
 func (ka *kernelAnalysis) diag(p Pos, sev, format string, args ...any) {

@@ -263,7 +263,14 @@ func (ka *kernelAnalysis) targetsPass(k *Kernel) ([]Target, []Unchecked) {
 		body.Walk(func(n *Node) bool {
 			if n.Kind == "DeclRefExpr" {
 				if c := byKey[n.Ref]; c != nil {
-					c.accesses = append(c.accesses, classify(n))
+					a := classify(n)
+					if a.escape && a.atomic == "" {
+						// Passed to a function that updates it atomically.
+						if call := atomicCallOf(n, ka.atomicParams); call != "" {
+							a.atomic, a.escape = call, false
+						}
+					}
+					c.accesses = append(c.accesses, a)
 				}
 			}
 			return true
@@ -298,7 +305,7 @@ func (ka *kernelAnalysis) targetsPass(k *Kernel) ([]Target, []Unchecked) {
 		}
 		switch {
 		case atomic != "":
-			unchecked = append(unchecked, Unchecked{Name: c.name, Line: atomicLine, Reason: fmt.Sprintf("touched by %s at line %d: variables updated by atomics are not privatized, so races on them are not checked", atomic, atomicLine)})
+			unchecked = append(unchecked, Unchecked{Name: c.name, Line: atomicLine, Atomic: true, Reason: fmt.Sprintf("touched by %s at line %d: variables updated by atomics are not privatized, so races on them are not checked", atomic, atomicLine)})
 			continue
 		case c.space == Constant:
 			unchecked = append(unchecked, Unchecked{Name: c.name, Line: c.line, Reason: "__constant__ memory is read-only in kernels"})

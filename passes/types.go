@@ -131,6 +131,9 @@ type Unchecked struct {
 	// Requires names a launch property the reason depends on ("1-D
 	// launch"); the runtime must check it.
 	Requires manifest.Requirement `json:"requires,omitempty"`
+	// Atomic: atomics update it (in the kernel or in a device function
+	// it is passed to); its updates must take effect once.
+	Atomic bool `json:"atomic,omitempty"`
 }
 
 // Atomic is an atomic operation and the variable it touches.

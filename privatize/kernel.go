@@ -39,6 +39,12 @@ type kernelRewrite struct {
 	// kernel's shared stores (sharedWriteEdits).
 	sharedTracked   bool
 	sharedUntracked string
+	// once: the kernel's onceScope (its own __shared__ variables are
+	// added by rewrite); selfNeeded: a device function it calls has
+	// once-only operations and reaches the thread's state via LDC_SELF.
+	once         *onceScope
+	selfNeeded   bool
+	atomicParams map[string]map[int]bool
 }
 
 // unprivatizedParams returns the declaration keys of the kernel's pointer
@@ -107,21 +113,30 @@ func (kr *kernelRewrite) unsupported(u *passes.Unit, a *passes.Analysis) string 
 	if reason != "" {
 		return reason
 	}
-	// Atomics and printf inside called device functions would run twice.
+	// Atomics in called device functions run once, as global ones.
+	shared := map[string]bool{}
+	for key := range kr.once.shared {
+		shared[key] = true
+	}
+	kr.fn.Body.Walk(func(n *passes.Node) bool {
+		if n.Kind == "VarDecl" && n.Space == passes.Shared {
+			shared[n.Key] = true
+		}
+		return true
+	})
+	if r := sharedAtomicThroughParam(kr.fn.Body, shared, kr.atomicParams); r != "" {
+		return r
+	}
 	calls := map[string]bool{}
 	for _, c := range k.Calls {
 		calls[c] = true
 	}
 	for _, f := range u.Funcs {
-		if !calls[f.Name] {
-			continue
-		}
-		f.Body.Walk(func(n *passes.Node) bool {
-			if reason == "" && n.Kind == "CallExpr" && (strings.HasPrefix(n.Name, "atomic") || n.Name == "printf") {
-				reason = fmt.Sprintf("line %d: %s inside device function %s would run twice under region replay; call it from the kernel body", n.Pos.Line, n.Name, f.Name)
+		if calls[f.Name] && f.Body != nil {
+			if r := sharedAtomicThroughParam(f.Body, kr.once.shared, kr.atomicParams); r != "" {
+				return r
 			}
-			return true
-		})
+		}
 	}
 	return reason
 }
@@ -274,25 +289,6 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 				leaves.replace(n.Pos.Offset, end, barrierHook(K, id))
 				return false
 			}
-			if strings.HasPrefix(n.Name, "atomic") {
-				// Shared memory starts afresh in every launch, so atomics
-				// on it run in every launch; global atomics run once.
-				macro := "LDC_ATOMIC"
-				if len(n.Children) > 1 && refersTo(n.Children[1], allShared) {
-					macro = "LDC_ATOMIC_SHARED"
-				}
-				if resultDiscarded(n) {
-					// Nothing to replay: the second run just skips it, and
-					// the log needs no room for it (histograms do thousands).
-					macro += "_NORET"
-				}
-				macro += "("
-				leaves.insert(n.Pos.Offset, macro, 0)
-				leaves.insert(n.Pos.End, ")", 1)
-			} else if n.Name == "printf" {
-				leaves.insert(n.Pos.Offset, "LDC_ONCE(", 0)
-				leaves.insert(n.Pos.End, ")", 1)
-			}
 		case "ReturnStmt":
 			end, ok := kr.semicolonAfter(n.Pos.End)
 			if !ok {
@@ -306,6 +302,17 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	// Atomics, printf and reads of atomically updated variables run once.
+	once := *kr.once
+	once.shared = map[string]bool{}
+	for key := range kr.once.shared {
+		once.shared[key] = true
+	}
+	for key := range allShared {
+		once.shared[key] = true
+	}
+	oe, _ := onceEdits(body, &once)
+	leaves = append(leaves, oe...)
 	// Global loads and stores go through the copy-on-write hooks.
 	leaves = append(leaves, accessEdits(body, newAccessScope(kr.unit, kr.fn, kr.deviceTargets, kr.unprivatizedParams()))...)
 	// Edits of other files (a macro's definition) stay out of the leaves,
@@ -440,6 +447,9 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 	var pro strings.Builder
 	pro.WriteString(" " + strings.Join(decls, " "))
 	fmt.Fprintf(&pro, " ldc_thread ldc_t; ldc_begin(&ldc_t);")
+	if kr.selfNeeded {
+		pro.WriteString(" LDC_SELF_SET();")
+	}
 	// Aligned areas and 8-byte slots (LDC_SLOT) let the compiler save and
 	// compare whole words, and keep the areas in registers where it can.
 	fmt.Fprintf(&pro, " alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_%d], ldc_end[LDC_LOCALS_SIZE_%d];", K, K)

@@ -53,6 +53,39 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 			}
 		}
 	}
+	// Once-only operations (once.go), in kernels and device functions.
+	atomicParams := passes.AtomicParams(u)
+	userFuncs := map[string]*passes.Func{}
+	moduleShared := map[string]bool{}
+	for _, f := range u.Funcs {
+		userFuncs[f.Key] = f
+	}
+	for _, g := range u.Globals {
+		if g.Space == passes.Shared {
+			moduleShared[g.Key] = true
+		}
+	}
+	selfFuncs := map[string]bool{} // device functions that use LDC_SELF, by name
+	for _, f := range u.Funcs {
+		if f.Kernel || !f.Device || f.Body == nil {
+			continue
+		}
+		sc := &onceScope{shared: map[string]bool{}, atomic: passes.AtomicVars(f, atomicParams), userFuncs: userFuncs}
+		for key := range moduleShared {
+			sc.shared[key] = true
+		}
+		f.Body.Walk(func(n *passes.Node) bool {
+			if n.Kind == "VarDecl" && n.Space == passes.Shared {
+				sc.shared[n.Key] = true
+			}
+			return true
+		})
+		if oe, any := onceEdits(f.Body, sc); any {
+			selfFuncs[f.Name] = true
+			oe.insert(f.Body.Pos.Offset+1, " LDC_SELF();", -5000)
+			es = append(es, oe.inFile(f.File)...)
+		}
+	}
 	for _, f := range u.Funcs {
 		if f.Kernel || !f.Device {
 			continue
@@ -72,7 +105,13 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		if fn := funcs[k.Name]; fn != nil && fn.File != u.Files[0] {
 			mk.File = fn.File.Path
 		}
-		kr := &kernelRewrite{index: i, k: k, fn: funcs[k.Name], deviceTargets: deviceTargets, unit: u}
+		kr := &kernelRewrite{index: i, k: k, fn: funcs[k.Name], deviceTargets: deviceTargets, unit: u, atomicParams: atomicParams}
+		if kr.fn != nil {
+			kr.once = &onceScope{shared: moduleShared, atomic: passes.AtomicVars(kr.fn, atomicParams), userFuncs: userFuncs}
+		}
+		for _, c := range k.Calls {
+			kr.selfNeeded = kr.selfNeeded || selfFuncs[c]
+		}
 		if kr.fn != nil {
 			kr.src, kr.tokens = kr.fn.File.Source, kr.fn.File.Tokens
 		}
@@ -221,6 +260,11 @@ func kernelManifest(i int, k *passes.Kernel, globals []*passes.Variable) manifes
 		}
 	}
 	for _, u := range k.Unchecked {
+		// Named as the kernel names it: an atomic in a device function
+		// names the function's parameter.
+		if u.Atomic && !slices.Contains(mk.Atomic, u.Name) {
+			mk.Atomic = append(mk.Atomic, u.Name)
+		}
 		mk.Unchecked = append(mk.Unchecked, manifest.Unchecked{Name: u.Name, Reason: u.Reason, Requires: u.Requires})
 		if u.Requires == manifest.Requires1DLaunch {
 			mk.Requires1D = append(mk.Requires1D, u.Name)

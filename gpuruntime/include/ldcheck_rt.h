@@ -1172,6 +1172,45 @@ template <class T> static __device__ LDC_ENGINE T ldc_atomic_replay(struct ldc_t
 #define LDC_ATOMIC_SHARED_NORET(E) ((ldc_t.mode == LDC_MODE_REPLAY && ldc_t.pass == 2) ? (void)0 : (void)(E))
 #define LDC_ONCE(E) (((ldc_t.mode == LDC_MODE_REPLAY && ldc_t.pass == 2) || (ldc_t.mode == LDC_MODE_BLOCK && ldc_g.pass == 2)) ? 0 : (E))
 
+// Plain reads of a variable that atomics update run once as well: a
+// replay returns what the first run read. Otherwise a unit's own atomics,
+// which took effect in the first run, would change what it reads in the
+// second and make it look racy with itself (old = c[0]; atomicAdd(c, 1)).
+// The read is still made in a replay, only its value is replaced, so the
+// log keeps one order for every kind of once-only operation. Values wider
+// than a log slot are not logged.
+template <class T> static __device__ LDC_ENGINE __forceinline__ T ldc_read_once(struct ldc_thread *t, int replay, T v) {
+  if (sizeof(T) > sizeof(unsigned long long)) return v;
+  return replay ? ldc_atomic_replay<T>(t) : ldc_atomic_record<T>(t, v);
+}
+#define LDC_READ_ONCE(E) ldc_read_once(&ldc_t, ldc_atomic_replaying(&ldc_t), (E))
+#define LDC_READ_ONCE_SHARED(E) ldc_read_once(&ldc_t, ldc_t.mode == LDC_MODE_REPLAY && ldc_t.pass == 2, (E))
+
+// Device functions with once-only operations (atomics, printf, reads of
+// atomically updated variables) reach their thread's replay state, a local
+// of the kernel, through a per-block table the kernel fills at entry
+// (LDC_SELF_SET): no signature changes, so calls through macros, overloads
+// and forward declarations need no rewriting. Only kernels that call such
+// functions pay for the table (8 KiB of shared memory at 1024 threads).
+static __device__ LDC_ENGINE __forceinline__ struct ldc_thread **ldc_selves() {
+  __shared__ struct ldc_thread *selves[1024];
+  return selves;
+}
+#define LDC_SELF_SET() (ldc_selves()[ldc_thread_linear()] = &ldc_t)
+// ldc_self is the calling thread's state; a kernel that was not
+// instrumented (plain mode: no log, nothing replays) gets the fresh state
+// in *plain.
+static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct ldc_thread *plain) {
+  if (ldc_g.mode == LDC_MODE_PLAIN) {
+    plain->mode = LDC_MODE_PLAIN;
+    plain->pass = 1;
+    plain->natomic = plain->atomic_start = 0;
+    return plain;
+  }
+  return ldc_selves()[ldc_thread_linear()];
+}
+#define LDC_SELF() struct ldc_thread ldc_plain_t; struct ldc_thread &ldc_t = *ldc_self(&ldc_plain_t)
+
 #define LDC_BARRIER(K, ID)                                      \
   do {                                                          \
     if (ldc_t.mode != LDC_MODE_REPLAY) {                        \
