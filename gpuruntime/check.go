@@ -399,8 +399,17 @@ func (r *checkRun) setup() error {
 			return err
 		}
 	}
-	r.ctxAddr, _, err = r.b.Symbol("ldc_g")
-	return err
+	// The context is written as Ctx's bytes: a module whose struct ldc_ctx
+	// has another size would read every field after the first difference
+	// wrongly, so refuse it at load rather than give a wrong verdict.
+	var n int64
+	if r.ctxAddr, n, err = r.b.Symbol("ldc_g"); err != nil {
+		return err
+	}
+	if n != CtxSize {
+		return fmt.Errorf("the module's checking context (ldc_g) is %d bytes and this ldcheck writes %d: build and runtime disagree; rebuild with ldcheck build (if that does not help, it is an ldcheck bug: please report it)", n, CtxSize)
+	}
+	return nil
 }
 
 // restoreAll puts every buffer and module-scope target back to its

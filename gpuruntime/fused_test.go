@@ -369,3 +369,34 @@ func TestOutOfMemoryMidRun(t *testing.T) {
 		}
 	}
 }
+
+// otherLayout is a backend whose module lays out the context with another
+// size, as a module built against a different runtime header would.
+type otherLayout struct{ *CPUBackend }
+
+func (o otherLayout) Symbol(name string) (DevPtr, int64, error) {
+	p, n, err := o.CPUBackend.Symbol(name)
+	if name == "ldc_g" {
+		n -= 8
+	}
+	return p, n, err
+}
+
+// TestContextLayoutChecked: a module whose context differs in size from
+// the host's Ctx is refused before any launch, with a rebuild hint.
+func TestContextLayoutChecked(t *testing.T) {
+	b, _ := fusedBackend(t)
+	k := &manifest.Kernel{Name: "k", Instrumented: true,
+		Params:  []manifest.Param{{Name: "out", Type: "int *", Size: 8, Pointer: true, Elem: "int", ElemSize: 4}},
+		Targets: []manifest.Target{{Index: 0, Name: "out", Space: "global", Kind: "param", Param: 0, ElemSize: 4}}}
+	l := Launch{Kernel: k, Grid: [3]uint32{2, 1, 1}, Block: [3]uint32{32, 1, 1}, Args: []Arg{{Param: k.Params[0], Buffer: true, Data: make([]byte, 256)}}}
+	// As built, setup passes (the run then fails at the launch: the test
+	// module holds the check kernels only).
+	if _, err := Check(b, l, Options{}); err == nil || strings.Contains(err.Error(), "ldc_g") {
+		t.Fatalf("the module as built: %v", err)
+	}
+	_, err := Check(otherLayout{b}, l, Options{})
+	if err == nil || !strings.Contains(err.Error(), "ldc_g") || !strings.Contains(err.Error(), "rebuild") {
+		t.Fatalf("got %v, want the context size mismatch named", err)
+	}
+}
