@@ -5,21 +5,27 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"ldcheck/privatize/manifest"
 )
 
-// expectation is a kernel file's header: "// expect: none" or
-// "// expect: race KIND SPACE SCOPE", and "// launch: FLAGS".
+// expectation is a kernel file's header: "// expect: none",
+// "// expect: race KIND SPACE SCOPE" or "// expect: error (exit N, ...)"
+// (the build fails with status N), and "// launch: FLAGS".
 type expectation struct {
 	race               bool
 	kind, space, scope string
 	launch             []string
+	buildExit          int // an error expectation: the build's exit status
 }
 
-func readExpectation(t *testing.T, file string) (expectation, bool) {
+// readExpectation fails the test for a file whose header it cannot read:
+// a kernel skipped for a typo in its header would pass unnoticed.
+func readExpectation(t *testing.T, file string) expectation {
+	t.Helper()
 	src, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -34,15 +40,27 @@ func readExpectation(t *testing.T, file string) (expectation, bool) {
 				found = true
 			case len(f) == 4 && f[0] == "race":
 				found, e.race, e.kind, e.space, e.scope = true, true, f[1], f[2], f[3]
+			case len(f) >= 3 && f[0] == "error" && f[1] == "(exit":
+				n, err := strconv.Atoi(strings.TrimSuffix(f[2], ","))
+				if err != nil {
+					t.Fatalf("%s: cannot read the exit status in %q", file, line)
+				}
+				found, e.buildExit = true, n
 			default:
-				return e, false // error expectations are tested elsewhere
+				t.Fatalf("%s: cannot read %q (want none, race KIND SPACE SCOPE, or error (exit N, ...))", file, line)
 			}
 		}
 		if rest, ok := strings.CutPrefix(line, "// launch: "); ok {
 			e.launch = strings.Fields(rest)
 		}
 	}
-	return e, found && e.launch != nil
+	if !found {
+		t.Fatalf("%s has no // expect: line", file)
+	}
+	if e.buildExit == 0 && e.launch == nil {
+		t.Fatalf("%s has no // launch: line", file)
+	}
+	return e
 }
 
 // TestEndToEnd builds and runs every kernel of testdata/acceptance and
@@ -52,16 +70,22 @@ func readExpectation(t *testing.T, file string) (expectation, bool) {
 func TestEndToEnd(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/acceptance/*.cu")
 	more, _ := filepath.Glob("../../testdata/e2e/*.cu")
+	if len(files) == 0 || len(more) == 0 {
+		t.Fatalf("no kernels found (%d acceptance, %d e2e): run from cmd/ldcheck", len(files), len(more))
+	}
 	files = append(files, more...)
 	for _, f := range files {
-		e, ok := readExpectation(t, f)
-		if !ok {
-			continue
-		}
+		e := readExpectation(t, f)
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
 			dir := filepath.Join(t.TempDir(), "build")
 			var out, errb bytes.Buffer
+			if e.buildExit != 0 {
+				if code := run([]string{"ldcheck", "build", "-o", dir, f}, &out, &errb); code != e.buildExit || !strings.Contains(errb.String(), filepath.Base(f)) {
+					t.Fatalf("build exit %d, want %d with a message naming the file:\n%s%s", code, e.buildExit, out.String(), errb.String())
+				}
+				return
+			}
 			if code := run([]string{"ldcheck", "build", "-o", dir, f}, &out, &errb); code != 0 {
 				t.Fatalf("build exit %d:\n%s%s", code, out.String(), errb.String())
 			}
