@@ -259,7 +259,7 @@ func TestReplayFindsRaces(t *testing.T) {
 		{"../testdata/acceptance/hs_scan_racy.cu", "scan", launch{[3]uint32{2, 1, 1}, [3]uint32{256, 1, 1}}, []arg{{n: 512, random: true}}, gpuruntime.RecordRW, []int32{gpuruntime.SpaceShared, gpuruntime.SpaceLocal}, ""},
 		{"../testdata/acceptance/matmul_racy.cu", "mm", launch{[3]uint32{4, 4, 1}, [3]uint32{16, 16, 1}}, []arg{{n: 4096, random: true}, {n: 4096, random: true}, {n: 4096}, {scalar: 64}}, gpuruntime.RecordRW, []int32{gpuruntime.SpaceShared, gpuruntime.SpaceLocal}, ""},
 		{"../testdata/acceptance/transpose_racy.cu", "tr", launch{[3]uint32{2, 2, 1}, [3]uint32{32, 8, 1}}, []arg{{n: 4096, random: true}, {n: 4096}, {scalar: 64}}, gpuruntime.RecordRW, []int32{gpuruntime.SpaceShared, gpuruntime.SpaceLocal},
-			"the racing reads land in the global array out, which level 2 does not privatize yet (per-warp global copies with block footprints, issue 4)"},
+			"the racing reads show only in the global array out, and runMode runs level 2 without segments (the page copies of global targets that gpuruntime.Check sets up); cmd/ldcheck's TestEndToEnd finds this race through the whole protocol"},
 		{"../testdata/acceptance/shared_max_ww.cu", "k", launch{[3]uint32{1, 1, 1}, [3]uint32{128, 1, 1}}, []arg{{n: 128, random: true}, {n: 1}}, gpuruntime.RecordWW, []int32{gpuruntime.SpaceShared}, ""},
 	}
 	for _, tc := range tests {
