@@ -51,7 +51,9 @@ times.
 
 Arguments: --arg NAME=TYPE[COUNT]:INIT for pointer parameters (INIT: zero,
 iota, rand[:SEED], const:V, file:PATH with raw little-endian data), and
---arg NAME=VALUE for scalars. A pointer without --arg gets grid x block
+--arg NAME=VALUE for scalars; a by-value parameter of any type (a struct)
+takes its bytes, --arg NAME=hex:BYTES (little-endian, _ may separate them)
+or NAME=file:PATH, exactly its size. A pointer without --arg gets grid x block
 elements (at least 1 MiB) of seeded random data, an integer scalar gets the
 total thread count; run says what it assumed.
 

@@ -218,6 +218,13 @@ func named(t string) bool {
 
 func (b *binder) buffer(p manifest.Param, a Arg) (Value, error) {
 	ct, known := pointee(p)
+	if a.IsBytes() {
+		example := "float[1024]"
+		if known {
+			example = ct.spelling(1024)
+		}
+		return Value{}, errorf("--arg", a.raw(), "%s is a pointer (%s): hex: and file: without TYPE[COUNT] give a by-value parameter's bytes; for a buffer want %s=TYPE[COUNT]:INIT, e.g. %s=%s:file:data.bin", p.Name, decl(p), p.Name, p.Name, example)
+	}
 	if !a.IsBuffer() {
 		example := "float[1024]"
 		if known {
@@ -310,6 +317,9 @@ func (b *binder) scalar(i int, p manifest.Param, a *Arg) (Value, error) {
 	if a != nil && a.IsBuffer() {
 		return Value{}, errorf("--arg", a.raw(), "%s is not a pointer (%s); want %s=VALUE", p.Name, decl(p), p.Name)
 	}
+	if a != nil && a.IsBytes() {
+		return byValueBytes(p, a)
+	}
 	ct, known := lookupCType(p.Type)
 	known = known && ct.lanes == 1 && (p.Size == 0 || p.Size == int64(ct.t.size))
 	var t elemType
@@ -327,9 +337,9 @@ func (b *binder) scalar(i int, p manifest.Param, a *Arg) (Value, error) {
 	case known:
 		t = ct.t
 	case a != nil:
-		return Value{}, errorf("--arg", a.raw(), "ldcheck cannot tell what %s (%s, %d bytes) takes; give its TYPE: --arg %s=TYPE:%s, e.g. %s=int:%s", p.Name, decl(p), p.Size, p.Name, a.Scalar, p.Name, a.Scalar)
+		return Value{}, errorf("--arg", a.raw(), "ldcheck cannot tell what %s (%s, %d bytes) takes; give its TYPE: --arg %s=TYPE:%s, e.g. %s=int:%s, or its %d bytes: %s=hex:BYTES or %s=file:PATH", p.Name, decl(p), p.Size, p.Name, a.Scalar, p.Name, a.Scalar, p.Size, p.Name, p.Name)
 	default:
-		how := fmt.Sprintf("give --arg %s=TYPE:VALUE, e.g. %s=int:7", p.Name, p.Name)
+		how := fmt.Sprintf("give --arg %s=TYPE:VALUE, e.g. %s=int:7, or its %d bytes: %s=hex:BYTES or %s=file:PATH", p.Name, p.Name, p.Size, p.Name, p.Name)
 		if p.Name == "" {
 			how = "name it in the kernel's signature and give --arg NAME=TYPE:VALUE"
 		}
@@ -364,6 +374,25 @@ func (b *binder) scalar(i int, p manifest.Param, a *Arg) (Value, error) {
 	data := make([]byte, t.size)
 	put(data, t.size, v)
 	return Value{Param: p, Data: data, Count: 1, ElemSize: t.size, Type: t.name}, nil
+}
+
+// byValueBytes is a by-value parameter given as its bytes (hex:BYTES or
+// file:PATH): exactly its size, which the build recorded.
+func byValueBytes(p manifest.Param, a *Arg) (Value, error) {
+	data := a.BytesGiven
+	if a.BytesFile != "" {
+		var err error
+		if data, err = os.ReadFile(a.BytesFile); err != nil {
+			return Value{}, errorf("--arg", a.raw(), "%v", fileError(err))
+		}
+	}
+	if p.Size <= 0 {
+		return Value{}, errorf("--arg", a.raw(), "the build does not know the size of %s (%s); rebuild with this ldcheck, or give its TYPE", p.Name, decl(p))
+	}
+	if int64(len(data)) != p.Size {
+		return Value{}, errorf("--arg", a.raw(), "%s (%s) is %d bytes; got %d", p.Name, decl(p), p.Size, len(data))
+	}
+	return Value{Param: p, Data: data, Count: 1, ElemSize: len(data), Type: "bytes"}, nil
 }
 
 // initData makes count elements of t as in says; raw is the --arg for

@@ -214,8 +214,8 @@ func TestBindErrors(t *testing.T) {
 		{"float without arg", saxpy, spec(t), "no --arg for a (float a): give --arg a=VALUE; only integer parameters default (to the thread count)"},
 		{"double without arg", kernel(scalarParam("d", "double", 8)), spec(t), "no --arg for d (double d): give --arg d=VALUE; only integer parameters default (to the thread count)"},
 		{"bool without arg", kernel(scalarParam("b", "bool", 1)), spec(t), "no --arg for b (bool b): give --arg b=VALUE; only integer parameters default (to the thread count)"},
-		{"typedef without arg", kernel(scalarParam("r", "real", 4)), spec(t), "no --arg for r (real r, 4 bytes): ldcheck cannot tell what it takes; give --arg r=TYPE:VALUE, e.g. r=int:7"},
-		{"struct without arg", kernel(scalarParam("p", "Pair", 8)), spec(t), "no --arg for p (Pair p, 8 bytes): ldcheck cannot tell what it takes; give --arg p=TYPE:VALUE, e.g. p=int:7"},
+		{"typedef without arg", kernel(scalarParam("r", "real", 4)), spec(t), "no --arg for r (real r, 4 bytes): ldcheck cannot tell what it takes; give --arg r=TYPE:VALUE, e.g. r=int:7, or its 4 bytes: r=hex:BYTES or r=file:PATH"},
+		{"struct without arg", kernel(scalarParam("p", "Pair", 8)), spec(t), "no --arg for p (Pair p, 8 bytes): ldcheck cannot tell what it takes; give --arg p=TYPE:VALUE, e.g. p=int:7, or its 8 bytes: p=hex:BYTES or p=file:PATH"},
 		{"unnamed float", kernel(scalarParam("", "float", 4)), spec(t), "no --arg for parameter 1 (unnamed) (float): name it in the kernel's signature and give --arg NAME=VALUE; only integer parameters default (to the thread count)"},
 		{"default out of range", kernel(scalarParam("c", "char", 1)), spec(t), "no --arg for c (char c), and its default, the thread count (64 x 256 = 16384), is out of range for char; give --arg c=VALUE"},
 		{"default int out of range", kernel(scalarParam("n", "int", 4)), big, "no --arg for n (int n), and its default, the thread count (1073741824 x 1024 = 1099511627776), is out of range for int; give --arg n=VALUE"},
@@ -232,7 +232,10 @@ func TestBindErrors(t *testing.T) {
 		{"double for float4", kernel(ptr("v", "float4", 16)), spec(t, "v=double[8]:zero"), "--arg v=double[8]:zero: v points to float4 (16 bytes) but double is 8 bytes; want float[COUNT], COUNT a multiple of 4"},
 		{"lanes", kernel(ptr("v", "float4", 16)), spec(t, "v=float[6]:zero"), "--arg v=float[6]:zero: v points to float4, 4 floats each; COUNT 6 is not a multiple of 4"},
 		{"typed scalar size", kernel(scalarParam("r", "real", 4)), spec(t, "r=double:3"), "--arg r=double:3: r has type real (4 bytes) but double is 8 bytes; want a 4-byte TYPE"},
-		{"untyped typedef", kernel(scalarParam("r", "real", 4)), spec(t, "r=3"), "--arg r=3: ldcheck cannot tell what r (real r, 4 bytes) takes; give its TYPE: --arg r=TYPE:3, e.g. r=int:3"},
+		{"untyped typedef", kernel(scalarParam("r", "real", 4)), spec(t, "r=3"), "--arg r=3: ldcheck cannot tell what r (real r, 4 bytes) takes; give its TYPE: --arg r=TYPE:3, e.g. r=int:3, or its 4 bytes: r=hex:BYTES or r=file:PATH"},
+		{"struct bytes short", kernel(scalarParam("p", "Pair", 8)), spec(t, "p=hex:0500"), "--arg p=hex:0500: p (Pair p) is 8 bytes; got 2"},
+		{"struct bytes missing file", kernel(scalarParam("p", "Pair", 8)), spec(t, "p=file:/nonexistent/p.bin"), "--arg p=file:/nonexistent/p.bin: /nonexistent/p.bin: no such file or directory"},
+		{"bytes for pointer", kernel(ptr("x", "float", 4)), spec(t, "x=hex:00000000"), "--arg x=hex:00000000: x is a pointer (float *x): hex: and file: without TYPE[COUNT] give a by-value parameter's bytes; for a buffer want x=TYPE[COUNT]:INIT, e.g. x=float[1024]:file:data.bin"},
 		{"bad grid", saxpy, Spec{Grid: Dim3{1, 0, 1}, Block: Dim3{1, 1, 1}}, "--grid 1,0: y is 0; each dimension must be at least 1"},
 		{"no grid", saxpy, Spec{Block: Dim3{1, 1, 1}}, "--grid: required: the number of blocks, X[,Y[,Z]] (e.g. --grid 64 --block 256: 64 blocks of 256 threads)"},
 	} {
@@ -744,5 +747,24 @@ func TestValueString(t *testing.T) {
 	}
 	if got := (Value{Param: manifest.Param{Type: "int", Size: 4}, Data: []byte{1, 0, 0, 0}, Count: 1, ElemSize: 4, Type: "int"}).String(); got != "(unnamed)=1" {
 		t.Errorf("unnamed: %q", got)
+	}
+}
+
+// TestBindStructBytes: a struct parameter given whole as its bytes, from
+// hex or from a file, lands in the launch as those bytes.
+func TestBindStructBytes(t *testing.T) {
+	k := kernel(scalarParam("p", "Pair", 8))
+	want := []byte{5, 0, 0, 0, 0, 0, 0xc0, 0x3f}
+	vals, _, err := Bind(k, spec(t, "p=hex:05000000_0000c03f"))
+	if err != nil || len(vals) != 1 || !bytes.Equal(vals[0].Data, want) || vals[0].Buffer {
+		t.Fatalf("hex: %v %+v", err, vals)
+	}
+	path := filepath.Join(t.TempDir(), "p.bin")
+	if err := os.WriteFile(path, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vals, _, err = Bind(k, spec(t, "p="+"file:"+path))
+	if err != nil || len(vals) != 1 || !bytes.Equal(vals[0].Data, want) {
+		t.Fatalf("file: %v %+v", err, vals)
 	}
 }

@@ -19,6 +19,8 @@
 //	--arg NAME=VALUE         a scalar parameter (type from the signature)
 //	--arg NAME=TYPE:VALUE    a scalar whose type ldcheck cannot tell (a
 //	                         typedef, an enum): TYPE's size must match
+//	--arg NAME=hex:BYTES     a by-value parameter of any type (a struct) as
+//	--arg NAME=file:PATH     its bytes: exactly the parameter's size
 //	--out NAME=PATH          write buffer NAME to PATH after the run
 //
 // Buffer contents and scalars are little-endian, as on the GPU.
@@ -118,8 +120,15 @@ type Arg struct {
 	Count  int    // buffer elements; 0 for a scalar
 	Init   Init   // a buffer's initial contents
 	Scalar string // a scalar's value
-	Raw    string // the flag's value as given, for messages
+	// Bytes of a by-value parameter given whole (hex:BYTES, or the file
+	// at BytesFile for file:PATH): a struct --arg cannot spell by fields.
+	BytesGiven []byte
+	BytesFile  string
+	Raw        string // the flag's value as given, for messages
 }
+
+// IsBytes tells a by-value parameter given as its bytes.
+func (a Arg) IsBytes() bool { return a.BytesGiven != nil || a.BytesFile != "" }
 
 // IsBuffer tells the two forms apart.
 func (a Arg) IsBuffer() bool { return a.Count > 0 }

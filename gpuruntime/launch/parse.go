@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -193,12 +194,27 @@ func ParseArg(s string) (Arg, error) {
 			return fail("%s", msg)
 		}
 		a.Type, a.Count, a.Init = typ, int(count), in
+	case n > 0 && n < len(val) && val[n] == ':' && (val[:n] == "hex" || val[:n] == "file"):
+		// A by-value parameter's bytes, whatever its type (a struct).
+		v := val[n+1:]
+		if val[:n] == "file" {
+			if v == "" {
+				return fail("missing PATH after file: (want %s=file:PATH, the parameter's bytes)", name)
+			}
+			a.BytesFile = v
+			return a, nil
+		}
+		b, err := hex.DecodeString(strings.ReplaceAll(v, "_", ""))
+		if err != nil || len(b) == 0 {
+			return fail("want %s=hex:BYTES, an even number of hex digits (the parameter's bytes as they lie in memory, little-endian; _ may separate them), e.g. %s=hex:05000000_0000c03f", name, name)
+		}
+		a.BytesGiven = b
 	case n > 0 && n < len(val) && val[n] == ':':
 		typ := val[:n]
 		t, ok := lookupType(typ)
 		if !ok {
 			switch typ {
-			case "zero", "iota", "rand", "const", "file":
+			case "zero", "iota", "rand", "const":
 				return fail("INIT needs a TYPE and COUNT first (want %s=TYPE[COUNT]:%s, e.g. %s=float[1024]:%s)", name, val, name, val)
 			}
 			return fail("%s", unknownType(typ))

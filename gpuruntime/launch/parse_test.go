@@ -216,6 +216,9 @@ func TestParseArg(t *testing.T) {
 		{"a=short:40000", bad("--arg a=short:40000: 40000 is out of range for short (want -32768..32767)")},
 		{"a=float:", bad("--arg a=float:: missing VALUE after float: (want a=float:VALUE)")},
 		{"a=half:1", bad("--arg a=half:1: TYPE half is not supported (give its raw bits as ushort; want " + typeList + ")")},
+		{"p=hex:0g", bad("--arg p=hex:0g: want p=hex:BYTES, an even number of hex digits (the parameter's bytes as they lie in memory, little-endian; _ may separate them), e.g. p=hex:05000000_0000c03f")},
+		{"p=hex:050", bad("--arg p=hex:050: want p=hex:BYTES, an even number of hex digits (the parameter's bytes as they lie in memory, little-endian; _ may separate them), e.g. p=hex:05000000_0000c03f")},
+		{"p=file:", bad("--arg p=file:: missing PATH after file: (want p=file:PATH, the parameter's bytes)")},
 		{"a=rand:1", bad("--arg a=rand:1: INIT needs a TYPE and COUNT first (want a=TYPE[COUNT]:rand:1, e.g. a=float[1024]:rand:1)")},
 		{"a=zero", scalar("a=zero", "a", "", "zero")}, // Bind says a pointer needs TYPE[COUNT]
 		// Values are shown quoted when they would not read as one word.
