@@ -68,12 +68,21 @@ func openCUDA(ptxPath string, symbols map[string]string) (*CUDABackend, error) {
 	if err != nil {
 		return nil, err
 	}
+	// From here on a failure gives the context back: a caller that falls
+	// back to the CPU would otherwise keep the GPU's context alive.
+	ok := false
+	defer func() {
+		if !ok {
+			d.DevicePrimaryCtxRelease(dev)
+		}
+	}()
 	if err := d.CtxSetCurrent(ctx); err != nil {
 		return nil, err
 	}
 	name, _ := d.DeviceGetName(dev)
 	b := &CUDABackend{d: d, dev: dev, ctx: ctx, symbols: symbols, Device: name, allocs: map[DevPtr]int64{}}
 	if ptxPath == "" {
+		ok = true
 		return b, nil
 	}
 	image, err := os.ReadFile(ptxPath)
@@ -85,6 +94,7 @@ func openCUDA(ptxPath string, symbols map[string]string) (*CUDABackend, error) {
 		return nil, fmt.Errorf("load %s: %w", ptxPath, err)
 	}
 	b.prog = prog
+	ok = true
 	return b, nil
 }
 
@@ -216,6 +226,14 @@ func (b *CUDABackend) Timer() func() (float64, error) {
 	start, err1 := b.d.EventCreate(0)
 	end, err2 := b.d.EventCreate(0)
 	if err1 != nil || err2 != nil {
+		// Whichever was made goes back now: a failing timer per phase
+		// would otherwise leak an event per phase.
+		if err1 == nil {
+			b.d.EventDestroy(start)
+		}
+		if err2 == nil {
+			b.d.EventDestroy(end)
+		}
 		return func() (float64, error) { return 0, fmt.Errorf("cuda events: %v %v", err1, err2) }
 	}
 	b.d.EventRecord(start, 0)

@@ -20,6 +20,9 @@
  *     initially the address of that module's counter, as
  *     `__device__ unsigned *self = &counter;`); "fake_module_loads" counts
  *     successful cuModuleLoadDataEx calls (one variable for all modules)
+ *   fake_stat(0) is how many primary-context retains are not released,
+ *     fake_stat(1) how many events are not destroyed; fake_fail_events(n)
+ *     makes every cuEventCreate after the next n fail (n < 0: none fail)
  *   registers: a kernel uses its own count ("probe" 42, "noargs" 8, "heavy"
  *     128, "stubborn" 128 but never fewer than 80, "bounded" 32), or the
  *     module's CU_JIT_MAX_REGISTERS when that is lower; its
@@ -141,12 +144,20 @@ CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice d) {
     return SUCCESS;
 }
 
+static int primary_retained, live_events, events_left = -1;
+int fake_stat(int which) { return which == 0 ? primary_retained : live_events; }
+void fake_fail_events(int n) { events_left = n; }
 CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice d) {
     if (d < 0 || d >= 2) return INVALID_DEVICE;
     *ctx = &primary_ctx_token;
+    primary_retained++;
     return SUCCESS;
 }
-CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) { return (d < 0 || d >= 2) ? INVALID_DEVICE : SUCCESS; }
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) {
+    if (d < 0 || d >= 2) return INVALID_DEVICE;
+    primary_retained--;
+    return SUCCESS;
+}
 CUresult cuCtxCreate_v2(void **ctx, unsigned int flags, CUdevice d) {
     (void)flags;
     if (d < 0 || d >= 2) return INVALID_DEVICE;
@@ -438,7 +449,10 @@ struct event { double t_ms; int recorded; };
 
 CUresult cuEventCreate(void **e, unsigned int flags) {
     (void)flags;
+    if (events_left == 0) return OUT_OF_MEMORY;
+    if (events_left > 0) events_left--;
     *e = calloc(1, sizeof(struct event));
+    live_events++;
     return SUCCESS;
 }
 CUresult cuEventRecord(void *ep, void *s) {
@@ -462,5 +476,6 @@ CUresult cuEventElapsedTime(float *ms, void *a, void *b) {
 CUresult cuEventDestroy_v2(void *e) {
     if (e == NULL) return INVALID_HANDLE;
     free(e);
+    live_events--;
     return SUCCESS;
 }
