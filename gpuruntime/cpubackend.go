@@ -208,7 +208,7 @@ func (b *CPUBackend) Launch(name string, grid, block [3]uint32, shared int64, ar
 	if err == nil {
 		return nil
 	}
-	fe, ok := parseFault(err)
+	fe, ok := faultOf(err)
 	if !ok {
 		return err
 	}

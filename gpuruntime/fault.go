@@ -3,10 +3,9 @@ package gpuruntime
 import (
 	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 
+	"ldcheck/gpuruntime/cpu"
 	"ldcheck/privatize/manifest"
 )
 
@@ -27,23 +26,15 @@ type FaultError struct {
 
 func (e *FaultError) Error() string { return e.Msg }
 
-var faultRE = regexp.MustCompile(`block \((\d+),(\d+),(\d+)\) thread \((\d+),(\d+),(\d+)\): out-of-bounds access to address 0x([0-9a-f]+)(?: \((read|write)\))?`)
-
-// parseFault recognises the CPU engine's out-of-bounds message in err.
-func parseFault(err error) (*FaultError, bool) {
-	m := faultRE.FindStringSubmatch(err.Error())
-	if m == nil {
+// faultOf takes the CPU engine's record of an out-of-bounds access from
+// a launch error, field by field.
+func faultOf(err error) (*FaultError, bool) {
+	var le *cpu.LaunchError
+	if !errors.As(err, &le) || le.Fault == nil {
 		return nil, false
 	}
-	fe := &FaultError{Access: m[8], Msg: err.Error()}
-	for i := 0; i < 3; i++ {
-		b, _ := strconv.ParseUint(m[1+i], 10, 32)
-		t, _ := strconv.ParseUint(m[4+i], 10, 32)
-		fe.Block[i], fe.Thread[i] = uint32(b), uint32(t)
-	}
-	a, _ := strconv.ParseUint(m[7], 16, 64)
-	fe.Addr = DevPtr(a)
-	return fe, true
+	f := le.Fault
+	return &FaultError{Block: f.Block, Thread: f.Thread, Addr: DevPtr(f.Addr), Access: f.Access, Msg: err.Error()}, true
 }
 
 // OutOfBoundsError is a kernel access outside a buffer or a private copy,

@@ -812,6 +812,15 @@ func TestOutOfBoundsFailsTheLaunch(t *testing.T) {
 			if off, ok := out.Locate(addr); !ok || off != int64(n)*4 {
 				t.Errorf("n=%d: address %#x is at offset %d (in mapping: %v), want %d", n, addr, off, ok, n*4)
 			}
+			// The same facts, field by field, for the host to name the
+			// buffer without reading the message.
+			var le *LaunchError
+			if !errors.As(err, &le) || le.Fault == nil {
+				t.Fatalf("n=%d: %v carries no fault record", n, err)
+			}
+			if f := le.Fault; f.Block != [3]uint32{1, 0, 0} || f.Thread != [3]uint32{} || f.Addr != uint64(addr) || f.Access != "write" {
+				t.Errorf("n=%d: fault record %+v, want block (1,0,0) thread (0,0,0) write at %#x", n, *f, addr)
+			}
 		}
 		// Still usable.
 		in, inv := allocOf[int32](t, 256)

@@ -18,7 +18,7 @@ import (
 
 // abiVersion is what ldc_cpu_abi_version() returns for the header embedded
 // in this package; a module built from another header is refused.
-const abiVersion = 2
+const abiVersion = 3
 
 // errBufLen bounds the one-line message ldc_cpu_launch writes on failure.
 const errBufLen = 2048
@@ -47,7 +47,21 @@ type Module struct {
 type LaunchError struct {
 	Kernel string
 	Msg    string
+	// Fault is the out-of-bounds access that failed the launch, as the
+	// engine recorded it; nil when the failure was something else.
+	Fault *Fault
 }
+
+// Fault is a kernel thread's access outside every mapping it may touch.
+type Fault struct {
+	Block, Thread [3]uint32
+	Addr          uint64
+	Access        string // "read", "write", or "" when unknown
+}
+
+// faultRecordBytes is the size of struct FaultRecord (ldcheck_cpu.h), which
+// ldc_cpu_launch writes at the start of the error buffer, before the message.
+const faultRecordBytes = 40
 
 func (e *LaunchError) Error() string { return fmt.Sprintf("kernel %s: %s", e.Kernel, e.Msg) }
 
@@ -209,7 +223,7 @@ func (m *Module) Launch(kernel string, grid, block [3]uint32, dynShared int, arg
 	rc := m.launch(entry, s.addr(s.argv), s.addr(s.grid), s.addr(s.block),
 		uint64(dynShared), int32(n), s.addr(s.errBuf), errBufLen, s.addr(s.progress))
 	if rc != 0 {
-		return &LaunchError{Kernel: kernel, Msg: s.message()}
+		return &LaunchError{Kernel: kernel, Msg: s.message(), Fault: s.fault()}
 	}
 	return nil
 }
@@ -336,8 +350,24 @@ func (s *scratch) snapshot() Progress {
 	return p
 }
 
+// fault decodes the engine's FaultRecord: kind, access, block[3],
+// thread[3] (unsigned each), addr (8 bytes), little-endian.
+func (s *scratch) fault() *Fault {
+	b := s.mem[s.errBuf : s.errBuf+faultRecordBytes]
+	u := func(i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
+	if u(0) != 1 {
+		return nil
+	}
+	f := &Fault{Addr: binary.LittleEndian.Uint64(b[32:])}
+	f.Access = map[uint32]string{1: "read", 2: "write"}[u(1)]
+	for i := 0; i < 3; i++ {
+		f.Block[i], f.Thread[i] = u(2+i), u(5+i)
+	}
+	return f
+}
+
 func (s *scratch) message() string {
-	b := s.mem[s.errBuf : s.errBuf+errBufLen]
+	b := s.mem[s.errBuf+faultRecordBytes : s.errBuf+errBufLen]
 	if i := bytesIndexZero(b); i >= 0 {
 		b = b[:i]
 	}

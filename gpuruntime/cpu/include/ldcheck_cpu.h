@@ -422,6 +422,19 @@ LDC_ENGINE inline void progress_store(unsigned long long *p, unsigned long long 
   __atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
+// FaultRecord is an out-of-bounds access as the host reads it, field by
+// field (ldc_cpu_launch writes it at the start of the error buffer, the
+// message after it): the host must not parse the message to name the
+// buffer. The layout is mirrored by package cpu (faultRecordBytes).
+struct FaultRecord {
+  unsigned kind;      // 0 none, 1 out-of-bounds access
+  unsigned access;    // 0 unknown, 1 read, 2 write
+  unsigned block[3];
+  unsigned thread[3];
+  unsigned long long addr;
+};
+static_assert(sizeof(FaultRecord) == 40, "FaultRecord layout is mirrored by the host");
+
 struct Launch {
   void (*entry)(void **);
   void **args;
@@ -439,6 +452,7 @@ struct Launch {
   unsigned long long fail_block;
   pthread_mutex_t mu;
   char message[1024];
+  FaultRecord fault; // the kept failure's fault, kind 0 when it was none
 };
 
 // A worker OS thread and the block it is running. Everything here belongs to
@@ -491,6 +505,10 @@ LDC_ENGINE inline const dim3 &block_dim() { return current_fiber->worker->launch
 LDC_ENGINE inline const dim3 &grid_dim() { return current_fiber->worker->launch->grid; }
 LDC_ENGINE inline char *dynamic_shared() { return current_dyn_shared; }
 
+// The fault the failing fiber is reporting, set just before its message is
+// recorded; null for every other failure.
+static thread_local const FaultRecord *pending_fault = nullptr;
+
 // The block this worker runs (0 before its first), for record_error.
 static thread_local unsigned long long current_block = 0;
 
@@ -499,9 +517,14 @@ record_error_v(Launch *L, const char *fmt, va_list ap) {
   pthread_mutex_lock(&L->mu);
   if (!L->failed || current_block < L->fail_block) {
     vsnprintf(L->message, sizeof L->message, fmt, ap);
+    if (pending_fault != nullptr)
+      L->fault = *pending_fault;
+    else
+      memset(&L->fault, 0, sizeof L->fault);
     __atomic_store_n(&L->fail_block, current_block, __ATOMIC_RELEASE);
     __atomic_store_n(&L->failed, 1, __ATOMIC_RELEASE);
   }
+  pending_fault = nullptr;
   pthread_mutex_unlock(&L->mu);
 }
 
@@ -1600,10 +1623,19 @@ LDC_ENGINE inline void on_fault(int sig, siginfo_t *info, void *uctx) {
                  (size_t)LDC_FIBER_STACK_SIZE);
   }
   const char *how = "";
+  static thread_local FaultRecord fr;
+  fr = FaultRecord{};
+  fr.kind = 1;
 #if defined(__x86_64__)
   // The page-fault error code says whether the access was a write.
-  how = (((ucontext_t *)uctx)->uc_mcontext.gregs[REG_ERR] & 2) ? " (write)" : " (read)";
+  bool wrote = ((ucontext_t *)uctx)->uc_mcontext.gregs[REG_ERR] & 2;
+  how = wrote ? " (write)" : " (read)";
+  fr.access = wrote ? 2 : 1;
 #endif
+  fr.block[0] = w->block_idx.x, fr.block[1] = w->block_idx.y, fr.block[2] = w->block_idx.z;
+  fr.thread[0] = f->thread_idx.x, fr.thread[1] = f->thread_idx.y, fr.thread[2] = f->thread_idx.z;
+  fr.addr = (unsigned long long)addr;
+  pending_fault = &fr;
   fail_fiber("out-of-bounds access to address 0x%llx%s",
              (unsigned long long)addr, how);
 }
@@ -1688,7 +1720,7 @@ launch_error(char *err, unsigned long errlen, const char *fmt, ...) {
 } // namespace ldc
 
 extern "C" __attribute__((visibility("default"))) int ldc_cpu_abi_version(void) {
-  return 2;
+  return 3;
 }
 
 extern "C" __attribute__((visibility("default"))) int
@@ -1696,6 +1728,17 @@ ldc_cpu_launch(void (*entry)(void **args), void **args, const unsigned grid[3],
                const unsigned block[3], unsigned long dyn_shared, int workers,
                char *err, unsigned long errlen, ldc::LaunchProgress *progress) {
   using namespace ldc;
+  // The buffer holds the fault record, then the message.
+  FaultRecord *fault_out = nullptr;
+  if (err && errlen > sizeof(FaultRecord)) {
+    fault_out = (FaultRecord *)err;
+    memset(fault_out, 0, sizeof *fault_out);
+    err += sizeof(FaultRecord);
+    errlen -= sizeof(FaultRecord);
+  } else {
+    err = nullptr;
+    errlen = 0;
+  }
   if (err && errlen > 0)
     err[0] = '\0';
   if (entry == nullptr)
@@ -1777,8 +1820,11 @@ ldc_cpu_launch(void (*entry)(void **args), void **args, const unsigned grid[3],
   if (started == 0)
     return launch_error(err, errlen, "cannot start worker threads: %s",
                         strerror(create_err));
-  if (L.failed)
+  if (L.failed) {
+    if (fault_out != nullptr)
+      *fault_out = L.fault;
     return launch_error(err, errlen, "%s", L.message);
+  }
   return 0;
 }
 
