@@ -44,6 +44,9 @@ type Options struct {
 	// When level 1's copies do not fit, blocks are checked in rounds of
 	// groups that share copies (warp reshuffling, LDetector section 4.5).
 	MemLimit int64
+	// IgnoreSameValue leaves out write-write races where the two units
+	// wrote the same value (the records of such bytes are dropped).
+	IgnoreSameValue bool
 }
 
 // Phase is one timed step, as in LDetector's Figure 8.
@@ -135,6 +138,9 @@ type checkRun struct {
 	// blockRW holds level 1's read-write differences until level 2 has
 	// said whether races between warps explain them.
 	blockRW []Record
+	// blocksShareBytes: level 1 saw two blocks write one byte (reported
+	// or not), so level 2 runs one block at a time from the inputs.
+	blocksShareBytes bool
 	// pool and segs are the current levels' copies, written into each
 	// launch's context.
 	pool *pool
@@ -268,7 +274,9 @@ func (r *checkRun) run() (*Result, error) {
 	}
 	// Level 1's read-write differences are told apart from races between
 	// warps by a level 2 where no block runs beside another.
-	if err := r.levelWarp(len(r.blockRW) > 0); err != nil {
+	// So are level 1's write-write races: blocks that write common bytes
+	// must not see each other's values in level 2 (see levelWarp).
+	if err := r.levelWarp(len(r.blockRW) > 0 || r.blocksShareBytes); err != nil {
 		return nil, err
 	}
 	r.confirmBlockRW()

@@ -52,6 +52,7 @@ type Segs struct {
 	OffKeys, OffVals, OffSlots, OffPages, OffWritten, OffData, OffSnap uint64
 	NSeg                                                               int32
 	_                                                                  int32
+	Pristine                                                           uint64 // the targets before the kernel, put back as each block starts (serial level 2)
 }
 
 // Modes of the instrumented code (LDC_MODE_*).
@@ -72,7 +73,7 @@ const (
 	// FirstAtomicSlots is the atomic log's first room per thread; a
 	// kernel that needs more is run again with what it asked for.
 	FirstAtomicSlots = 16
-	CtxSize          = 1352
+	CtxSize          = 1360
 	RecordSize       = 56
 	TraceEntrySize   = 24
 )

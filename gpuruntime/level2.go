@@ -35,10 +35,17 @@ func (r *checkRun) residentBlocks() int {
 }
 
 // levelWarp runs level 2. serial runs one block at a time (one segment
-// that every block waits for): level 2 compares a block's two passes over
-// each region, and a block running beside others can read their writes
-// in one pass and not the other, a difference that says nothing about its
-// warps. Serial runs are for kernels level 1 found racing between blocks.
+// that every block waits for), each from the kernel's inputs (the
+// segment's pristine copy of the targets, put back as each block starts):
+// level 2 compares a block's two passes over each region and its warps'
+// writes against what the block saw, and a block running beside others,
+// or after them, sees their writes of the bytes they share: it can read
+// them in one pass and not the other, and a byte two of its warps set to
+// the value another block already stored there looks unwritten. Its
+// verdict then depends on the order blocks ran in. Serial runs are for
+// kernels level 1 found racing between blocks (the only ones whose blocks
+// touch common bytes), and leave the outputs of one block only: those
+// outputs are undefined anyway.
 func (r *checkRun) levelWarp(serial bool) error {
 	r.res.Levels = append(r.res.Levels, "warp")
 	var segCap, nseg int64
@@ -71,6 +78,12 @@ func (r *checkRun) levelWarp(serial bool) error {
 			s, err := r.newSegments(n, segCap)
 			if err != nil {
 				return err
+			}
+			if serial {
+				if err := r.withPristine(s); err != nil {
+					s.release(r)
+					return err
+				}
 			}
 			r.segs = s
 			r.res.CopyBytes = max(r.res.CopyBytes, s.bytes())

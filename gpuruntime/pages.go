@@ -206,6 +206,7 @@ type segments struct {
 	mem, busy        DevPtr
 	status           DevPtr
 	slotBytes        int64
+	pristine         DevPtr // serial level 2: the targets' initial bytes, 0 otherwise
 }
 
 // segmentLayout places a segment's arrays for cap slots.
@@ -250,14 +251,44 @@ func (s *segments) release(r *checkRun) {
 	r.free(s.mem)
 	r.free(s.busy)
 	r.free(s.status)
+	if s.pristine != 0 {
+		r.free(s.pristine)
+	}
 }
 
 func (s *segments) bytes() int64 { return s.nseg*s.segBytes + s.nseg*4 + 16 }
 
+// pristineBytes is the size of the targets' initial bytes, each at a
+// 16-byte-aligned offset, as ldc_seg_acquire walks them.
+func (r *checkRun) pristineBytes() int64 {
+	var n int64
+	for _, al := range r.allocs {
+		n += (al.size + 15) / 16 * 16
+	}
+	return n
+}
+
+// withPristine gives the (single) segment the targets' initial bytes:
+// every block then starts from them (serial level 2).
+func (r *checkRun) withPristine(s *segments) error {
+	buf := make([]byte, r.pristineBytes())
+	var at int64
+	for _, al := range r.allocs {
+		copy(buf[at:], al.initial)
+		at += (al.size + 15) / 16 * 16
+	}
+	p, err := r.alloc(int64(len(buf)))
+	if err != nil {
+		return &MemoryError{Need: int64(len(buf)), What: "level 2's copy of the kernel's inputs (one block at a time)"}
+	}
+	s.pristine = p
+	return r.b.Write(p, buf)
+}
+
 func (s *segments) ctx() Segs {
 	return Segs{Mem: uint64(s.mem), Busy: uint64(s.busy), Status: uint64(s.status), SegBytes: uint64(s.segBytes), Cap: uint64(s.cap), TableMask: uint64(s.table - 1),
 		OffKeys: uint64(s.off[0]), OffVals: uint64(s.off[1]), OffSlots: uint64(s.off[2]), OffPages: uint64(s.off[3]), OffWritten: uint64(s.off[4]),
-		OffData: uint64(s.off[5]), OffSnap: uint64(s.off[6]), NSeg: int32(s.nseg)}
+		OffData: uint64(s.off[5]), OffSnap: uint64(s.off[6]), NSeg: int32(s.nseg), Pristine: uint64(s.pristine)}
 }
 
 // state reads whether a segment ran out of room, and the most slots one

@@ -25,9 +25,13 @@ type Race struct {
 	Block    int            `json:"block,omitempty"` // for inter-warp races: the block of the first record
 	Thread   int            `json:"thread,omitempty"`
 	Values   RaceValues     `json:"values"`
-	Count    int            `json:"count"` // racy bytes (or threads, for locals)
-	unitSet  map[int]bool
-	elemSize int64
+	// SameValue: a write-write race where, at every racy byte, the two
+	// units wrote the same value over a different one (a race some tools
+	// call benign; Options.IgnoreSameValue drops them).
+	SameValue bool                 `json:"same_value,omitempty"`
+	Count     int                  `json:"count"` // racy bytes (or threads, for locals)
+	unitSets  map[int]map[int]bool // units by block (one set, key 0, between blocks)
+	elemSize  int64
 }
 
 // RaceRegion locates the AP region the race is in.
@@ -49,6 +53,22 @@ type RaceValues struct {
 // addRaces turns records into races, merging identical ones.
 func (r *checkRun) addRaces(recs []Record, scope manifest.Scope) {
 	k := r.l.Kernel
+	if scope == manifest.ScopeInterBlock {
+		for _, rec := range recs {
+			if rec.Kind == RecordWW {
+				r.blocksShareBytes = true
+			}
+		}
+	}
+	if r.opt.IgnoreSameValue {
+		kept := recs[:0:0]
+		for _, rec := range recs {
+			if !sameValue(rec) {
+				kept = append(kept, rec)
+			}
+		}
+		recs = kept
+	}
 	var shared []manifest.Target
 	for _, t := range k.Targets {
 		if t.Space == manifest.SpaceShared {
@@ -115,17 +135,28 @@ func (r *checkRun) addRaces(recs []Record, scope manifest.Scope) {
 		if rec.Kind == RecordWW {
 			second := int(rec.Values >> 16 & 0xff)
 			race.Values.Second = &second
+			race.SameValue = sameValue(rec)
 		}
 		r.merge(race)
 	}
 	for i := range r.res.Races {
 		rc := &r.res.Races[i]
 		rc.Elements = [2]int64{rc.Offset / rc.elemSize, (rc.Offset + rc.Length - 1) / rc.elemSize}
-		rc.Units = sortedUnits(rc.unitSet)
+		rc.Units = sortedUnits(rc.unitSet())
 	}
 }
 
+// merge adds a record's race to the race it is identical to, if any. A
+// race names one record's place: its first byte, and for inter-warp
+// (and thread-local) races the block of the record at that byte (the
+// lowest block, records arriving in block order) and only that block's
+// warps: warps of different blocks are different warps, so a union of
+// their numbers would name warps that made no access.
 func (r *checkRun) merge(race Race) {
+	key := 0
+	if race.Scope != manifest.ScopeInterBlock {
+		key = race.Block
+	}
 	for i := range r.res.Races {
 		o := &r.res.Races[i]
 		if o.Kind == race.Kind && o.Space == race.Space && o.Scope == race.Scope && o.Variable == race.Variable && o.Region.From == race.Region.From && o.Region.To == race.Region.To {
@@ -134,20 +165,38 @@ func (r *checkRun) merge(race Race) {
 				o.Offset = race.Offset
 				o.Values = race.Values
 				o.Units = race.Units
+				o.Block, o.Thread = race.Block, race.Thread
 			}
+			o.SameValue = o.SameValue && race.SameValue
 			o.Length = end - o.Offset
 			o.Count++
+			if o.unitSets[key] == nil {
+				o.unitSets[key] = map[int]bool{}
+			}
 			for _, u := range race.Units {
-				o.unitSet[u] = true
+				o.unitSets[key][u] = true
 			}
 			return
 		}
 	}
-	race.unitSet = map[int]bool{}
+	race.unitSets = map[int]map[int]bool{key: {}}
 	for _, u := range race.Units {
-		race.unitSet[u] = true
+		race.unitSets[key][u] = true
 	}
 	r.res.Races = append(r.res.Races, race)
+}
+
+// unitSet is the units of the race's named block (all units, between blocks).
+func (rc *Race) unitSet() map[int]bool {
+	if rc.Scope == manifest.ScopeInterBlock {
+		return rc.unitSets[0]
+	}
+	return rc.unitSets[rc.Block]
+}
+
+// sameValue: a write-write record whose two units wrote the same value.
+func sameValue(rec Record) bool {
+	return rec.Kind == RecordWW && rec.Values>>8&0xff == rec.Values>>16&0xff
 }
 
 // regionOf finds the region's source lines in the manifest.
@@ -193,7 +242,7 @@ func WriteText(w io.Writer, file string, k *manifest.Kernel, res *Result) {
 		}
 		fmt.Fprintf(w, "%s:%d: %s race on %s (%s, %s) in region %s of kernel %s\n", base, rc.Region.BeginLine, rc.Kind, where, rc.Space, rc.Scope, region, k.Name)
 		var units []string
-		for _, u := range sortedUnits(rc.unitSet) {
+		for _, u := range sortedUnits(rc.unitSet()) {
 			units = append(units, fmt.Sprint(u))
 		}
 		block := ""
@@ -203,6 +252,9 @@ func WriteText(w io.Writer, file string, k *manifest.Kernel, res *Result) {
 		fmt.Fprintf(w, "    %s %s%s; bytes %d..%d (%d racy bytes)\n", unitWord, strings.Join(units, ", "), block, rc.Offset, rc.Offset+rc.Length-1, rc.Count)
 		if rc.Kind == "write-write" {
 			fmt.Fprintf(w, "    at byte %d: original %#02x, %s %d wrote %#02x, %s %d wrote %#02x\n", rc.Offset, rc.Values.Original, unitWord[:len(unitWord)-1], rc.Units[0], rc.Values.First, unitWord[:len(unitWord)-1], rc.Units[len(rc.Units)-1], *rc.Values.Second)
+			if rc.SameValue {
+				fmt.Fprintf(w, "    same value: both wrote %#02x at every racy byte (a race some tools call benign; --ignore-same-value leaves these out)\n", rc.Values.First)
+			}
 			fmt.Fprintf(w, "    hint: two %s write these bytes with no barrier between them; give each its own element, or order the writes with a barrier (or an atomic)\n", unitWord)
 		} else {
 			fmt.Fprintf(w, "    at byte %d: %s %d ended with %#02x instead of %#02x once it saw the others' writes\n", rc.Offset, unitWord[:len(unitWord)-1], rc.Units[0], rc.Values.First, rc.Values.Original)

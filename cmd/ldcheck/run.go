@@ -68,6 +68,7 @@ total thread count; run says what it assumed.
 			&cli.StringFlag{Name: "backend", Value: "auto", Usage: "`BACKEND`: auto (cuda when a GPU is usable, else cpu), cpu or cuda"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report `FORMAT`: text or json"},
 			&cli.BoolFlag{Name: "all", Usage: "report every racy region, not only the first"},
+			&cli.BoolFlag{Name: "ignore-same-value", Usage: "leave out write-write races where both units wrote the same value over a different one (reported otherwise, marked \"same value: both wrote V\"; some tools call them benign)"},
 			&cli.BoolFlag{Name: "unchecked", Usage: "run the kernel as written, once, without checking (to compare outputs or time it)"},
 			&cli.BoolFlag{Name: "warmup", Usage: "run the kernel once, unchecked and untimed, before the timed run (for benchmarks)"},
 			&cli.BoolFlag{Name: "every-shared-byte", Usage: "check every byte of the shared targets at every barrier, not only the bytes the build saw stored to (same verdict, slower; to compare the two)"},
@@ -186,7 +187,7 @@ func runRun(c *cli.Context) error {
 		l.Args = append(l.Args, gpuruntime.Arg{Param: v.Param, Buffer: v.Buffer, Data: v.Data})
 		argText = append(argText, v.String())
 	}
-	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: unchecked, WarmUp: c.Bool("warmup"), EveryShared: c.Bool("every-shared-byte")}
+	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: unchecked, WarmUp: c.Bool("warmup"), EveryShared: c.Bool("every-shared-byte"), IgnoreSameValue: c.Bool("ignore-same-value")}
 	if v := c.String("mem-limit"); v != "" {
 		n, err := launch.ParseMemory(v)
 		if err != nil {

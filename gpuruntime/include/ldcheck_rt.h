@@ -119,6 +119,12 @@ struct ldc_segs {
   unsigned long long seg_bytes, cap, table_mask;
   unsigned long long off_keys, off_vals, off_slots, off_pages, off_written, off_data, off_snap;
   int nseg, pad;
+  // pristine: when not null, the kernel's global targets as they were
+  // before it ran (each at a 16-byte-aligned offset, in allocation order),
+  // and there is one segment: every block, when it takes the segment, puts
+  // them back into the base, so it runs from the inputs as if it were
+  // alone, whatever blocks ran before it (see ldc_seg_acquire).
+  const unsigned char *pristine;
 };
 
 struct ldc_page_entry {
@@ -616,6 +622,27 @@ static __device__ LDC_ENGINE void ldc_seg_acquire() {
     }
   }
   ldc_bar();
+  if (ldc_g.segs.pristine) {
+    // One block at a time, each from the kernel's inputs. Level 2 compares
+    // a block's warps; bytes that other blocks also write (level 1 found
+    // them) would otherwise hold those blocks' values when this block's
+    // warps first copy them, so whether two warps "changed" a byte, and
+    // which warp read what, would depend on which blocks ran first: races
+    // missed, or reported for warps that never touched the byte.
+    unsigned tid = ldc_thread_linear(), n = ldc_block_threads();
+    unsigned long long at = 0;
+    for (int i = 0; i < ldc_g.nallocs; i++) {
+      const struct ldc_alloc *al = &ldc_g.allocs[i];
+      unsigned char *dst = (unsigned char *)al->base;
+      const unsigned char *src = ldc_g.segs.pristine + at;
+      unsigned long long words = (al->base % 16 == 0) ? al->size / 16 : 0;
+      for (unsigned long long j = tid; j < words; j += n) ((uint4 *)dst)[j] = ((const uint4 *)src)[j];
+      for (unsigned long long j = words * 16 + tid; j < al->size; j += n) dst[j] = src[j];
+      at += (al->size + 15) / 16 * 16;
+    }
+    __threadfence();
+    ldc_bar();
+  }
 }
 
 // ldc_uses_segments: level 2 with global targets (the same for every
