@@ -88,6 +88,11 @@ type Result struct {
 
 const maxRecords = 1 << 16
 
+// maxPristineCopy bounds the bytes a serial level 2 may copy to start every
+// block from the kernel's inputs (tens of milliseconds on an H100, one
+// block copying at a time).
+const maxPristineCopy = 1 << 30
+
 // alloc is a global allocation the run privatizes (a target), cut into
 // pages of whole elements.
 type alloc struct {
@@ -276,7 +281,18 @@ func (r *checkRun) run() (*Result, error) {
 	// warps by a level 2 where no block runs beside another.
 	// So are level 1's write-write races: blocks that write common bytes
 	// must not see each other's values in level 2 (see levelWarp).
-	if err := r.levelWarp(len(r.blockRW) > 0 || r.blocksShareBytes); err != nil {
+	// Each block's fresh start copies every target's bytes, by that block
+	// alone: affordable on small launches only (a 256 MiB target over 4096
+	// blocks would copy a terabyte). Beyond that, level 2 runs as before,
+	// one block at a time where level 1 saw read-write differences, and a
+	// note says its blocks were not reset.
+	pristine := r.blocksShareBytes || len(r.blockRW) > 0
+	if pristine && r.pristineBytes()*int64(r.l.blocks()) > maxPristineCopy {
+		pristine = false
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf("level 2 did not start each block from the inputs (it would copy %s per block over %d blocks): the warps named in races on bytes several blocks write may depend on which blocks ran first",
+			sizeString(r.pristineBytes()), r.l.blocks()))
+	}
+	if err := r.levelWarp(len(r.blockRW) > 0 || pristine, pristine); err != nil {
 		return nil, err
 	}
 	r.confirmBlockRW()

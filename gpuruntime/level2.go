@@ -46,7 +46,10 @@ func (r *checkRun) residentBlocks() int {
 // kernels level 1 found racing between blocks (the only ones whose blocks
 // touch common bytes), and leave the outputs of one block only: those
 // outputs are undefined anyway.
-func (r *checkRun) levelWarp(serial bool) error {
+//
+// pristine (serial only) puts the targets' initial bytes back as each block
+// starts.
+func (r *checkRun) levelWarp(serial, pristine bool) error {
 	r.res.Levels = append(r.res.Levels, "warp")
 	var segCap, nseg int64
 	if len(r.allocs) > 0 {
@@ -79,7 +82,7 @@ func (r *checkRun) levelWarp(serial bool) error {
 			if err != nil {
 				return err
 			}
-			if serial {
+			if serial && pristine {
 				if err := r.withPristine(s); err != nil {
 					s.release(r)
 					return err
