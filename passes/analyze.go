@@ -76,7 +76,7 @@ func (ka *kernelAnalysis) run() *Kernel {
 	k.Regions = ka.regionsPass(k.Barriers, sites)
 	k.Atomics = ka.atomicsPass(k)
 	k.Targets, k.Unchecked = ka.targetsPass(k)
-	ka.unsupportedPass()
+	ka.unsupportedPass(k)
 	ka.undefinedPass()
 	if k.Barriers == nil {
 		k.Barriers = []Barrier{}

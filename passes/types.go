@@ -40,6 +40,11 @@ type Kernel struct {
 	Atomics   []Atomic    `json:"atomics,omitempty"`
 	// Calls names the device functions the kernel calls, directly or not.
 	Calls []string `json:"calls,omitempty"`
+	// Unhandled says what the kernel writes that ldcheck leaves unchecked
+	// because it cannot handle it (inline asm, heap memory allocated in the
+	// kernel, child grids), one line each: a run is then not a clean
+	// verdict. Variables proven race-free and atomics are not listed.
+	Unhandled []string `json:"unhandled,omitempty"`
 
 	body *Node // the syntax tree of the body, for later passes
 }

@@ -222,6 +222,7 @@ func kernelManifest(i int, k *passes.Kernel, globals []*passes.Variable) manifes
 		Regions:      []manifest.Region{},
 		Targets:      []manifest.Target{},
 		Unchecked:    []manifest.Unchecked{},
+		Unhandled:    k.Unhandled,
 	}
 	for _, p := range k.Params {
 		mk.Params = append(mk.Params, manifest.Param{Name: p.Name, Type: p.Type, Size: p.Size, Pointer: p.Pointer, Elem: p.Elem, ElemSize: p.ElemSize, Const: p.ElemConst})

@@ -7,5 +7,5 @@
 // checking in gpuruntime. It must not contain analysis or checking logic.
 //
 // Exit status: 0 no race, 1 races found, 2 bad input or usage, 3 the tool or
-// backend failed.
+// backend failed, 4 ran, not checked (--allow-unchecked: 0).
 package main

@@ -17,6 +17,7 @@ import (
 // (the build fails with status N), and "// launch: FLAGS".
 type expectation struct {
 	race               bool
+	unchecked          bool // "// expect: unchecked": runs, exit 4, verdict unchecked
 	kind, space, scope string
 	launch             []string
 	buildExit          int // an error expectation: the build's exit status
@@ -38,6 +39,8 @@ func readExpectation(t *testing.T, file string) expectation {
 			switch {
 			case len(f) >= 1 && f[0] == "none":
 				found = true
+			case len(f) >= 1 && f[0] == "unchecked":
+				found, e.unchecked = true, true
 			case len(f) == 4 && f[0] == "race":
 				found, e.race, e.kind, e.space, e.scope = true, true, f[1], f[2], f[3]
 			case len(f) >= 3 && f[0] == "error" && f[1] == "(exit":
@@ -109,6 +112,16 @@ func TestEndToEnd(t *testing.T) {
 			var rep jsonReport
 			if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 				t.Fatalf("exit %d, output is not a JSON report: %v\n%s%s", code, err, out.String(), errb.String())
+			}
+			if e.unchecked {
+				if code != exitUnchecked || rep.Verdict != "unchecked" || rep.NotChecked == "" || !strings.Contains(errb.String(), "ran, not checked") {
+					t.Fatalf("kernel that cannot be checked: exit %d (want 4), verdict %q, not_checked %q\n%s", code, rep.Verdict, rep.NotChecked, errb.String())
+				}
+				out.Reset()
+				if code := run(append(append(args, "--allow-unchecked"), dir), &out, &errb); code != 0 {
+					t.Fatalf("--allow-unchecked: exit %d, want 0\n%s", code, errb.String())
+				}
+				return
 			}
 			if !e.race {
 				if code != 0 || len(rep.Races) > 0 {

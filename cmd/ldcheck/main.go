@@ -19,6 +19,10 @@ const (
 	exitRace   = 1
 	exitInput  = 2
 	exitFailed = 3
+	// exitUnchecked: the kernel ran but was not checked (not instrumented,
+	// or something it writes is beyond ldcheck); --allow-unchecked makes
+	// such a run exit 0.
+	exitUnchecked = 4
 )
 
 // exitError carries an exit status up to main.
@@ -80,7 +84,9 @@ Typical use:
    ldcheck run --grid 64 --block 256 kernel.ldcheck   # flags before DIR
 
 Exit status: 0 no race, 1 races found, 2 bad input or usage, 3 the tool or
-backend failed.
+backend failed, 4 ran, not checked (the kernel could not be instrumented, or
+something it writes is left unchecked; one line says why; ldcheck run
+--allow-unchecked exits 0 instead).
 
 ` + blindSpots,
 		Writer:          stdout,

@@ -70,6 +70,7 @@ total thread count; run says what it assumed.
 			&cli.BoolFlag{Name: "all", Usage: "report every racy region, not only the first"},
 			&cli.BoolFlag{Name: "ignore-same-value", Usage: "leave out write-write races where both units wrote the same value over a different one (reported otherwise, marked \"same value: both wrote V\"; some tools call them benign)"},
 			&cli.BoolFlag{Name: "unchecked", Usage: "run the kernel as written, once, without checking (to compare outputs or time it)"},
+			&cli.BoolFlag{Name: "allow-unchecked", Usage: "exit 0, not 4, when the kernel ran but could not be checked (not instrumented, or something it writes left unchecked); the report still says why"},
 			&cli.BoolFlag{Name: "warmup", Usage: "run the kernel once, unchecked and untimed, before the timed run (for benchmarks)"},
 			&cli.BoolFlag{Name: "every-shared-byte", Usage: "check every byte of the shared targets at every barrier, not only the bytes the build saw stored to (same verdict, slower; to compare the two)"},
 			&cli.BoolFlag{Name: "v", Usage: "print the time of each phase (init, kernel passes, checks)"},
@@ -88,6 +89,10 @@ type jsonReport struct {
 	Launch  jsonLaunch        `json:"launch"`
 	Backend string            `json:"backend"`
 	Verdict string            `json:"verdict"` // race, none, unchecked
+	// NotChecked says why the run is not a verdict on the whole kernel
+	// (exit status 4 unless --allow-unchecked): it was not instrumented,
+	// or something it writes was left unchecked.
+	NotChecked string `json:"not_checked,omitempty"`
 	Races   []gpuruntime.Race `json:"races"`
 	Summary jsonSummary       `json:"summary"`
 	Notes   []string          `json:"notes,omitempty"`
@@ -173,6 +178,9 @@ func runRun(c *cli.Context) error {
 		}
 	}
 
+	if strings.Contains(k.Reason, manifest.GridBarrier) {
+		return inputErr("kernel %s is not supported: it uses a %s (%s), which ldcheck can neither check nor run (no cooperative launch)", k.Name, manifest.GridBarrier, k.Reason)
+	}
 	unchecked := c.Bool("unchecked")
 	b, bnotes, err := openBackend(dir, m, backendName, unchecked)
 	notes = append(notes, bnotes...)
@@ -254,6 +262,7 @@ func runRun(c *cli.Context) error {
 			return &exitError{exitInput, err}
 		}
 	}
+	notChecked := notCheckedReason(k, res)
 	w := c.App.Writer
 	if format == "json" {
 		rep := jsonReport{Kernel: k.Name, Source: m.Source, Backend: b.Name(), Races: res.Races, Notes: notes,
@@ -261,8 +270,9 @@ func runRun(c *cli.Context) error {
 			Summary: jsonSummary{Levels: res.Levels, Regions: len(k.Regions), BytesCompared: res.BytesCompared, Phases: res.Phases, Unchecked: res.Unchecked,
 				Rounds: res.Rounds, RoundsPlanned: res.RoundsPlanned, Groups: res.Groups, CopyBytes: res.CopyBytes, DetectionProbability: res.DetectionProbability}}
 		rep.Notes = append(rep.Notes, res.Notes...)
+		rep.NotChecked = notChecked
 		switch {
-		case res.Unchecked != "":
+		case res.Unchecked != "" || notChecked != "" && len(res.Races) == 0:
 			rep.Verdict = "unchecked"
 		case len(res.Races) > 0:
 			rep.Verdict = "race"
@@ -289,7 +299,31 @@ func runRun(c *cli.Context) error {
 	if len(res.Races) > 0 {
 		return &exitError{exitRace, nil}
 	}
+	if notChecked != "" {
+		if c.Bool("allow-unchecked") {
+			return nil
+		}
+		fmt.Fprintf(errw, "ldcheck: kernel %s ran, not checked (exit status 4; --allow-unchecked accepts it): %s\n", k.Name, notChecked)
+		return &exitError{exitUnchecked, nil}
+	}
 	return nil
+}
+
+// notCheckedReason says, in one line, why a run that found no race is no
+// verdict on the kernel: it was not instrumented, or something it writes
+// was left unchecked because ldcheck cannot handle it. Variables proven
+// race-free and atomically updated ones do not count; neither does a run
+// the user asked to be unchecked (--unchecked).
+func notCheckedReason(k *manifest.Kernel, res *gpuruntime.Result) string {
+	switch {
+	case res.Unchecked == "--unchecked":
+		return ""
+	case res.Unchecked != "":
+		return "not instrumented: " + res.Unchecked
+	case len(k.Unhandled) > 0:
+		return "left unchecked: " + strings.Join(k.Unhandled, "; ")
+	}
+	return ""
 }
 
 func printVerdict(w io.Writer, m *manifest.Manifest, k *manifest.Kernel, res *gpuruntime.Result, backend string) {

@@ -48,3 +48,9 @@ const NoBarrier = -1
 func (k Kind) valid() bool        { return k == KindShared || k == KindDevice || k == KindParam }
 func (s Space) valid() bool       { return s == SpaceShared || s == SpaceGlobal }
 func (r Requirement) valid() bool { return r == "" || r == Requires1DLaunch }
+
+// GridBarrier names a grid-wide barrier (grid_group::sync) in a kernel's
+// Reason for not being instrumented: such a kernel cannot even run
+// unchecked (a grid barrier needs a cooperative launch ldcheck does not
+// make), so ldcheck run refuses it as not supported.
+const GridBarrier = "grid-wide barrier"

@@ -72,6 +72,10 @@ type Kernel struct {
 	Regions      []Region    `json:"regions"`
 	Targets      []Target    `json:"targets"`
 	Unchecked    []Unchecked `json:"unchecked"`
+	// Unhandled says, one line each, what the kernel writes that is left
+	// unchecked because ldcheck cannot handle it (inline asm, heap memory,
+	// child grids): a run of it is not a clean verdict (exit status 4).
+	Unhandled []string `json:"unhandled,omitempty"`
 	// Atomic lists the variables updated by atomics: not privatized, and
 	// the runtime must not restore them between runs (the atomics ran once).
 	Atomic []string `json:"atomic,omitempty"`
