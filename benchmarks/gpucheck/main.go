@@ -137,9 +137,12 @@ func main() {
 			r.same = "differs"
 			logf("%s: cuda races %+v\ncpu races %+v\n", name, reps["cuda"].Races, reps["cpu"].Races)
 		}
-		want := expect == "none"
+		// "unchecked": the kernel runs but ldcheck cannot check it; both
+		// backends must say so, with no race.
+		want := expect == "none" || expect == "unchecked"
 		got := reps["cuda"] != nil && len(reps["cuda"].Races) == 0
-		if !strings.HasPrefix(r.same, "yes") && !strings.HasPrefix(r.same, "same races") || want != got || (!want && !matches(expect, reps["cuda"].Races)) {
+		unchecked := reps["cuda"] != nil && reps["cuda"].Verdict == "unchecked" && reps["cpu"] != nil && reps["cpu"].Verdict == "unchecked"
+		if !strings.HasPrefix(r.same, "yes") && !strings.HasPrefix(r.same, "same races") || want != got || (!want && !matches(expect, reps["cuda"].Races)) || (expect == "unchecked") != unchecked {
 			r.same += " !"
 		}
 	}
