@@ -2,8 +2,6 @@ package gpuruntime
 
 import (
 	"bytes"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +9,7 @@ import (
 	"github.com/ebitengine/purego"
 
 	"ldcheck/gpuruntime/cuda"
+	"ldcheck/gpuruntime/cuda/cudatest"
 )
 
 // fakeDriver builds package cuda's fake driver (host memory as device
@@ -20,17 +19,7 @@ import (
 // every cuEventCreate after the next n fail.
 func fakeDriver(t *testing.T) (stat func(int32) int32, failEvents func(int32)) {
 	t.Helper()
-	cc := os.Getenv("CC")
-	if cc == "" {
-		cc = "cc"
-	}
-	if _, err := exec.LookPath(cc); err != nil {
-		t.Skipf("no C compiler (%s) to build the fake CUDA driver: %v", cc, err)
-	}
-	lib := filepath.Join(t.TempDir(), "libfakecuda.so")
-	if out, err := exec.Command(cc, "-shared", "-fPIC", "-O1", "-o", lib, filepath.Join("cuda", "testdata", "fakecuda.c")).CombinedOutput(); err != nil {
-		t.Fatalf("building the fake driver: %v\n%s", err, out)
-	}
+	lib := cudatest.Build(t)
 	t.Setenv(cuda.LibraryEnv, lib)
 	h, err := purego.Dlopen(lib, purego.RTLD_NOW|purego.RTLD_GLOBAL)
 	if err != nil {

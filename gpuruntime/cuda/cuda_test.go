@@ -5,10 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"ldcheck/gpuruntime/cuda/cudatest"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -41,28 +39,10 @@ func TestLoadMissingLibraryFromEnv(t *testing.T) {
 	}
 }
 
-// buildFake compiles testdata/fakecuda.c into a shared library in a
-// temporary directory and returns its path. It skips the test when there is
-// no C compiler.
+// buildFake builds the fake driver (package cudatest) with extra C flags.
 func buildFake(t *testing.T, flags ...string) string {
 	t.Helper()
-	cc := os.Getenv("CC")
-	if cc == "" {
-		cc = "cc"
-	}
-	if _, err := exec.LookPath(cc); err != nil {
-		t.Skipf("no C compiler (%s) to build the fake CUDA driver: %v", cc, err)
-	}
-	src, err := filepath.Abs(filepath.Join("testdata", "fakecuda.c"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lib := filepath.Join(t.TempDir(), "libfakecuda.so")
-	args := append([]string{"-shared", "-fPIC", "-O1", "-Wall", "-o", lib, src}, flags...)
-	if out, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
-		t.Fatalf("%s %s: %v\n%s", cc, strings.Join(args, " "), err, out)
-	}
-	return lib
+	return cudatest.Build(t, flags...)
 }
 
 func loadFake(t *testing.T) *Driver {

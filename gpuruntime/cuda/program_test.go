@@ -10,7 +10,7 @@ import (
 	"unsafe"
 )
 
-// BuildFakeDriver builds testdata/fakecuda.c and returns the library's path,
+// BuildFakeDriver builds the fake driver (package cudatest) and returns its path,
 // for tests outside the package (package cuda_test) that open a backend on
 // the fake through $LDCHECK_LIBCUDA.
 func BuildFakeDriver(t *testing.T) string { return buildFake(t) }
