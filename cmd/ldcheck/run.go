@@ -84,18 +84,18 @@ total thread count; run says what it assumed.
 
 // jsonReport is the --format json document.
 type jsonReport struct {
-	Kernel  string            `json:"kernel"`
-	Source  string            `json:"source"`
-	Launch  jsonLaunch        `json:"launch"`
-	Backend string            `json:"backend"`
-	Verdict string            `json:"verdict"` // race, none, unchecked
+	Kernel  string     `json:"kernel"`
+	Source  string     `json:"source"`
+	Launch  jsonLaunch `json:"launch"`
+	Backend string     `json:"backend"`
+	Verdict string     `json:"verdict"` // race, none, unchecked
 	// NotChecked says why the run is not a verdict on the whole kernel
 	// (exit status 4 unless --allow-unchecked): it was not instrumented,
 	// or something it writes was left unchecked.
-	NotChecked string `json:"not_checked,omitempty"`
-	Races   []gpuruntime.Race `json:"races"`
-	Summary jsonSummary       `json:"summary"`
-	Notes   []string          `json:"notes,omitempty"`
+	NotChecked string            `json:"not_checked,omitempty"`
+	Races      []gpuruntime.Race `json:"races"`
+	Summary    jsonSummary       `json:"summary"`
+	Notes      []string          `json:"notes,omitempty"`
 }
 
 type jsonLaunch struct {
