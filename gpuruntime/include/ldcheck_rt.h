@@ -393,25 +393,6 @@ static __device__ LDC_ENGINE unsigned ldc_wait_val(unsigned *vals, long long h) 
   return v;
 }
 
-// ldc_take adds 1 to a counter many threads share and returns the old
-// value, like atomicAdd. On the GPU the lanes of a warp that take together
-// add once, for all of them: a million page copies claimed through one
-// counter word each cost a serialised atomic on it (saxpy64m's first pass
-// took 14 ms for 0.3 ms of kernel). Each lane still gets its own number.
-template <class T> static __device__ LDC_ENGINE __forceinline__ T ldc_take(T *counter) {
-#if defined(LDC_CPU)
-  return atomicAdd(counter, (T)1);
-#else
-  unsigned mask = __activemask(), lane;
-  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
-  int leader = __ffs(mask) - 1;
-  T base = 0;
-  if ((int)lane == leader) base = atomicAdd(counter, (T)__popc(mask));
-  base = __shfl_sync(mask, base, leader);
-  return base + (T)__popc(mask & ((1u << lane) - 1u));
-#endif
-}
-
 // Level 1: the block's (or its group's) copy of the page holding p. A load
 // of a page the unit never wrote reads the base; so does every access once
 // the pool is out of room (the host then reruns with more room).
@@ -424,7 +405,7 @@ static __device__ LDC_ENGINE void *ldc_cow_grid(const struct ldc_alloc *al, unsi
   if (*(volatile unsigned long long *)&P->counters[2] == 2) {
     // The table is full: the pass is void and runs on to its end as
     // cheaply as it can, counting only the pages written.
-    if (write && atomicCAS(&P->heads[page], -1, -2) == -1) ldc_take(&P->counters[1]);
+    if (write && atomicCAS(&P->heads[page], -1, -2) == -1) atomicAdd(&P->counters[1], 1ULL);
     return (void *)p;
   }
   unsigned long long key = ((unsigned long long)(unit + 1) << 32) | (page + 1ULL);
@@ -435,7 +416,7 @@ static __device__ LDC_ENGINE void *ldc_cow_grid(const struct ldc_alloc *al, unsi
       // No room even to count this copy: the pass is void, and the count
       // of copies wanted stops here (a lower bound).
       P->counters[2] = 2;
-      if (atomicCAS(&P->heads[page], -1, -2) == -1) ldc_take(&P->counters[1]);
+      if (atomicCAS(&P->heads[page], -1, -2) == -1) atomicAdd(&P->counters[1], 1ULL);
     }
     return (void *)p;
   }
@@ -448,10 +429,10 @@ static __device__ LDC_ENGINE void *ldc_cow_grid(const struct ldc_alloc *al, unsi
     if (v == ~0u) return (void *)p;
     return P->data + (unsigned long long)(v - 1) * P->slot_bytes + in;
   }
-  unsigned long long s = ldc_take(&P->counters[0]);
+  unsigned long long s = atomicAdd(&P->counters[0], 1ULL);
   if (s >= P->cap) {
     P->counters[2] = 1;
-    if (atomicCAS(&P->heads[page], -1, -2) == -1) ldc_take(&P->counters[1]);
+    if (atomicCAS(&P->heads[page], -1, -2) == -1) atomicAdd(&P->counters[1], 1ULL);
     __threadfence();
     atomicExch(&P->vals[h], ~0u);
     return (void *)p;
@@ -459,7 +440,7 @@ static __device__ LDC_ENGINE void *ldc_cow_grid(const struct ldc_alloc *al, unsi
   unsigned char *d = P->data + s * P->slot_bytes;
   ldc_copy_page(d, al, pg);
   int prev = atomicExch(&P->heads[page], (int)s);
-  if (prev == -1) P->pages[ldc_take(&P->counters[1])] = page;
+  if (prev == -1) P->pages[atomicAdd(&P->counters[1], 1ULL)] = page;
   struct ldc_slot sl = {unit, prev < 0 ? -1 : prev, page, (unsigned)block};
   P->slots[s] = sl;
   __threadfence();
@@ -503,7 +484,7 @@ static __device__ LDC_ENGINE void *ldc_cow_block(const struct ldc_alloc *al, uns
     return ldc_seg_data(seg, v - 1) + in;
   }
   unsigned *cnt = ldc_seg_counters(seg);
-  unsigned s = ldc_take(&cnt[0]);
+  unsigned s = atomicAdd(&cnt[0], 1u);
   if (s >= ldc_g.segs.cap) {
     ldc_g.segs.status[0] = 1;
     __threadfence();
@@ -526,7 +507,7 @@ static __device__ LDC_ENGINE void *ldc_cow_block(const struct ldc_alloc *al, uns
   struct ldc_page_entry *pl = ldc_seg_pages(seg);
   unsigned q;
   if (claimed) {
-    q = ldc_take(&cnt[1]);
+    q = atomicAdd(&cnt[1], 1u);
     struct ldc_page_entry e = {page, -1, (unsigned)hp, 0};
     pl[q] = e;
     __threadfence();
