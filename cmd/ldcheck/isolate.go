@@ -90,6 +90,11 @@ func (f *crashFilter) failure(st syscall.WaitStatus, args []string) error {
 			where = "the Go stack trace is in " + path
 		}
 		return &exitError{exitFailed, fmt.Errorf("internal error: ldcheck run failed: %s (%s); please report it to the ldcheck maintainers with that file and the command line; no verdict", f.first, where)}
+	case st.Signaled() && st.Signal() == syscall.SIGPIPE:
+		// Whoever read the output stopped reading (ldcheck run ... | head):
+		// not the kernel's fault, and nobody is left to tell. Quiet, with
+		// the status a shell gives a command killed by SIGPIPE.
+		return &exitError{128 + int(syscall.SIGPIPE), nil}
 	case st.Signaled():
 		return &exitError{exitInput, fmt.Errorf("the kernel crashed (%s) on the CPU backend: %s", st.Signal(), kernelCrash)}
 	case f.crash == crashSignal:

@@ -81,3 +81,14 @@ func TestInternalError(t *testing.T) {
 	}
 	os.Remove(m[1])
 }
+
+// A reader that stops reading (ldcheck run ... | head) kills the child
+// with SIGPIPE: that is no kernel crash, and nothing is said.
+func TestChildBrokenPipe(t *testing.T) {
+	f := &crashFilter{w: &strings.Builder{}}
+	err := f.failure(syscall.WaitStatus(syscall.SIGPIPE), nil) // killed by the signal
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 128+int(syscall.SIGPIPE) || ee.err != nil {
+		t.Fatalf("failure: %#v, want a quiet exit 141", err)
+	}
+}
