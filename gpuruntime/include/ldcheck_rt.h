@@ -478,18 +478,23 @@ static __device__ LDC_ENGINE void *ldc_cow_grid(const struct ldc_alloc *al, unsi
   int block = (int)ldc_block_linear();
   int unit = ldc_g.pool.unit_copy ? ldc_g.pool.unit_copy[block] : block;
   long long s, h;
-#if defined(LDC_CPU)
-  unsigned char *d = ldc_grid_find(page, unit, write, &s, &h);
-  if (s >= 0) {
-    ldc_copy_page(d, al, pg);
-    ldc_grid_publish(page, unit, block, s, h);
+#if !defined(LDC_CPU)
+  if (!write) {
+#endif
+    unsigned char *d = ldc_grid_find(page, unit, write, &s, &h);
+    if (s >= 0) {
+      ldc_copy_page(d, al, pg);
+      ldc_grid_publish(page, unit, block, s, h);
+    }
+    return d ? d + in : (void *)p;
+#if !defined(LDC_CPU)
   }
-#else
-  // The lanes of a warp after the same page (a coalesced access: all 32)
-  // look it up once, and copy it together when it is new: one lane doing
-  // it all while 31 spin on its entry cost the first pass several times
-  // the second.
-  unsigned peers = ldc_match_any(__activemask(), ((unsigned long long)write << 63) | ((unsigned long long)(unit + 1) << 32) | page);
+  // The lanes of a warp storing to the same page (a coalesced store: all
+  // 32) look it up once, and copy it together when it is new: one lane
+  // doing it all while 31 spin on its entry cost the first pass several
+  // times the second. (Loads stay a lane's own lookup: matching lanes
+  // costs more than it saves where they scatter, as in tree walks.)
+  unsigned peers = ldc_match_any(__activemask(), page);
   unsigned lane = ldc_lane(), leader = __ffs(peers) - 1;
   unsigned char *d = 0;
   s = -1;
@@ -501,8 +506,8 @@ static __device__ LDC_ENGINE void *ldc_cow_grid(const struct ldc_alloc *al, unsi
     __syncwarp(peers);
     if (lane == leader) ldc_grid_publish(page, unit, block, s, h);
   }
-#endif
   return d ? d + in : (void *)p;
+#endif
 }
 
 // Level 2: segment helpers.
@@ -595,17 +600,21 @@ static __device__ LDC_ENGINE void *ldc_cow_block(const struct ldc_alloc *al, uns
   unsigned page = (unsigned)(al->first_page + pg);
   int warp = (int)(ldc_thread_linear() / 32);
   long long s, h;
-#if defined(LDC_CPU)
-  unsigned char *d = ldc_seg_find(seg, page, warp, write, &s, &h);
-  if (s >= 0) {
-    ldc_copy_page(d, al, pg);
-    ldc_seg_snapshot(seg, s, 0, 1);
-    if (!ldc_seg_publish(seg, page, warp, s, h)) d = 0;
+#if !defined(LDC_CPU)
+  if (!write) {
+#endif
+    unsigned char *d = ldc_seg_find(seg, page, warp, write, &s, &h);
+    if (s >= 0) {
+      ldc_copy_page(d, al, pg);
+      ldc_seg_snapshot(seg, s, 0, 1);
+      if (!ldc_seg_publish(seg, page, warp, s, h)) d = 0;
+    }
+    return d ? d + in : (void *)p;
+#if !defined(LDC_CPU)
   }
-#else
-  // One lookup, and one copy made together, per page a warp's lanes are
-  // after (as in ldc_cow_grid).
-  unsigned peers = ldc_match_any(__activemask(), ((unsigned long long)write << 63) | page);
+  // One lookup, and one copy made together, per page a warp's lanes
+  // store to (as in ldc_cow_grid).
+  unsigned peers = ldc_match_any(__activemask(), page);
   unsigned lane = ldc_lane(), leader = __ffs(peers) - 1;
   unsigned char *d = 0;
   s = -1;
@@ -622,8 +631,8 @@ static __device__ LDC_ENGINE void *ldc_cow_block(const struct ldc_alloc *al, uns
     if (lane == leader) ok = ldc_seg_publish(seg, page, warp, s, h);
     if (!__shfl_sync(peers, ok, leader)) d = 0;
   }
-#endif
   return d ? d + in : (void *)p;
+#endif
 }
 
 // ldc_cow is where every wrapped global access goes.
@@ -1225,6 +1234,7 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
   // local memory, and a read-modify-write of it per word cost more than
   // the compare it counted.
   unsigned long long cmp = 0;
+  int bytewise = 0; // a tracked target checked a byte a thread: its masks need clearing
   for (int i = 0; i < ldc_g.nshared; i++) {
     unsigned long bytes = ldc_g.shared_bytes[i];
     unsigned char *s = (unsigned char *)bs->shared_orig[i];
@@ -1236,8 +1246,22 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
       // from S; the others hold S in every copy. One word (or byte) per
       // thread, as below: a thread per granule would leave three threads
       // in four idle where every granule was written.
-      const unsigned *fl = (const unsigned *)(c + ldc_align16((unsigned long long)bytes * W));
-      if (words) {
+      unsigned *fl = (unsigned *)(c + ldc_align16((unsigned long long)bytes * W));
+      if (words && p == 2) {
+        // Pass 2 reads few copies a word (the mask's): a thread per
+        // granule, which clears the mask it read, so that no barrier is
+        // needed before the masks are cleared for the next region.
+        unsigned long nw = bytes / 4;
+        for (unsigned long g = tid; g < (nw + 3) / 4; g += n) {
+          unsigned mask = fl[g];
+          if (!mask) continue;
+          for (unsigned long k = 4 * g; k < 4 * g + 4 && k < nw; k++) {
+            ldc_check_word_masked(p, i, (unsigned *)s + k, (unsigned *)c + k, nw, W, mask, (long long)(4 * k), bs, block);
+            cmp += 4ull * W;
+          }
+          fl[g] = 0;
+        }
+      } else if (words) {
         for (unsigned long k = tid; k < bytes / 4; k += n) {
           unsigned mask = fl[k >> 2];
           if (mask) {
@@ -1246,6 +1270,7 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
           }
         }
       } else {
+        bytewise = 1;
         for (unsigned long j = tid; j < bytes; j += n)
           if (fl[j >> 4]) {
             ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block);
@@ -1264,10 +1289,11 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
       }
     }
   }
-  if (ldc_g.shared_tracked && p != 1) {
+  if (ldc_g.shared_tracked && p != 1 && bytewise) {
     // The region is over in both passes: clear the flags for the next one,
     // once every thread is done reading them (the barrier at the end
-    // orders this before the next region's stores).
+    // orders this before the next region's stores). Word targets cleared
+    // theirs as they went.
     ldc_bar();
     for (int i = 0; i < ldc_g.nshared; i++) {
       unsigned long bytes = ldc_g.shared_bytes[i];
