@@ -66,10 +66,7 @@ func (o *owners) reset(b Backend) error {
 	if err := b.Memset(o.pageSlot, 0xff, o.totalPages*4); err != nil {
 		return err
 	}
-	if err := b.Memset(o.slots, 0, o.cap*o.slotBytes*4); err != nil {
-		return err
-	}
-	return b.Memset(o.counters, 0, 16)
+	return b.Memset(o.counters, 0, 16) // the slots are zeroed as they are taken
 }
 
 // wanted is how many pages the blocks merged into (the slots they asked for).
@@ -98,10 +95,9 @@ func (o *owners) ctx() Det {
 func (r *checkRun) deterministic() error {
 	r.res.Levels = []string{"deterministic"}
 	r.res.Deterministic = true
-	var segCap, ownCap int64
+	var segCap int64
 	if len(r.allocs) > 0 {
 		segCap = max(64, min(r.totalPages, 4096))
-		ownCap = r.totalPages // every page a block could write: shrunk to the budget below
 	}
 	for attempt := 1; ; attempt++ {
 		if attempt > maxAttempts {
@@ -120,13 +116,14 @@ func (r *checkRun) deterministic() error {
 				return err
 			}
 			r.segs = s
-			if own, err = r.newOwners(min(ownCap, ownFit)); err != nil {
+			// Room for every page of the targets, or as many as fit: the
+			// run takes only what the blocks write, and can use no more.
+			if own, err = r.newOwners(min(r.totalPages, ownFit)); err != nil {
 				s.release(r)
 				r.segs = nil
 				return err
 			}
 			ownUsed = own.cap
-			r.res.CopyBytes = max(r.res.CopyBytes, s.bytes()+ownersBytes(own.cap, r.slotBytes, r.totalPages))
 		}
 		var recs []Record
 		err := r.phase("kernel, one pass, merged in warp and block order at every barrier (deterministic)", func() error {
@@ -165,11 +162,19 @@ func (r *checkRun) deterministic() error {
 			if wanted, err = own.wanted(r.b); err != nil {
 				return err
 			}
+			// What the run took: the owners' room is allocated for every
+			// page, but only the pages written are touched.
+			r.res.CopyBytes = max(r.res.CopyBytes, r.segs.bytes()+ownersBytes(min(wanted, ownUsed), r.slotBytes, r.totalPages))
 			r.segs.release(r)
 			r.segs = nil
 			own.release(r)
 		}
-		if !segFull && wanted <= ownUsed {
+		if wanted > ownUsed {
+			// The owners had all the room there is.
+			_, _, segBytes := segmentLayout(segCap, r.slotBytes)
+			return r.tooSmall(segBytes+ownersBytes(wanted, r.slotBytes, r.totalPages), fmt.Sprintf("--deterministic's private copies (a segment for one block's pages, and the record of which block wrote each byte of the %d pages written)", wanted))
+		}
+		if !segFull {
 			var warps, blocks []Record
 			for _, rec := range recs {
 				if rec.Block < 0 {
@@ -193,18 +198,8 @@ func (r *checkRun) deterministic() error {
 		if err := r.restoreAll(); err != nil {
 			return err
 		}
-		if segFull {
-			old := segCap
-			segCap = max(2*segCap, peak+peak/4+16)
-			r.res.Notes = append(r.res.Notes, fmt.Sprintf("a block's warps wrote more than %d pages in one region; the deterministic run ran again with room for %d", old, segCap))
-		}
-		if wanted > ownUsed {
-			r.res.Notes = append(r.res.Notes, fmt.Sprintf("the blocks wrote %d pages, more than the %d the record of which block wrote each byte had room for; the deterministic run ran again with room for them", wanted, ownUsed))
-			ownCap = wanted
-		}
-		_, _, segBytes := segmentLayout(segCap, r.slotBytes)
-		if need := segBytes + ownersBytes(ownCap, r.slotBytes, r.totalPages); need > r.budget {
-			return r.tooSmall(need, fmt.Sprintf("--deterministic's private copies (a segment for one block's %d pages, and the record of which block wrote each byte of the %d pages written)", segCap, ownCap))
-		}
+		old := segCap
+		segCap = max(2*segCap, peak+peak/4+16)
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf("a block's warps wrote more than %d pages in one region; the deterministic run ran again with room for %d", old, segCap))
 	}
 }

@@ -930,9 +930,12 @@ static __device__ LDC_ENGINE unsigned *ldc_det_owner_slot(unsigned page) {
   int *ps = &ldc_g.det.page_slot[page];
   int s = *(volatile int *)ps;
   if (s == -1 && atomicCAS(ps, -1, -2) == -1) {
-    // The slots were zeroed by the host: nothing to initialise.
+    // Zeroed here, not by the host: the slots are sized for every page the
+    // targets have, the blocks may write a few of them.
     unsigned long long n = atomicAdd(&ldc_g.det.counters[0], 1ull);
     s = n < ldc_g.det.cap ? (int)n : -3;
+    if (s >= 0)
+      for (unsigned long long j = 0; j < ldc_g.pool.slot_bytes; j++) ldc_g.det.owners[(unsigned long long)s * ldc_g.pool.slot_bytes + j] = 0;
     __threadfence();
     atomicExch(ps, s);
   }
