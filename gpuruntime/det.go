@@ -185,6 +185,14 @@ func (r *checkRun) deterministic() error {
 			}
 			r.addRaces(warps, manifest.ScopeInterWarp)
 			r.addRaces(blocks, manifest.ScopeInterBlock)
+			if r.res.Truncated {
+				// Records past the buffer's room are lost, and with them,
+				// maybe, the pair whose second unit's value was kept.
+				for i := range r.res.Races {
+					r.res.Races[i].Kept = nil
+				}
+				r.res.Notes = append(r.res.Notes, fmt.Sprintf("the merges met more conflicts than ldcheck keeps records of (%d): the races are not all listed, nor whose value was kept (the highest unit that wrote each byte, as always)", maxRecords/2))
+			}
 			raw := make([]byte, 8)
 			if err := r.b.Read(raw, r.compared); err != nil {
 				return err
