@@ -57,8 +57,10 @@ merged bytes; blocks run one after the other in increasing block index,
 each seeing what the blocks before it wrote. What it guarantees: the --out
 bytes are the same every run, on both backends, for any --mem-limit that
 fits, even for a racy kernel: those of the warps and blocks run in that
-order; a race-free kernel writes the bytes of an --unchecked run. Conflicts
-the merges meet (two warps, or two blocks, changing one byte) are reported
+order; a race-free kernel writes the bytes of an --unchecked run (on a GPU,
+up to the last bit of floats where the native module fuses multiply-adds,
+as nvcc does by default; ldcheck's modules do not). Conflicts the merges
+meet (two warps, or two blocks, changing one byte) are reported
 as write-write races, with the unit whose value was kept: exit 1 if any, 0
 if none, the outputs written either way. What it does not guarantee:
   - read-write races are not looked for (there is no second run to compare
@@ -73,8 +75,10 @@ if none, the outputs written either way. What it does not guarantee:
     2, naming file:line and the atomic) unless --allow-atomics; plain reads
     of a variable that other threads update atomically see whatever ran
     first;
-  - memory ldcheck does not privatize (what the build lists as unhandled:
-    inline asm, heap memory) is written as the hardware schedules it;
+  - races between the lanes of one warp, and memory ldcheck does not
+    privatize (what the build lists as unhandled: inline asm, heap memory),
+    go as the hardware schedules them;
+  - a kernel ldcheck could not instrument is refused (exit 2);
   - blocks run one at a time, so a long grid takes about as long as its
     blocks run back to back; this relies on the GPU starting blocks in
     increasing index (it does; --timeout ends a run that waits for ever).
