@@ -598,11 +598,11 @@ func (r *checkRun) readRecords() ([]Record, error) {
 
 // SharedCopyBytes is the room a block needs for its warps' copies of a
 // shared target of the given size: the copies one after the other, then a
-// flag per 16 bytes (used when the stores are tracked), each part 16-byte
-// aligned (ldc_shared_copy).
+// 4-byte writer mask per 16 bytes (used when the stores are tracked), each
+// part 16-byte aligned (ldc_shared_copy).
 func SharedCopyBytes(bytes uint64, warps int) uint64 {
 	align := func(n uint64) uint64 { return (n + 15) / 16 * 16 }
-	return align(uint64(warps)*bytes) + align((bytes+15)/16)
+	return align(uint64(warps)*bytes) + align(4*((bytes+15)/16))
 }
 
 // DecodeRecordBuffer decodes a record buffer of max records read from the

@@ -100,6 +100,14 @@ func openCUDA(ptxPath string, symbols map[string]string) (*CUDABackend, error) {
 
 func (b *CUDABackend) Name() string { return "cuda" }
 
+// SetRegisterCap runs kernels that use more than n registers per thread
+// from a module compiled with at most n (0: none).
+func (b *CUDABackend) SetRegisterCap(n int) {
+	if b.prog != nil {
+		b.prog.SetRegisterCap(n)
+	}
+}
+
 func (b *CUDABackend) Alloc(n int64) (DevPtr, error) {
 	p, err := b.d.MemAlloc(n)
 	if err != nil {

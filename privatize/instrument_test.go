@@ -164,7 +164,7 @@ func TestSharedStoresTracked(t *testing.T) {
 		"(*LDC_SW(ldc_p_count, ldc_f_count, sizeof(*ldc_p_count), &((*ldc_p_count)))) = 0",
 		"(*LDC_SW(ldc_p_tile, ldc_f_tile, sizeof(*ldc_p_tile), &((*ldc_p_tile)[0][t % 32]))) += 1.0f",
 		"(*LDC_SW(ldc_p_count, ldc_f_count, sizeof(*ldc_p_count), &((*ldc_p_count))))++",
-		"unsigned char *ldc_f_tile = ldc_shared_flags(0);",
+		"unsigned *ldc_f_tile = ldc_shared_flags(0);",
 	} {
 		if !strings.Contains(res.Source, s) {
 			t.Errorf("instrumented source lacks %q", s)

@@ -472,7 +472,7 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 		}
 		flags := ""
 		if kr.sharedTracked {
-			flags = fmt.Sprintf(" unsigned char *ldc_f_%s = ldc_shared_flags(%d);", n.Name, i)
+			flags = fmt.Sprintf(" unsigned *ldc_f_%s = ldc_shared_flags(%d);", n.Name, i)
 		}
 		if n.Extern {
 			// extern __shared__ T name[]: the backends declare the dynamic

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -440,6 +441,10 @@ func orderDependentAtomics(m *manifest.Manifest, k *manifest.Kernel) []string {
 	return out
 }
 
+// registerCapEnv caps the registers of the instrumented kernels (an
+// experiment knob for occupancy; unset: the compiler's choice).
+const registerCapEnv = "LDCHECK_MAX_REGISTERS"
+
 // openBackend picks the backend; auto prefers a usable GPU and says why
 // it falls back to the CPU. native opens the build's native modules (the
 // kernels as written, for --unchecked) instead of the instrumented ones.
@@ -464,6 +469,12 @@ func openBackend(dir string, m *manifest.Manifest, name string, native bool) (gp
 			var b *gpuruntime.CUDABackend
 			b, err = gpuruntime.OpenCUDA(filepath.Join(dir, ptx), symbols)
 			if err == nil {
+				// Experiments on occupancy: a cap on the instrumented
+				// kernels' registers (the native module is left alone).
+				if v, perr := strconv.Atoi(os.Getenv(registerCapEnv)); perr == nil && v > 0 && !native {
+					b.SetRegisterCap(v)
+					notes = append(notes, fmt.Sprintf("%s=%d: instrumented kernels compiled with at most %d registers", registerCapEnv, v, v&^7))
+				}
 				return b, notes, nil
 			}
 		}

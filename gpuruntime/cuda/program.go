@@ -78,7 +78,15 @@ type Program struct {
 	maxThreads   int // per block, the device's
 	regsPerBlock int
 	smCount      int
+	// regCap > 0: launches run from a module compiled with at most that
+	// many registers per thread when the home module's kernel uses more
+	// (occupancy against spills; SetRegisterCap).
+	regCap int
 }
+
+// SetRegisterCap makes launches of kernels that use more than n registers
+// per thread run from a module compiled with at most n (0: no cap).
+func (p *Program) SetRegisterCap(n int) { p.regCap = n }
 
 // variant is one loaded module of the program: the home module (limit 0)
 // or one compiled with at most limit registers per thread.
@@ -211,6 +219,15 @@ func (p *Program) choose(name string, threads int) (*variant, *progFunc, error) 
 	f, err := p.home.function(p.d, name)
 	if err != nil {
 		return nil, nil, err
+	}
+	if p.regCap > 0 && f.regs > p.regCap && threads <= p.maxThreads {
+		v, err := p.variant(p.regCap &^ 7)
+		if err != nil {
+			return nil, nil, fmt.Errorf("kernel %s: loading the module again with at most %d registers: %w", name, p.regCap&^7, err)
+		}
+		if vf, err := v.function(p.d, name); err == nil && threads <= vf.maxThreads {
+			return v, vf, nil
+		}
 	}
 	if threads <= f.maxThreads {
 		return p.home, f, nil

@@ -273,6 +273,26 @@ template <unsigned long N> static __device__ LDC_ENGINE __forceinline__ int ldc_
 #define LDC_CMP(q, d, x) ((d) |= ldc_differs<sizeof(x)>((q), (const void *)&(x)), (q) += LDC_SLOT(sizeof(x)))
 #endif
 
+#if !defined(LDC_CPU)
+// Warp primitives as PTX (sm_70 and sm_80 instructions), so that the same
+// code compiles with nvcc and with clang-15 against ldcheck's own prelude.
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_lane() {
+  unsigned l;
+  asm("mov.u32 %0, %%laneid;" : "=r"(l));
+  return l;
+}
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_redux_add(unsigned mask, unsigned v) {
+  unsigned r;
+  asm volatile("redux.sync.add.u32 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(mask));
+  return r;
+}
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_match_any(unsigned mask, unsigned long long v) {
+  unsigned r;
+  asm volatile("match.any.sync.b64 %0, %1, %2;" : "=r"(r) : "l"(v), "r"(mask));
+  return r;
+}
+#endif
+
 // The checker's own barriers. A finished thread waits for the others in
 // ldc_idle while lanes of its warp may still be at a barrier in the user's
 // code: __syncthreads() is PTX bar.sync, which is .aligned (every lane of a
@@ -345,17 +365,18 @@ static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_page_of(cons
 }
 
 // ldc_copy_page copies the valid bytes of page pg of al (the last page may
-// be short) from the base into dst.
-static __device__ LDC_ENGINE void ldc_copy_page(unsigned char *dst, const struct ldc_alloc *al, unsigned long long pg) {
+// be short) from the base into dst: the part of lane rank of np lanes
+// copying it together (0 of 1: all of it).
+static __device__ LDC_ENGINE void ldc_copy_page(unsigned char *dst, const struct ldc_alloc *al, unsigned long long pg, unsigned rank = 0, unsigned np = 1) {
   unsigned long long start = pg * al->page_bytes, n = al->size - start;
   if (n > al->page_bytes) n = al->page_bytes;
   const unsigned char *src = (const unsigned char *)(al->base + start);
   if (((unsigned long long)src & 15) == 0 && n % 16 == 0) {
     const uint4 *s4 = (const uint4 *)src;
     uint4 *d4 = (uint4 *)dst;
-    for (unsigned long long i = 0; i < n / 16; i++) d4[i] = s4[i];
+    for (unsigned long long i = rank; i < n / 16; i += np) d4[i] = s4[i];
   } else {
-    for (unsigned long long i = 0; i < n; i++) dst[i] = src[i];
+    for (unsigned long long i = rank; i < n; i += np) dst[i] = src[i];
   }
 }
 
@@ -412,56 +433,92 @@ static __device__ LDC_ENGINE unsigned ldc_wait_val(unsigned *vals, long long h) 
 // Level 1: the block's (or its group's) copy of the page holding p. A load
 // of a page the unit never wrote reads the base; so does every access once
 // the pool is out of room (the host then reruns with more room).
-static __device__ LDC_ENGINE void *ldc_cow_grid(const struct ldc_alloc *al, unsigned long long off, const void *p, int write) {
+//
+// ldc_grid_find looks the copy up (and claims one for a write): it returns
+// the copy's first byte, or null for "use the base". *s >= 0 says the
+// caller took slot *s for entry *h and must fill it (ldc_copy_page) and
+// publish it (ldc_grid_publish) before anyone else may use it.
+static __device__ LDC_ENGINE unsigned char *ldc_grid_find(unsigned page, int unit, int write, long long *s, long long *h) {
   struct ldc_pool *P = &ldc_g.pool;
-  unsigned long long in, pg = ldc_page_of(al, off, &in);
-  unsigned page = (unsigned)(al->first_page + pg);
-  int block = (int)ldc_block_linear();
-  int unit = P->unit_copy ? P->unit_copy[block] : block;
+  *s = -1;
   if (*(volatile unsigned long long *)&P->counters[2] == 2) {
     // The table is full: the pass is void and runs on to its end as
     // cheaply as it can, counting only the pages written.
     if (write && atomicCAS(&P->heads[page], -1, -2) == -1) atomicAdd(&P->counters[1], 1ULL);
-    return (void *)p;
+    return 0;
   }
   unsigned long long key = ((unsigned long long)(unit + 1) << 32) | (page + 1ULL);
   int claimed;
-  long long h = ldc_table_slot(P->keys, P->table_mask, key, write, &claimed);
-  if (h < 0) {
+  *h = ldc_table_slot(P->keys, P->table_mask, key, write, &claimed);
+  if (*h < 0) {
     if (write) {
       // No room even to count this copy: the pass is void, and the count
       // of copies wanted stops here (a lower bound).
       P->counters[2] = 2;
       if (atomicCAS(&P->heads[page], -1, -2) == -1) atomicAdd(&P->counters[1], 1ULL);
     }
-    return (void *)p;
+    return 0;
   }
   if (!claimed) {
-    unsigned v = ldc_vload32(&P->vals[h]);
+    unsigned v = ldc_vload32(&P->vals[*h]);
     if (v == 0) {
-      if (!write) return (void *)p; // being copied: this unit has not written it yet
-      v = ldc_wait_val(P->vals, h);
+      if (!write) return 0; // being copied: this unit has not written it yet
+      v = ldc_wait_val(P->vals, *h);
     }
-    if (v == ~0u) return (void *)p;
-    return P->data + (unsigned long long)(v - 1) * P->slot_bytes + in;
+    if (v == ~0u) return 0;
+    return P->data + (unsigned long long)(v - 1) * P->slot_bytes;
   }
-  unsigned long long s = atomicAdd(&P->counters[0], 1ULL);
-  if (s >= P->cap) {
+  unsigned long long n = atomicAdd(&P->counters[0], 1ULL);
+  if (n >= P->cap) {
     P->counters[2] = 1;
     if (atomicCAS(&P->heads[page], -1, -2) == -1) atomicAdd(&P->counters[1], 1ULL);
     __threadfence();
-    atomicExch(&P->vals[h], ~0u);
-    return (void *)p;
+    atomicExch(&P->vals[*h], ~0u);
+    return 0;
   }
-  unsigned char *d = P->data + s * P->slot_bytes;
-  ldc_copy_page(d, al, pg);
+  *s = (long long)n;
+  return P->data + n * P->slot_bytes;
+}
+static __device__ LDC_ENGINE void ldc_grid_publish(unsigned page, int unit, int block, long long s, long long h) {
+  struct ldc_pool *P = &ldc_g.pool;
   int prev = atomicExch(&P->heads[page], (int)s);
   if (prev == -1) P->pages[atomicAdd(&P->counters[1], 1ULL)] = page;
   struct ldc_slot sl = {unit, prev < 0 ? -1 : prev, page, (unsigned)block};
   P->slots[s] = sl;
   __threadfence();
   atomicExch(&P->vals[h], (unsigned)(s + 1));
-  return d + in;
+}
+static __device__ LDC_ENGINE void *ldc_cow_grid(const struct ldc_alloc *al, unsigned long long off, const void *p, int write) {
+  unsigned long long in, pg = ldc_page_of(al, off, &in);
+  unsigned page = (unsigned)(al->first_page + pg);
+  int block = (int)ldc_block_linear();
+  int unit = ldc_g.pool.unit_copy ? ldc_g.pool.unit_copy[block] : block;
+  long long s, h;
+#if defined(LDC_CPU)
+  unsigned char *d = ldc_grid_find(page, unit, write, &s, &h);
+  if (s >= 0) {
+    ldc_copy_page(d, al, pg);
+    ldc_grid_publish(page, unit, block, s, h);
+  }
+#else
+  // The lanes of a warp after the same page (a coalesced access: all 32)
+  // look it up once, and copy it together when it is new: one lane doing
+  // it all while 31 spin on its entry cost the first pass several times
+  // the second.
+  unsigned peers = ldc_match_any(__activemask(), ((unsigned long long)write << 63) | ((unsigned long long)(unit + 1) << 32) | page);
+  unsigned lane = ldc_lane(), leader = __ffs(peers) - 1;
+  unsigned char *d = 0;
+  s = -1;
+  if (lane == leader) d = ldc_grid_find(page, unit, write, &s, &h);
+  d = (unsigned char *)__shfl_sync(peers, (unsigned long long)d, leader);
+  s = __shfl_sync(peers, s, leader);
+  if (s >= 0) {
+    ldc_copy_page(d, al, pg, __popc(peers & ((1u << lane) - 1u)), __popc(peers));
+    __syncwarp(peers);
+    if (lane == leader) ldc_grid_publish(page, unit, block, s, h);
+  }
+#endif
+  return d ? d + in : (void *)p;
 }
 
 // Level 2: segment helpers.
@@ -475,50 +532,52 @@ static __device__ LDC_ENGINE __forceinline__ unsigned char *ldc_seg_data(unsigne
 static __device__ LDC_ENGINE __forceinline__ unsigned char *ldc_seg_snap(unsigned char *seg, unsigned long long s) { return seg + ldc_g.segs.off_snap + s * ldc_g.pool.slot_bytes; }
 
 // Level 2: the warp's copy of the page holding p, in the block's segment.
-static __device__ LDC_ENGINE void *ldc_cow_block(const struct ldc_alloc *al, unsigned long long off, const void *p, int write) {
-  unsigned char *seg = ldc_block()->seg;
-  if (!seg) return (void *)p;
-  unsigned long long in, pg = ldc_page_of(al, off, &in);
-  unsigned page = (unsigned)(al->first_page + pg);
-  int warp = (int)(ldc_thread_linear() / 32);
+// ldc_seg_find and ldc_seg_publish split it as ldc_grid_find and
+// ldc_grid_publish do level 1's.
+static __device__ LDC_ENGINE unsigned char *ldc_seg_find(unsigned char *seg, unsigned page, int warp, int write, long long *s, long long *h) {
   unsigned long long *keys = ldc_seg_keys(seg), mask = ldc_g.segs.table_mask;
   unsigned *vals = ldc_seg_vals(seg);
   unsigned long long key = ((unsigned long long)(warp + 1) << 32) | (page + 1ULL);
   int claimed;
-  long long h = ldc_table_slot(keys, mask, key, write, &claimed);
-  if (h < 0) {
+  *s = -1;
+  *h = ldc_table_slot(keys, mask, key, write, &claimed);
+  if (*h < 0) {
     if (write) ldc_g.segs.status[0] = 1;
-    return (void *)p;
+    return 0;
   }
   if (!claimed) {
-    unsigned v = ldc_vload32(&vals[h]);
+    unsigned v = ldc_vload32(&vals[*h]);
     if (v == 0) {
-      if (!write) return (void *)p;
-      v = ldc_wait_val(vals, h);
+      if (!write) return 0;
+      v = ldc_wait_val(vals, *h);
     }
-    if (v == ~0u) return (void *)p;
-    return ldc_seg_data(seg, v - 1) + in;
+    if (v == ~0u) return 0;
+    return ldc_seg_data(seg, v - 1);
   }
   unsigned *cnt = ldc_seg_counters(seg);
-  unsigned s = atomicAdd(&cnt[0], 1u);
-  if (s >= ldc_g.segs.cap) {
+  unsigned n = atomicAdd(&cnt[0], 1u);
+  if (n >= ldc_g.segs.cap) {
     ldc_g.segs.status[0] = 1;
     __threadfence();
-    atomicExch(&vals[h], ~0u);
-    return (void *)p;
+    atomicExch(&vals[*h], ~0u);
+    return 0;
   }
-  // The snapshot is a copy of the copy, not a second read of the base:
-  // other blocks may merge into the page in between.
-  unsigned char *d = ldc_seg_data(seg, s), *sn = ldc_seg_snap(seg, s);
-  ldc_copy_page(d, al, pg);
-  for (unsigned long long i = 0; i < ldc_g.pool.slot_bytes / 16; i++) ((uint4 *)sn)[i] = ((const uint4 *)d)[i];
+  *s = n;
+  return ldc_seg_data(seg, n);
+}
+// ldc_seg_publish enters a filled slot (data and snapshot) in the block's
+// page list; 0 when the list is out of room (the launch is then void).
+static __device__ LDC_ENGINE int ldc_seg_publish(unsigned char *seg, unsigned page, int warp, long long s, long long h) {
+  unsigned long long *keys = ldc_seg_keys(seg), mask = ldc_g.segs.table_mask;
+  unsigned *vals = ldc_seg_vals(seg), *cnt = ldc_seg_counters(seg);
   // The page's entry in the block's page list (one per page, whichever
   // warp comes first).
+  int claimed;
   long long hp = ldc_table_slot(keys, mask, page + 1ULL, 1, &claimed);
   if (hp < 0) {
     ldc_g.segs.status[0] = 1;
     atomicExch(&vals[h], ~0u);
-    return (void *)p;
+    return 0;
   }
   struct ldc_page_entry *pl = ldc_seg_pages(seg);
   unsigned q;
@@ -535,8 +594,52 @@ static __device__ LDC_ENGINE void *ldc_cow_block(const struct ldc_alloc *al, uns
   struct ldc_slot sl = {warp, prev, page, (unsigned)h};
   ldc_seg_slots(seg)[s] = sl;
   __threadfence();
-  atomicExch(&vals[h], s + 1);
-  return d + in;
+  atomicExch(&vals[h], (unsigned)(s + 1));
+  return 1;
+}
+// The snapshot is a copy of the copy, not a second read of the base: other
+// blocks may merge into the page in between.
+static __device__ LDC_ENGINE __forceinline__ void ldc_seg_snapshot(unsigned char *seg, long long s, unsigned rank, unsigned np) {
+  const uint4 *d = (const uint4 *)ldc_seg_data(seg, s);
+  uint4 *sn = (uint4 *)ldc_seg_snap(seg, s);
+  for (unsigned long long i = rank; i < ldc_g.pool.slot_bytes / 16; i += np) sn[i] = d[i];
+}
+static __device__ LDC_ENGINE void *ldc_cow_block(const struct ldc_alloc *al, unsigned long long off, const void *p, int write) {
+  unsigned char *seg = ldc_block()->seg;
+  if (!seg) return (void *)p;
+  unsigned long long in, pg = ldc_page_of(al, off, &in);
+  unsigned page = (unsigned)(al->first_page + pg);
+  int warp = (int)(ldc_thread_linear() / 32);
+  long long s, h;
+#if defined(LDC_CPU)
+  unsigned char *d = ldc_seg_find(seg, page, warp, write, &s, &h);
+  if (s >= 0) {
+    ldc_copy_page(d, al, pg);
+    ldc_seg_snapshot(seg, s, 0, 1);
+    if (!ldc_seg_publish(seg, page, warp, s, h)) d = 0;
+  }
+#else
+  // One lookup, and one copy made together, per page a warp's lanes are
+  // after (as in ldc_cow_grid).
+  unsigned peers = ldc_match_any(__activemask(), ((unsigned long long)write << 63) | page);
+  unsigned lane = ldc_lane(), leader = __ffs(peers) - 1;
+  unsigned char *d = 0;
+  s = -1;
+  if (lane == leader) d = ldc_seg_find(seg, page, warp, write, &s, &h);
+  d = (unsigned char *)__shfl_sync(peers, (unsigned long long)d, leader);
+  s = __shfl_sync(peers, s, leader);
+  if (s >= 0) {
+    unsigned rank = __popc(peers & ((1u << lane) - 1u)), np = __popc(peers);
+    ldc_copy_page(d, al, pg, rank, np);
+    __syncwarp(peers);
+    ldc_seg_snapshot(seg, s, rank, np);
+    __syncwarp(peers);
+    int ok = 0;
+    if (lane == leader) ok = ldc_seg_publish(seg, page, warp, s, h);
+    if (!__shfl_sync(peers, ok, leader)) d = 0;
+  }
+#endif
+  return d ? d + in : (void *)p;
 }
 
 // ldc_cow is where every wrapped global access goes.
@@ -776,13 +879,24 @@ static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, 
   }
   unsigned char *base = ldc_shared_copies(i);
   if (tid == 0) ldc_block()->shared_orig[i] = orig;
-  // The copies, then (when tracked) the flags.
-  unsigned long long all = ldc_g.shared_tracked ? ldc_align16(bytes * w) + ldc_granules(bytes) : bytes * w;
+  // The copies, then (when tracked) the writer masks.
+  unsigned long long all = ldc_g.shared_tracked ? ldc_align16(bytes * w) + 4 * ldc_granules(bytes) : bytes * w;
   // 16 bytes a store: the room is 16-byte aligned and padded to 16 bytes
   // (SharedCopyBytes); byte stores cost a 1024-thread block 128 each.
   for (unsigned long long j = tid; j < ldc_align16(all) / 16; j += n) ((uint4 *)base)[j] = make_uint4(0, 0, 0, 0);
   ldc_bar();
   return base + (tid / 32) * bytes;
+}
+
+// Each 16-byte granule of a tracked shared target has a writer mask: bit w
+// set when warp w stored to the granule in this region (either pass). The
+// checks at the barrier then visit the copies of those warps only; every
+// other warp's copy holds what the protocol last put there. A warp reads
+// the mask before it sets its bit, so a loop of stores to one granule costs
+// one atomic, not one each.
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_warp_bit() { return 1u << (ldc_thread_linear() >> 5); }
+static __device__ LDC_ENGINE __forceinline__ void ldc_flag(unsigned *f, unsigned bit) {
+  if (!(*(volatile unsigned *)f & bit)) atomicOr(f, bit);
 }
 
 // ldc_smark flags the granules of bytes [p, p+n) in the calling warp's
@@ -793,10 +907,11 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_smark(int i, const void *p
   unsigned char *c = ldc_shared_copies(i);
   unsigned long long off = (unsigned long long)((const unsigned char *)p - c) - (unsigned long long)(ldc_thread_linear() / 32) * bytes;
   if (off >= bytes) return;
-  unsigned char *fl = c + ldc_align16(bytes * ldc_warps());
+  unsigned *fl = (unsigned *)(c + ldc_align16(bytes * ldc_warps()));
   unsigned long long last = off + (n ? n - 1 : 0);
   if (last >= bytes) last = bytes - 1;
-  for (unsigned long long g = off >> 4; g <= last >> 4; g++) *(volatile unsigned char *)&fl[g] = 1;
+  unsigned bit = ldc_warp_bit();
+  for (unsigned long long g = off >> 4; g <= last >> 4; g++) ldc_flag(fl + g, bit);
 }
 static __device__ LDC_ENGINE void ldc_smark_any(const void *p, unsigned long n) {
   if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY) return;
@@ -805,20 +920,21 @@ static __device__ LDC_ENGINE void ldc_smark_any(const void *p, unsigned long n) 
 // ldc_shared_flags is the flags of the calling block's copies of shared
 // target i, or null where stores are not flagged (untracked kernels,
 // plain runs and level 1, which run on the block's own shared memory).
-static __device__ LDC_ENGINE __forceinline__ unsigned char *ldc_shared_flags(int i) {
+static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_shared_flags(int i) {
   if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY) return 0;
-  return ldc_shared_copies(i) + ldc_align16(ldc_g.shared_bytes[i] * ldc_warps());
+  return (unsigned *)(ldc_shared_copies(i) + ldc_align16(ldc_g.shared_bytes[i] * ldc_warps()));
 }
 // A store to (or atomic on) p in a shared target whose calling warp's copy
 // is at copy, bytes long: flag the granules it touches. The compiler keeps
 // copy and flags in the kernel's variables, so this is a subtraction, a
-// compare and two byte stores.
-template <class C, class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_sw(const C *copy, unsigned char *flags, unsigned long long bytes, T *p) {
+// compare and a load of the mask (an atomic the first time).
+template <class C, class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_sw(const C *copy, unsigned *flags, unsigned long long bytes, T *p) {
   if (flags) {
     unsigned long long off = (unsigned long long)((const unsigned char *)p - (const unsigned char *)copy);
     if (off < bytes) {
-      flags[off >> 4] = 1;
-      flags[(off + sizeof(T) - 1) >> 4] = 1;
+      unsigned bit = ldc_warp_bit();
+      ldc_flag(flags + (off >> 4), bit);
+      if ((off + sizeof(T) - 1) >> 4 != off >> 4) ldc_flag(flags + ((off + sizeof(T) - 1) >> 4), bit);
     }
   }
   return p;
@@ -969,6 +1085,72 @@ static __device__ LDC_ENGINE void ldc_det_owners(int ai, unsigned page, unsigned
   }
 }
 
+// ldc_check_word_masked is ldc_check_word for a word of a tracked target
+// whose granule's writer mask is mask: only the warps in the mask can hold
+// anything but S in pass 1 or U in pass 2, so only their copies are read.
+// Pass 1 still stores U in every copy (each warp reads its own in pass 2).
+static __device__ LDC_ENGINE __forceinline__ void ldc_check_word_masked(int p, int target, unsigned *s, unsigned *c, unsigned long long stride, unsigned W,
+                                                                        unsigned mask, long long offset, const struct ldc_block_state *bs, int block) {
+  unsigned orig = *s;
+  if (p == 1) {
+    unsigned uv = orig, wr = 0, multi = 0, writers = 0, w0 = 0;
+    int last[4] = {-1, -1, -1, -1};
+    for (unsigned bits = mask; bits; bits &= bits - 1) {
+      unsigned w = __ffs(bits) - 1;
+      unsigned v = c[w * stride];
+      if (v == orig) continue;
+      writers++;
+      w0 = w;
+      unsigned m = ldc_bytemask(v ^ orig), ov = m & wr;
+      if (ov) {
+        for (unsigned b = 0; b < 4; b++)
+          if (ov >> (8 * b) & 0xffu) {
+            struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_SHARED, target, bs->from, bs->to, last[b], (int)w, block, -1, -1, offset + b,
+                                   ldc_byte(orig, b) | (ldc_byte(uv, b) << 8) | (ldc_byte(v, b) << 16)};
+            ldc_record_race(r);
+          }
+      }
+      multi |= ov;
+      wr |= m;
+      uv = (uv & ~m) | (v & m);
+      for (unsigned b = 0; b < 4; b++)
+        if (m >> (8 * b) & 0xffu) last[b] = (int)w;
+    }
+    if (writers == 0) return;
+    if (writers == 1) {
+      for (unsigned w = 0; w < W; w++) c[w * stride] = w == w0 ? orig : uv;
+      *s = uv;
+      return;
+    }
+    // U with each writer's own change reverted (every writer's, after a
+    // race); the warps outside the mask held S and get U.
+    for (unsigned w = 0; w < W; w++) {
+      if (!(mask >> w & 1u)) {
+        c[w * stride] = uv;
+        continue;
+      }
+      unsigned v = c[w * stride], own = ldc_bytemask(v ^ orig) & multi;
+      for (unsigned b = 0; b < 4; b++)
+        if (last[b] == (int)w && !(multi >> (8 * b) & 0xffu)) own |= 0xffu << (8 * b);
+      c[w * stride] = (uv & ~own) | (orig & own);
+    }
+    *s = uv;
+  } else if (p == 2) {
+    for (unsigned bits = mask; bits; bits &= bits - 1) {
+      unsigned w = __ffs(bits) - 1;
+      unsigned v = c[w * stride];
+      if (v == orig) continue;
+      unsigned m = ldc_bytemask(v ^ orig);
+      for (unsigned b = 0; b < 4; b++)
+        if (m >> (8 * b) & 0xffu) {
+          struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_SHARED, target, bs->from, bs->to, (int)w, -1, block, -1, -1, offset + b, ldc_byte(orig, b) | (ldc_byte(v, b) << 8)};
+          ldc_record_race(r);
+        }
+      c[w * stride] = orig;
+    }
+  }
+}
+
 // ldc_seg_check checks, at the end of a region, the global pages the
 // block's warps wrote (level 2). Pass 1: a warp wrote a byte where its copy
 // differs from its snapshot; two writers race (write-write); the merged
@@ -1107,8 +1289,9 @@ static __device__ LDC_ENGINE void ldc_det_settle(unsigned W, unsigned tid, unsig
     const unsigned char *s = (const unsigned char *)ldc_block()->shared_orig[i];
     unsigned char *c = ldc_shared_copies(i);
     if (!s) continue;
-    // Only flagged granules can differ from the original (tracked stores).
-    const unsigned char *fl = ldc_g.shared_tracked ? c + ldc_align16(bytes * W) : 0;
+    // Only granules with a writer can differ from the original (tracked
+    // stores: a writer mask per granule after the copies).
+    const unsigned *fl = ldc_g.shared_tracked ? (const unsigned *)(c + ldc_align16(bytes * W)) : 0;
     if (bytes % 4 == 0 && ((unsigned long long)s & 3) == 0) {
       for (unsigned long long k = tid; k < bytes / 4; k += n)
         if (!fl || fl[k >> 2]) {
@@ -1146,6 +1329,10 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
   int p = bs->pass;
   unsigned tid = ldc_thread_linear(), n = ldc_block_threads(), W = ldc_warps();
   int block = (int)ldc_block_linear();
+  // Counted in a register, added to the thread's total once: t lives in
+  // local memory, and a read-modify-write of it per word cost more than
+  // the compare it counted.
+  unsigned long long cmp = 0;
   for (int i = 0; i < ldc_g.nshared; i++) {
     unsigned long bytes = ldc_g.shared_bytes[i];
     unsigned char *s = (unsigned char *)bs->shared_orig[i];
@@ -1157,42 +1344,48 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
       // from S; the others hold S in every copy. One word (or byte) per
       // thread, as below: a thread per granule would leave three threads
       // in four idle where every granule was written.
-      const unsigned char *fl = c + ldc_align16((unsigned long long)bytes * W);
+      const unsigned *fl = (const unsigned *)(c + ldc_align16((unsigned long long)bytes * W));
       if (words) {
-        for (unsigned long k = tid; k < bytes / 4; k += n)
-          if (fl[k >> 2]) {
-            ldc_check_word(p, i, (unsigned *)s + k, (unsigned *)c + k, bytes / 4, W, (long long)(4 * k), bs, block);
-            t->compared += 4ull * W;
+        for (unsigned long k = tid; k < bytes / 4; k += n) {
+          unsigned mask = fl[k >> 2];
+          if (mask) {
+            ldc_check_word_masked(p, i, (unsigned *)s + k, (unsigned *)c + k, bytes / 4, W, mask, (long long)(4 * k), bs, block);
+            cmp += 4ull * W;
           }
+        }
       } else {
         for (unsigned long j = tid; j < bytes; j += n)
           if (fl[j >> 4]) {
             ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block);
-            t->compared += W;
+            cmp += W;
           }
       }
     } else if (words) {
-      for (unsigned long k = tid; k < bytes / 4; k += n)
+      for (unsigned long k = tid; k < bytes / 4; k += n) {
         ldc_check_word(p, i, (unsigned *)s + k, (unsigned *)c + k, bytes / 4, W, (long long)(4 * k), bs, block);
-      t->compared += (bytes / 4 + n - 1 - tid) / n * 4ull * W;
+        cmp += 4ull * W;
+      }
     } else {
-      for (unsigned long j = tid; j < bytes; j += n) ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block);
-      t->compared += (bytes + n - 1 - tid) / n * (unsigned long long)W;
+      for (unsigned long j = tid; j < bytes; j += n) {
+        ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block);
+        cmp += W;
+      }
     }
   }
   if (ldc_g.det.on) ldc_det_settle(W, tid, n);
   if (ldc_g.shared_tracked && (p != 1 || ldc_g.det.on)) {
-    // The region is over in both passes (or in its only one): clear the flags for the next one,
-    // once every thread is done reading them (the barrier at the end
-    // orders this before the next region's stores).
+    // The region is over in both passes (or, deterministic, in its only
+    // one): clear the flags for the next one, once every thread is done
+    // reading them (the barrier at the end orders this before the next
+    // region's stores).
     ldc_bar();
     for (int i = 0; i < ldc_g.nshared; i++) {
       unsigned long bytes = ldc_g.shared_bytes[i];
-      unsigned char *fl = ldc_shared_copies(i) + ldc_align16((unsigned long long)bytes * W);
+      unsigned *fl = (unsigned *)(ldc_shared_copies(i) + ldc_align16((unsigned long long)bytes * W));
       for (unsigned long long g = tid; g < ldc_granules(bytes); g += n) fl[g] = 0;
     }
   }
-  t->compared += ldc_seg_check(p, bs, block, tid, n);
+  t->compared += cmp + ldc_seg_check(p, bs, block, tid, n);
   if (p == 2 && pass == 2 && t->differ) {
     struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_LOCAL, -1, t->start, id, (int)(tid / 32), -1, block, (int)tid, -1, 0, 0};
     ldc_record_race(r);
@@ -1246,7 +1439,16 @@ static __device__ LDC_ENGINE void ldc_idle(struct ldc_thread *t) {
   // all out together): add the block's count to the launch's, once.
   if (ldc_g.compared) {
     struct ldc_block_state *bs = ldc_block();
-    if (t->compared) atomicAdd(&bs->compared, t->compared);
+    unsigned long long c = t->compared;
+#if !defined(LDC_CPU)
+    // Summed over the warp first: a 1024-thread block adding to one word
+    // of shared memory waits 1024 atomics deep. (Halves of 16 and 48 bits:
+    // the warp sum is a 32-bit instruction.)
+    unsigned mask = __activemask();
+    unsigned lo = ldc_redux_add(mask, (unsigned)(c & 0xffffu)), hi = ldc_redux_add(mask, (unsigned)(c >> 16));
+    c = (int)ldc_lane() == __ffs(mask) - 1 ? (unsigned long long)lo + ((unsigned long long)hi << 16) : 0;
+#endif
+    if (c) atomicAdd(&bs->compared, c);
     ldc_bar();
     if (ldc_thread_linear() == 0 && bs->compared) atomicAdd(ldc_g.compared, bs->compared);
   }
