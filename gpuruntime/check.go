@@ -47,6 +47,10 @@ type Options struct {
 	// IgnoreSameValue leaves out write-write races where the two units
 	// wrote the same value (the records of such bytes are dropped).
 	IgnoreSameValue bool
+	// Deterministic runs the kernel once, deterministically, instead of
+	// checking it (det.go): the outputs are the same every run; the
+	// write-write races its merges meet are reported.
+	Deterministic bool
 }
 
 // Phase is one timed step, as in LDetector's Figure 8.
@@ -84,6 +88,9 @@ type Result struct {
 	// Notes say what the run did that the user should know (reruns with
 	// more room, reshuffling).
 	Notes []string `json:"notes,omitempty"`
+	// Deterministic: the kernel ran deterministically (Options.Deterministic),
+	// not checked: Races are the write-write conflicts its merges met.
+	Deterministic bool `json:"deterministic,omitempty"`
 }
 
 const maxRecords = 1 << 16
@@ -254,6 +261,9 @@ func (r *checkRun) run() (*Result, error) {
 			return nil, err
 		}
 	}
+	if !k.Instrumented && opt.Deterministic {
+		return nil, fmt.Errorf("kernel %s cannot run deterministically: it was not instrumented (%s)", k.Name, k.Reason)
+	}
 	if !k.Instrumented || opt.Unchecked {
 		r.res.Unchecked = k.Reason
 		if opt.Unchecked {
@@ -262,6 +272,13 @@ func (r *checkRun) run() (*Result, error) {
 		if err := r.phase("kernel (unchecked)", func() error { return r.launch(ModePlain, 0, 0) }); err != nil {
 			return nil, err
 		}
+		return r.res, r.collectOutputs()
+	}
+	if opt.Deterministic {
+		if err := r.deterministic(); err != nil {
+			return nil, err
+		}
+		r.firstRegionOnly()
 		return r.res, r.collectOutputs()
 	}
 	r.res.Rounds, r.res.RoundsPlanned, r.res.Groups, r.res.DetectionProbability = 1, 1, l.blocks(), 1
@@ -404,7 +421,8 @@ func (r *checkRun) setup() error {
 		return err
 	}
 	rows := int64(r.l.blocks()) * int64(r.l.threads())
-	if (k.Atomics > 0 || len(k.Atomic) > 0) && k.Instrumented && !r.opt.Unchecked {
+	// A deterministic run runs once: nothing replays the atomics' results.
+	if (k.Atomics > 0 || len(k.Atomic) > 0) && k.Instrumented && !r.opt.Unchecked && !r.opt.Deterministic {
 		if r.alog, err = r.alloc(rows * r.atomicSlots * 8); err != nil {
 			return &MemoryError{Need: rows * r.atomicSlots * 8, What: fmt.Sprintf("the log of the kernel's atomics (%d per thread)", r.atomicSlots)}
 		}

@@ -28,10 +28,22 @@ type Race struct {
 	// SameValue: a write-write race where, at every racy byte, the two
 	// units wrote the same value over a different one (a race some tools
 	// call benign; Options.IgnoreSameValue drops them).
-	SameValue bool                 `json:"same_value,omitempty"`
-	Count     int                  `json:"count"` // racy bytes (or threads, for locals)
-	unitSets  map[int]map[int]bool // units by block (one set, key 0, between blocks)
-	elemSize  int64
+	SameValue bool `json:"same_value,omitempty"`
+	// Kept, for the write-write races of a deterministic run: the unit
+	// whose value its merge kept at Offset (the highest that wrote it).
+	Kept     *RaceKept            `json:"kept,omitempty"`
+	Count    int                  `json:"count"` // racy bytes (or threads, for locals)
+	unitSets map[int]map[int]bool // units by block (one set, key 0, between blocks)
+	// named is the units of the record at Offset whose values are given
+	// (Units becomes the union of every record's).
+	named    []int
+	elemSize int64
+}
+
+// RaceKept is the unit whose byte a deterministic run kept, and the byte.
+type RaceKept struct {
+	Unit  int `json:"unit"`
+	Value int `json:"value"`
 }
 
 // RaceRegion locates the AP region the race is in.
@@ -136,6 +148,9 @@ func (r *checkRun) addRaces(recs []Record, scope manifest.Scope) {
 			second := int(rec.Values >> 16 & 0xff)
 			race.Values.Second = &second
 			race.SameValue = sameValue(rec)
+			if r.opt.Deterministic {
+				race.Kept = &RaceKept{Unit: int(rec.UnitB), Value: second}
+			}
 		}
 		r.merge(race)
 	}
@@ -164,8 +179,13 @@ func (r *checkRun) merge(race Race) {
 			if race.Offset < o.Offset {
 				o.Offset = race.Offset
 				o.Values = race.Values
-				o.Units = race.Units
+				o.Units, o.named = race.Units, race.Units
 				o.Block, o.Thread = race.Block, race.Thread
+				o.Kept = race.Kept
+			} else if race.Offset == o.Offset && race.Block == o.Block && race.Kept != nil && (o.Kept == nil || race.Kept.Unit > o.Kept.Unit) {
+				// Another pair of writers of the named byte: the merge kept
+				// the highest one's value.
+				o.Kept = race.Kept
 			}
 			o.SameValue = o.SameValue && race.SameValue
 			o.Length = end - o.Offset
@@ -179,6 +199,7 @@ func (r *checkRun) merge(race Race) {
 			return
 		}
 	}
+	race.named = race.Units
 	race.unitSets = map[int]map[int]bool{key: {}}
 	for _, u := range race.Units {
 		race.unitSets[key][u] = true
@@ -250,8 +271,18 @@ func WriteText(w io.Writer, file string, k *manifest.Kernel, res *Result) {
 			block = fmt.Sprintf(" of block %d", rc.Block)
 		}
 		fmt.Fprintf(w, "    %s %s%s; bytes %d..%d (%d racy bytes)\n", unitWord, strings.Join(units, ", "), block, rc.Offset, rc.Offset+rc.Length-1, rc.Count)
+		// The values at Offset are those of the record there: its units,
+		// not the first and last of every record's.
+		first, second := rc.Units[0], rc.Units[len(rc.Units)-1]
+		if len(rc.named) == 2 {
+			first, second = rc.named[0], rc.named[1]
+		}
 		if rc.Kind == "write-write" {
-			fmt.Fprintf(w, "    at byte %d: original %#02x, %s %d wrote %#02x, %s %d wrote %#02x\n", rc.Offset, rc.Values.Original, unitWord[:len(unitWord)-1], rc.Units[0], rc.Values.First, unitWord[:len(unitWord)-1], rc.Units[len(rc.Units)-1], *rc.Values.Second)
+			fmt.Fprintf(w, "    at byte %d: original %#02x, %s %d wrote %#02x, %s %d wrote %#02x\n", rc.Offset, rc.Values.Original, unitWord[:len(unitWord)-1], first, rc.Values.First, unitWord[:len(unitWord)-1], second, *rc.Values.Second)
+			if rc.Kept != nil {
+				fmt.Fprintf(w, "    kept %s %d's value %#02x at byte %d (a deterministic run keeps the highest %s's, as if the %s ran one after the other in increasing order)\n",
+					unitWord[:len(unitWord)-1], rc.Kept.Unit, rc.Kept.Value, rc.Offset, unitWord[:len(unitWord)-1], unitWord)
+			}
 			if rc.SameValue {
 				fmt.Fprintf(w, "    same value: both wrote %#02x at every racy byte (a race some tools call benign; --ignore-same-value leaves these out)\n", rc.Values.First)
 			}

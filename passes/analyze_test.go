@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -261,5 +263,50 @@ func TestOptions(t *testing.T) {
 	a := passes.Analyze(u)
 	if got := a.Kernels[0].Shared[0].Bytes; got != 512 {
 		t.Errorf("s is %d bytes, want 512 (N*SCALE floats)", got)
+	}
+}
+
+// TestAtomicClasses: every atomic call is classified by how its outcome
+// depends on the order threads run it (what --deterministic refuses), and
+// a user's function named atomicXxx is not an atomic itself.
+func TestAtomicClasses(t *testing.T) {
+	lib := loadClang(t)
+	src := filepath.Join(t.TempDir(), "k.cu")
+	os.WriteFile(src, []byte(`__device__ int atomicPeek(int *p) { return atomicAdd(p, 0); }
+__global__ void k(int *c, unsigned *u, float *f, double *d, unsigned long long *l, int *out) {
+  atomicAdd(c, 1);
+  atomicSub(c, 1);
+  atomicMax(c, threadIdx.x);
+  atomicOr(u, 1u);
+  atomicInc(u, 100u);
+  atomicAdd(l, 1ull);
+  if (threadIdx.x == 0) atomicXor(c + 1, 3);
+  atomicAdd(f, 1.0f);
+  atomicAdd(d, 1.0);
+  atomicExch(c + 2, 5);
+  atomicCAS(c + 3, 0, 1);
+  int old = atomicAdd(c + 4, 1);
+  out[threadIdx.x] = old + atomicPeek(c + 5);
+}
+`), 0o644)
+	u, _, err := passes.Parse(lib, src, passes.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, at := range passes.Analyze(u).Kernels[0].Atomics {
+		got = append(got, fmt.Sprintf("%d %s %s", at.Pos.Line, at.Call, at.Class))
+	}
+	want := []string{
+		"1 atomicAdd value used",
+		"3 atomicAdd commutative", "4 atomicSub commutative", "5 atomicMax commutative", "6 atomicOr commutative",
+		"7 atomicInc commutative", "8 atomicAdd commutative", "9 atomicXor commutative",
+		"10 atomicAdd float", "11 atomicAdd float", "12 atomicExch exchange", "13 atomicCAS compare-and-swap",
+		"14 atomicAdd value used", "15 atomicPeek ",
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("atomic classes (-want +got):\n%s", diff)
 	}
 }

@@ -204,21 +204,29 @@ func BaseVariable(n *Node) *Node {
 // variables they touch.
 func (ka *kernelAnalysis) atomicsPass(k *Kernel) []Atomic {
 	var out []Atomic
-	visit := func(body *Node) {
-		body.Walk(func(n *Node) bool {
+	visit := func(f *Func) {
+		f.Body.Walk(func(n *Node) bool {
 			if isAtomicCall(n) && len(n.Children) > 1 {
-				at := Atomic{Call: n.Name, Pos: n.Pos}
+				at := Atomic{Call: n.Name, Pos: n.Pos, Class: classifyAtomic(n)}
 				if b := BaseVariable(n.Children[1]); b != nil {
 					at.Variable = b.Name
+				}
+				if f.File != nil && f.File != ka.unit.Files[0] {
+					at.File = f.File.Path
+				}
+				// A call of the user's own atomicXxx function is not an
+				// atomic: the atomics in its body are listed with it.
+				if ka.funcs[n.Ref] != nil {
+					at.Class = ""
 				}
 				out = append(out, at)
 			}
 			return true
 		})
 	}
-	visit(ka.fn.Body)
+	visit(ka.fn)
 	for _, f := range ka.reach {
-		visit(f.Body)
+		visit(f)
 	}
 	return out
 }

@@ -146,6 +146,12 @@ type Atomic struct {
 	Call     string `json:"call"`
 	Variable string `json:"variable"` // "" when the address could not be traced
 	Pos      Pos    `json:"pos"`
+	// File is the file the call is in when it is not the main file.
+	File string `json:"file,omitempty"`
+	// Class says how its outcome depends on the order threads run it;
+	// empty for a call of the user's own function named atomicXxx (the
+	// atomics in its body are listed on their own).
+	Class manifest.AtomicClass `json:"class,omitempty"`
 }
 
 // Diagnostic is a message about the source, compiler-style.

@@ -500,32 +500,6 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 	return append(es, foreign...), kr.macros(locals), nil
 }
 
-// resultDiscarded says whether call n is a statement of its own, so its
-// value is never used.
-func resultDiscarded(n *passes.Node) bool {
-	p := n.Parent
-	if p == nil {
-		return false
-	}
-	idx := -1
-	for i, c := range p.Children {
-		if c == n {
-			idx = i
-		}
-	}
-	switch p.Kind {
-	case "CompoundStmt":
-		return true
-	case "IfStmt":
-		return idx >= 1
-	case "WhileStmt", "ForStmt", "LabelStmt", "CaseStmt", "DefaultStmt":
-		return idx == len(p.Children)-1 && idx > 0
-	case "DoStmt":
-		return idx == 0
-	}
-	return false
-}
-
 // firstStatementOffset is where the re-enterable part of the body starts:
 // after the last shared declaration that is a target (their copy pointers
 // must be set up before any region starts), else right after '{'.

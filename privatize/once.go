@@ -45,7 +45,7 @@ func onceEdits(body *passes.Node, sc *onceScope) (edits, bool) {
 			if len(n.Children) > 1 && refersTo(n.Children[1], sc.shared) {
 				macro = "LDC_ATOMIC_SHARED"
 			}
-			if resultDiscarded(n) {
+			if passes.ResultDiscarded(n) {
 				// Nothing to replay: the second run just skips it, and
 				// the log needs no room for it (histograms do thousands).
 				macro += "_NORET"

@@ -256,6 +256,9 @@ func kernelManifest(i int, k *passes.Kernel, globals []*passes.Variable) manifes
 	}
 	mk.Atomics = len(k.Atomics)
 	for _, at := range k.Atomics {
+		if at.Class != "" {
+			mk.AtomicOps = append(mk.AtomicOps, manifest.AtomicOp{Call: at.Call, File: at.File, Line: at.Pos.Line, Class: at.Class})
+		}
 		if at.Variable != "" && !slices.Contains(mk.Atomic, at.Variable) {
 			mk.Atomic = append(mk.Atomic, at.Variable)
 		}

@@ -70,6 +70,7 @@ func readExpectation(t *testing.T, file string) expectation {
 // testdata/e2e on the CPU backend and checks the verdict each file's
 // header states. For race-free kernels it also checks output fidelity:
 // every buffer after the checked run equals an unchecked run's, byte for byte.
+// Each kernel also runs with --deterministic (checkDeterministic).
 func TestEndToEnd(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/acceptance/*.cu")
 	more, _ := filepath.Glob("../../testdata/e2e/*.cu")
@@ -105,6 +106,7 @@ func TestEndToEnd(t *testing.T) {
 					}
 				}
 			}
+			checkDeterministic(t, dir, e, m, e.launch, outs)
 			checked := append(args, outFlags(t, outs, "checked")...)
 			out.Reset()
 			errb.Reset()

@@ -50,6 +50,44 @@ detection_probability. --unchecked runs the kernel as written (the build's
 native module, compiled without ldcheck), as the baseline for outputs and
 times.
 
+--deterministic runs the kernel once, reproducibly, instead of checking it
+(LDetector 4.6): every warp runs on private copies; at every barrier the
+warps' changes are merged in increasing warp order (where two warps changed
+a byte, the highest warp's value is kept) and every warp goes on from the
+merged bytes; blocks run one after the other in increasing block index,
+each seeing what the blocks before it wrote. What it guarantees: the --out
+bytes are the same every run, on both backends, for any --mem-limit that
+fits, even for a racy kernel: those of the warps and blocks run in that
+order; a race-free kernel writes the bytes of an --unchecked run (on a GPU,
+up to the last bit of floats where the native module fuses multiply-adds,
+as nvcc does by default; ldcheck's modules do not). Conflicts the merges
+meet (two warps, or two blocks, changing one byte) are reported
+as write-write races, with the unit whose value was kept: exit 1 if any, 0
+if none, the outputs written either way. What it does not guarantee:
+  - read-write races are not looked for (there is no second run to compare
+    with): exit 0 means no write-write conflict, not race-free;
+  - math functions (sinf, expf, __fdividef, ...) may round differently on
+    the GPU and on the CPU backend: bytes computed with them can differ
+    between backends in the last bit (not between runs on one backend);
+  - atomics run as the hardware schedules them: integer add, sub, and, or,
+    xor, min, max, inc and dec whose returned value is unused end the same
+    in any order; float atomicAdd, atomicExch, atomicCAS and any atomic
+    whose returned value is used do not, so such a kernel is refused (exit
+    2, naming file:line and the atomic) unless --allow-atomics; plain reads
+    of a variable that other threads update atomically see whatever ran
+    first;
+  - races between the lanes of one warp, and memory ldcheck does not
+    privatize (what the build lists as unhandled: inline asm, heap memory),
+    go as the hardware schedules them;
+  - a kernel ldcheck could not instrument is refused (exit 2);
+  - blocks run one at a time, so a long grid takes about as long as its
+    blocks run back to back; this relies on the GPU starting blocks in
+    increasing index (it does; --timeout ends a run that waits for ever).
+The private copies are one block's pages and, per page the blocks write,
+a record of the block that wrote each byte last (4 bytes a byte): when they
+do not fit --mem-limit, exit 2 with the bytes needed (a deterministic run
+cannot be split into rounds).
+
 Arguments: --arg NAME=TYPE[COUNT]:INIT for pointer parameters (INIT: zero,
 iota, rand[:SEED], const:V, file:PATH with raw little-endian data), and
 --arg NAME=VALUE for scalars; a by-value parameter of any type (a struct)
@@ -71,6 +109,8 @@ total thread count; run says what it assumed.
 			&cli.BoolFlag{Name: "all", Usage: "report every racy region, not only the first"},
 			&cli.BoolFlag{Name: "ignore-same-value", Usage: "leave out write-write races where both units wrote the same value over a different one (reported otherwise, marked \"same value: both wrote V\"; some tools call them benign)"},
 			&cli.BoolFlag{Name: "unchecked", Usage: "run the kernel as written, once, without checking (to compare outputs or time it)"},
+			&cli.BoolFlag{Name: "deterministic", Usage: "run the kernel once, reproducibly, instead of checking it: the same --out bytes every run and on both backends, even for a racy kernel (see above for what is and is not guaranteed); write-write conflicts met are reported (exit 1)"},
+			&cli.BoolFlag{Name: "allow-atomics", Usage: "with --deterministic: run a kernel whose atomics depend on the order threads run them (float atomicAdd, atomicExch, atomicCAS, a used return value) anyway, with a warning; its outputs may then differ between runs"},
 			&cli.BoolFlag{Name: "allow-unchecked", Usage: "exit 0, not 4, when the kernel ran but could not be checked (not instrumented, or something it writes left unchecked); the report still says why"},
 			&cli.BoolFlag{Name: "warmup", Usage: "run the kernel once, unchecked and untimed, before the timed run (for benchmarks)"},
 			&cli.BoolFlag{Name: "every-shared-byte", Usage: "check every byte of the shared targets at every barrier, not only the bytes the build saw stored to (same verdict, slower; to compare the two)"},
@@ -116,6 +156,7 @@ type jsonSummary struct {
 	// private copies each round's blocks shared (the blocks, without
 	// reshuffling), the most memory the page copies took, and equation
 	// (1)'s probability that a race between two blocks was checked.
+	Deterministic        bool    `json:"deterministic,omitempty"`
 	Rounds               int     `json:"rounds,omitempty"`
 	RoundsPlanned        int     `json:"rounds_planned,omitempty"`
 	Groups               int     `json:"groups,omitempty"`
@@ -182,7 +223,24 @@ func runRun(c *cli.Context) error {
 	if strings.Contains(k.Reason, manifest.GridBarrier) {
 		return inputErr("kernel %s is not supported: it uses a %s (%s), which ldcheck can neither check nor run (no cooperative launch)", k.Name, manifest.GridBarrier, k.Reason)
 	}
-	unchecked := c.Bool("unchecked")
+	unchecked, det := c.Bool("unchecked"), c.Bool("deterministic")
+	if det && unchecked {
+		return inputErr("--deterministic and --unchecked exclude each other: --unchecked runs the kernel as written, as the hardware schedules it")
+	}
+	if c.Bool("allow-atomics") && !det {
+		return inputErr("--allow-atomics goes with --deterministic (a checked run takes every atomic into account already)")
+	}
+	if det {
+		if !k.Instrumented {
+			return inputErr("kernel %s cannot run deterministically: it was not instrumented (%s)", k.Name, k.Reason)
+		}
+		if ops := orderDependentAtomics(m, k); len(ops) > 0 {
+			if !c.Bool("allow-atomics") {
+				return inputErr("kernel %s cannot run deterministically: its atomics depend on the order threads run them:\n  %s\n(--allow-atomics runs it anyway; those atomics' results may then differ between runs)", k.Name, strings.Join(ops, "\n  "))
+			}
+			notes = append(notes, fmt.Sprintf("--allow-atomics: %d atomic(s) of kernel %s depend on the order threads run them (the first: %s); outputs they reach may differ between runs", len(ops), k.Name, ops[0]))
+		}
+	}
 	b, bnotes, err := openBackend(dir, m, backendName, unchecked)
 	notes = append(notes, bnotes...)
 	if err != nil {
@@ -196,7 +254,7 @@ func runRun(c *cli.Context) error {
 		l.Args = append(l.Args, gpuruntime.Arg{Param: v.Param, Buffer: v.Buffer, Data: v.Data})
 		argText = append(argText, v.String())
 	}
-	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: unchecked, WarmUp: c.Bool("warmup"), EveryShared: c.Bool("every-shared-byte"), IgnoreSameValue: c.Bool("ignore-same-value")}
+	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: unchecked, Deterministic: det, WarmUp: c.Bool("warmup"), EveryShared: c.Bool("every-shared-byte"), IgnoreSameValue: c.Bool("ignore-same-value")}
 	if v := c.String("mem-limit"); v != "" {
 		n, err := launch.ParseMemory(v)
 		if err != nil {
@@ -268,7 +326,7 @@ func runRun(c *cli.Context) error {
 	if format == "json" {
 		rep := jsonReport{Kernel: k.Name, Source: m.Source, Backend: b.Name(), Races: res.Races, Notes: notes,
 			Launch: jsonLaunch{Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared, Args: argText},
-			Summary: jsonSummary{Levels: res.Levels, Regions: len(k.Regions), BytesCompared: res.BytesCompared, Phases: res.Phases, Unchecked: res.Unchecked,
+			Summary: jsonSummary{Levels: res.Levels, Deterministic: res.Deterministic, Regions: len(k.Regions), BytesCompared: res.BytesCompared, Phases: res.Phases, Unchecked: res.Unchecked,
 				Rounds: res.Rounds, RoundsPlanned: res.RoundsPlanned, Groups: res.Groups, CopyBytes: res.CopyBytes, DetectionProbability: res.DetectionProbability}}
 		rep.Notes = append(rep.Notes, res.Notes...)
 		rep.NotChecked = notChecked
@@ -334,6 +392,12 @@ func printVerdict(w io.Writer, m *manifest.Manifest, k *manifest.Kernel, res *gp
 		fmt.Fprintf(w, "%s:%d: kernel %s ran as written, without checking (--unchecked)\n", base, k.Line, k.Name)
 	case res.Unchecked != "":
 		fmt.Fprintf(w, "%s:%d: kernel %s ran unchecked (not instrumented: %s)\n", base, k.Line, k.Name, res.Unchecked)
+	case res.Deterministic && len(res.Races) == 0:
+		fmt.Fprintf(w, "%s:%d: kernel %s ran deterministically: no write-write conflict between warps or blocks (%s backend; blocks in increasing order, warps merged in increasing order at every barrier)\n", base, k.Line, k.Name, backend)
+		fmt.Fprintf(w, "  read-write races are not looked for in a deterministic run; run without --deterministic to check the kernel\n")
+	case res.Deterministic:
+		gpuruntime.WriteText(w, m.KernelSource(k), k, res)
+		fmt.Fprintf(w, "%s: kernel %s: %d write-write conflict(s) while merging; the outputs are those of the warps and blocks run one after the other in increasing order, the same every run\n", base, k.Name, len(res.Races))
 	case len(res.Races) == 0:
 		fmt.Fprintf(w, "%s:%d: kernel %s: no race found (%s backend; levels %s; %d bytes compared)\n", base, k.Line, k.Name, backend, strings.Join(res.Levels, " and "), res.BytesCompared)
 		if res.RoundsPlanned > 1 {
@@ -357,6 +421,24 @@ func printVerdict(w io.Writer, m *manifest.Manifest, k *manifest.Kernel, res *gp
 	if res.CopyBytes > 0 && res.Unchecked == "" {
 		fmt.Fprintf(w, "  private copies took at most %s\n", gpuruntime.FormatBytes(res.CopyBytes))
 	}
+}
+
+// orderDependentAtomics lists, as "file:line: call (why)", the atomics of
+// k whose outcome depends on the order threads run them: a deterministic
+// run cannot make those reproducible.
+func orderDependentAtomics(m *manifest.Manifest, k *manifest.Kernel) []string {
+	var out []string
+	for _, a := range k.AtomicOps {
+		if a.Class.OrderIndependent() {
+			continue
+		}
+		file := m.Source // the main file, unless the atomic names its own
+		if a.File != "" {
+			file = a.File
+		}
+		out = append(out, fmt.Sprintf("%s:%d: %s (%s: %s)", filepath.Base(file), a.Line, a.Call, a.Class, a.Class.Why()))
+	}
+	return out
 }
 
 // registerCapEnv caps the registers of the instrumented kernels (an

@@ -133,6 +133,21 @@ struct ldc_page_entry {
   unsigned tab, pad;
 };
 
+// A deterministic run (ldcheck run --deterministic) is level 2's first
+// pass alone: blocks run one at a time, in increasing linear index, and at
+// every region end the warps' writes are merged in warp order (the highest
+// warp's byte kept) and stay: no second pass, every warp's copy takes the
+// merged bytes. Blocks that write a byte an earlier block wrote are found
+// through owners[]: per byte of a global page some block wrote, the last
+// block that wrote it and the byte's value before the kernel.
+struct ldc_det {
+  int on, pad;
+  unsigned long long *counters; // [0] owner slots wanted (may pass cap), [1] the block whose turn it is
+  int *page_slot;               // per global page: its owner slot, -1 none, -2 being taken, -3 no room
+  unsigned *owners;             // slot s: slot_bytes entries from owners + s * slot_bytes, (block+1) << 8 | original byte; 0 unwritten
+  unsigned long long cap;       // owner slots
+};
+
 struct ldc_ctx {
   int mode;
   int pass; // level 1: which host-driven pass this launch is
@@ -171,6 +186,7 @@ struct ldc_ctx {
   // Level 2 adds the bytes its region-end checks compared here (one add
   // per block, at its end): the run's "bytes compared" counts them too.
   unsigned long long *compared;
+  struct ldc_det det;
 };
 
 #ifdef LDC_CPU
@@ -685,6 +701,22 @@ static __device__ LDC_ENGINE void *ldc_memset(void *dst, int c, unsigned long n)
   return dst;
 }
 
+// ldc_det_wait_turn: a deterministic run's blocks run in increasing
+// linear index, each once the one before it gave its turn on. (This relies
+// on the GPU starting blocks in that order, as it does: a block waiting for
+// a turn that no running block will give would wait for ever; --timeout
+// ends such a run.)
+static __device__ LDC_ENGINE void ldc_det_wait_turn() {
+  unsigned long long me = ldc_block_linear();
+  while (*(volatile unsigned long long *)&ldc_g.det.counters[1] != me) {
+    ldc_pause();
+#if defined(LDC_CPU)
+    if (::ldc::launch_failed()) ::ldc::fail_fiber("gave up waiting for this block's turn (--deterministic): another block failed");
+#endif
+  }
+  __threadfence();
+}
+
 // Level 2 segments: a block takes one at its start and gives it back when
 // all its threads are done. Blocks that find none free wait: the holders
 // are running and will finish.
@@ -695,6 +727,7 @@ static __device__ LDC_ENGINE void ldc_seg_acquire() {
     bs->seg_peak = 0;
     bs->seg = 0;
     int n = ldc_g.segs.nseg;
+    if (ldc_g.det.on) ldc_det_wait_turn();
     {
       int g = (int)(ldc_block_linear() % (unsigned)n);
       while (atomicCAS(&ldc_g.segs.busy[g], 0, 1) != 0) {
@@ -751,6 +784,7 @@ static __device__ LDC_ENGINE void ldc_seg_release(const struct ldc_thread *t) {
     __threadfence();
     if (bs->seg_peak) atomicMax(&ldc_g.segs.status[1], bs->seg_peak);
     atomicExch(&ldc_g.segs.busy[bs->seg_index], 0);
+    if (ldc_g.det.on) atomicExch(&ldc_g.det.counters[1], ldc_block_linear() + 1ull);
     bs->seg = 0;
   }
 }
@@ -1014,6 +1048,52 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_word(int p, int targ
   }
 }
 
+// ldc_det_owner_slot is the owners of global page `page` (a deterministic
+// run), taken on its first merge; null when there is no room (the run is
+// void: the host runs it again with room for every page written).
+static __device__ LDC_ENGINE unsigned *ldc_det_owner_slot(unsigned page) {
+  int *ps = &ldc_g.det.page_slot[page];
+  int s = *(volatile int *)ps;
+  if (s == -1 && atomicCAS(ps, -1, -2) == -1) {
+    // Zeroed here, not by the host: the slots are sized for every page the
+    // targets have, the blocks may write a few of them.
+    unsigned long long n = atomicAdd(&ldc_g.det.counters[0], 1ull);
+    s = n < ldc_g.det.cap ? (int)n : -3;
+    if (s >= 0)
+      for (unsigned long long j = 0; j < ldc_g.pool.slot_bytes; j++) ldc_g.det.owners[(unsigned long long)s * ldc_g.pool.slot_bytes + j] = 0;
+    __threadfence();
+    atomicExch(ps, s);
+  }
+  for (long long spins = 0; (s = *(volatile int *)ps) == -2; spins++) {
+    if (spins > (1LL << 24)) ldc_stuck("the owners of a page were never published");
+    ldc_pause();
+  }
+  return s < 0 ? 0 : ldc_g.det.owners + (unsigned long long)s * ldc_g.pool.slot_bytes;
+}
+
+// ldc_det_owners: the calling block's warps wrote bytes wr of word k of a
+// page (merged value uv; bp the word in the base, nb bytes valid), about to
+// be stored: a byte an earlier block wrote is a write-write race between
+// blocks. The calling block's value is kept, as in a run of the blocks one
+// after the other. Records name the blocks (unit_a the earlier) and no
+// block (block -1): that is how the host tells them from the warps' races.
+static __device__ LDC_ENGINE void ldc_det_owners(int ai, unsigned page, unsigned long long k, const unsigned char *bp, unsigned nb, unsigned uv, unsigned wr,
+                                                 unsigned long long offset, int block) {
+  unsigned *own = ldc_det_owner_slot(page);
+  if (!own) return;
+  unsigned cur = ldc_load_word(bp, nb);
+  for (unsigned b = 0; b < nb; b++) {
+    if (!(wr >> (8 * b) & 0xffu)) continue;
+    unsigned o = own[4 * k + b], orig = o ? (o & 0xffu) : ldc_byte(cur, b);
+    if (o && (int)(o >> 8) - 1 != block) {
+      struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, ai, -1, -1, (int)(o >> 8) - 1, block, -1, -1, -1, (long long)(offset + b),
+                             orig | (ldc_byte(cur, b) << 8) | (ldc_byte(uv, b) << 16)};
+      ldc_record_race(r);
+    }
+    own[4 * k + b] = ((unsigned)(block + 1) << 8) | orig;
+  }
+}
+
 // ldc_check_word_masked is ldc_check_word for a word of a tracked target
 // whose granule's writer mask is mask: only the warps in the mask can hold
 // anything but S in pass 1 or U in pass 2, so only their copies are read.
@@ -1155,6 +1235,7 @@ static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_
           }
         }
       }
+      if (wr && ldc_g.det.on) ldc_det_owners(ai, pl[q].page, k, bp, nb, uv, wr, offset, block);
       if (wr) ldc_store_word(bp, uv, wr);
       written[q * wps + k] = (unsigned char)((wr & 1) | (wr >> 7 & 2) | (wr >> 14 & 4) | (wr >> 21 & 8));
       for (int s = pl[q].head; s >= 0; s = slots[s].next) {
@@ -1183,7 +1264,7 @@ static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_
       }
     }
   }
-  if (p != 2) return compared;
+  if (p != 2 && !ldc_g.det.on) return compared;
   // Empty the segment for the next region.
   ldc_bar();
   unsigned long long *keys = ldc_seg_keys(seg);
@@ -1205,6 +1286,33 @@ static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_
     cnt[1] = 0;
   }
   return compared;
+}
+
+// ldc_det_settle: a deterministic run has no second pass: once a region's
+// writes are merged into the originals of the shared targets, every warp's
+// copy takes the merged bytes, and the next region starts from them.
+static __device__ LDC_ENGINE void ldc_det_settle(unsigned W, unsigned tid, unsigned n) {
+  ldc_bar();
+  for (int i = 0; i < ldc_g.nshared; i++) {
+    unsigned long long bytes = ldc_g.shared_bytes[i];
+    const unsigned char *s = (const unsigned char *)ldc_block()->shared_orig[i];
+    unsigned char *c = ldc_shared_copies(i);
+    if (!s) continue;
+    // Only granules with a writer can differ from the original (tracked
+    // stores: a writer mask per granule after the copies).
+    const unsigned *fl = ldc_g.shared_tracked ? (const unsigned *)(c + ldc_align16(bytes * W)) : 0;
+    if (bytes % 4 == 0 && ((unsigned long long)s & 3) == 0) {
+      for (unsigned long long k = tid; k < bytes / 4; k += n)
+        if (!fl || fl[k >> 2]) {
+          unsigned v = ((const unsigned *)s)[k];
+          for (unsigned w = 0; w < W; w++) ((unsigned *)c)[w * (bytes / 4) + k] = v;
+        }
+    } else {
+      for (unsigned long long j = tid; j < bytes; j += n)
+        if (!fl || fl[j >> 4])
+          for (unsigned w = 0; w < W; w++) c[w * bytes + j] = s[j];
+    }
+  }
 }
 
 // ldc_check is the block-cooperative check at the end of a region: every
@@ -1289,11 +1397,12 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
       }
     }
   }
-  if (ldc_g.shared_tracked && p != 1 && bytewise) {
-    // The region is over in both passes: clear the flags for the next one,
-    // once every thread is done reading them (the barrier at the end
-    // orders this before the next region's stores). Word targets cleared
-    // theirs as they went.
+  if (ldc_g.det.on) ldc_det_settle(W, tid, n);
+  if (ldc_g.shared_tracked && ((p != 1 && bytewise) || ldc_g.det.on)) {
+    // The region is over in both passes (or, deterministic, in its only
+    // one): clear the flags for the next one, once every thread is done
+    // reading them (the barrier at the end orders this before the next
+    // region's stores). Word targets cleared theirs as they went in pass 2.
     ldc_bar();
     for (int i = 0; i < ldc_g.nshared; i++) {
       unsigned long bytes = ldc_g.shared_bytes[i];
@@ -1321,6 +1430,14 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
 // -1) in replay mode. It returns 1 when the thread must restore its locals
 // and run the region again (end of pass 1).
 static __device__ LDC_ENGINE int ldc_boundary(struct ldc_thread *t, int id) {
+  if (ldc_g.det.on) {
+    // A deterministic run: the merge at this region end is final (see
+    // struct ldc_det); the thread goes on, in pass 1, from here.
+    ldc_check(t, 1, id);
+    t->start = id;
+    t->atomic_start = t->natomic;
+    return 0;
+  }
   if (t->pass == 1) {
     t->end1 = id;
     t->differ = 0;

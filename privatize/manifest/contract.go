@@ -54,3 +54,59 @@ func (r Requirement) valid() bool { return r == "" || r == Requires1DLaunch }
 // unchecked (a grid barrier needs a cooperative launch ldcheck does not
 // make), so ldcheck run refuses it as not supported.
 const GridBarrier = "grid-wide barrier"
+
+// AtomicClass says how an atomic operation's outcome depends on the order
+// in which threads run it. `ldcheck run --deterministic` runs the units in
+// a fixed order but lets atomics run as the hardware schedules them: only
+// AtomicCommutative ones leave the same bytes whatever that order is.
+type AtomicClass string
+
+const (
+	// AtomicCommutative: an integer add, sub, and, or, xor, min, max, inc
+	// or dec whose returned old value is not used. Memory ends the same in
+	// any order (inc and dec: when every thread passes the same limit).
+	AtomicCommutative AtomicClass = "commutative"
+	// AtomicFloat: a floating-point add; its rounding depends on the order.
+	AtomicFloat AtomicClass = "float"
+	// AtomicExchange: atomicExch; the last thread to run it wins.
+	AtomicExchange AtomicClass = "exchange"
+	// AtomicCompareSwap: atomicCAS; which thread's swap succeeds depends
+	// on the order.
+	AtomicCompareSwap AtomicClass = "compare-and-swap"
+	// AtomicValueUsed: an otherwise commutative atomic whose returned old
+	// value is used: each thread sees what the threads before it did.
+	AtomicValueUsed AtomicClass = "value used"
+	// AtomicUnknown: an atomic ldcheck does not recognise (a builtin, a
+	// type it cannot see); assumed to depend on the order.
+	AtomicUnknown AtomicClass = "unknown"
+)
+
+func (c AtomicClass) valid() bool {
+	switch c {
+	case AtomicCommutative, AtomicFloat, AtomicExchange, AtomicCompareSwap, AtomicValueUsed, AtomicUnknown:
+		return true
+	}
+	return false
+}
+
+// OrderIndependent says whether memory ends the same whatever order the
+// threads run the atomic in.
+func (c AtomicClass) OrderIndependent() bool { return c == AtomicCommutative }
+
+// Why says, for messages, what makes an atomic of class c depend on the
+// order ("" for commutative ones).
+func (c AtomicClass) Why() string {
+	switch c {
+	case AtomicFloat:
+		return "floating-point rounding depends on the order of the additions"
+	case AtomicExchange:
+		return "the last thread to exchange wins"
+	case AtomicCompareSwap:
+		return "which thread's swap succeeds depends on the order"
+	case AtomicValueUsed:
+		return "its returned old value is used, and that value depends on which threads ran it first"
+	case AtomicUnknown:
+		return "ldcheck does not know this atomic, so assumes its outcome depends on the order"
+	}
+	return ""
+}

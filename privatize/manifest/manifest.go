@@ -83,6 +83,11 @@ type Kernel struct {
 	// functions it calls: when there are none, no log of their results is
 	// needed for replay.
 	Atomics int `json:"atomics,omitempty"`
+	// AtomicOps lists those atomic calls (not user functions named
+	// atomicXxx), each with its place and how its outcome depends on the
+	// order threads run it: `ldcheck run --deterministic` refuses a kernel
+	// with one whose class is not order-independent.
+	AtomicOps []AtomicOp `json:"atomic_ops,omitempty"`
 	// Requires1D lists variables left unprivatized because every access is
 	// indexed by the global thread id, which is private only in 1-D launches.
 	Requires1D []string `json:"requires_1d,omitempty"`
@@ -93,6 +98,16 @@ type Kernel struct {
 	// SharedUntracked then says where.
 	SharedTracked   bool   `json:"shared_tracked,omitempty"`
 	SharedUntracked string `json:"shared_untracked,omitempty"`
+}
+
+// AtomicOp is one atomic call of a kernel or of a device function it calls.
+type AtomicOp struct {
+	Call string `json:"call"` // as written: atomicAdd, atomicCAS_block, ...
+	// File is the file the call is in, absolute, when it is not the
+	// manifest's Source.
+	File  string      `json:"file,omitempty"`
+	Line  int         `json:"line"`
+	Class AtomicClass `json:"class"`
 }
 
 // Param is a kernel parameter as laid out in the launch.

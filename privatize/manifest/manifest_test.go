@@ -27,6 +27,8 @@ func good() *Manifest {
 				{Index: 1, Name: "out", Space: SpaceGlobal, Kind: KindParam, Param: 1, Type: "float *", Elem: "float", ElemSize: 4},
 			},
 			Unchecked: []Unchecked{{Name: "in", Reason: "read-only"}, {Name: "o2", Reason: "each thread its own element", Requires: Requires1DLaunch}},
+			Atomics:   2,
+			AtomicOps: []AtomicOp{{Call: "atomicAdd", Line: 12, Class: AtomicCommutative}, {Call: "atomicCAS", File: "/src/lock.cuh", Line: 3, Class: AtomicCompareSwap}},
 		}},
 	}
 }
@@ -68,6 +70,11 @@ func TestValidate(t *testing.T) {
 			ts[0].Index, ts[1].Index = 0, 1
 		}, "target partial: a shared target after a global one"},
 		{"unknown requirement", func(m *Manifest) { m.Kernels[0].Unchecked[1].Requires = "2-D launch" }, `unchecked o2: requires "2-D launch", want "1-D launch" or nothing`},
+		{"unknown atomic class", func(m *Manifest) { m.Kernels[0].AtomicOps[0].Class = "racy" }, `kernel sum: atomic atomicAdd at line 12: class "racy", want one of "commutative"`},
+		{"atomic without a line", func(m *Manifest) { m.Kernels[0].AtomicOps[1].Line = 0 }, "atomic atomicCAS: line 0 is not a source line"},
+		{"atomic in a relative file", func(m *Manifest) { m.Kernels[0].AtomicOps[1].File = "lock.cuh" }, `atomic atomicCAS: file "lock.cuh" is not an absolute path`},
+		{"atomic without a call", func(m *Manifest) { m.Kernels[0].AtomicOps[0].Call = "" }, `required field "atomic operation: call" is missing or empty`},
+		{"more atomics listed than counted", func(m *Manifest) { m.Kernels[0].Atomics = 1 }, "2 atomic operations listed, more than the 1 atomic calls counted"},
 		{"no kernels", func(m *Manifest) { m.Kernels = nil }, "no kernels"},
 		{"kernel twice", func(m *Manifest) { m.Kernels = append(m.Kernels, m.Kernels[0]) }, "kernel sum is listed twice"},
 		{"no symbol", func(m *Manifest) { m.Kernels[0].Symbol = "" }, `kernel sum: required field "symbol" is missing or empty`},

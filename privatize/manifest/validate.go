@@ -134,6 +134,14 @@ func (v *validator) kernel(i int, k *Kernel) {
 			sharedDone = true
 		}
 	}
+	v.check(len(k.AtomicOps) <= k.Atomics, "%d atomic operations listed, more than the %d atomic calls counted", len(k.AtomicOps), k.Atomics)
+	for _, a := range k.AtomicOps {
+		v.required("atomic operation: call", a.Call)
+		v.check(a.Line >= 1, "atomic %s: line %d is not a source line", a.Call, a.Line)
+		v.check(a.File == "" || filepath.IsAbs(a.File), "atomic %s: file %q is not an absolute path", a.Call, a.File)
+		v.check(a.Class.valid(), "atomic %s at line %d: class %q, want one of %q, %q, %q, %q, %q or %q", a.Call, a.Line, a.Class,
+			AtomicCommutative, AtomicFloat, AtomicExchange, AtomicCompareSwap, AtomicValueUsed, AtomicUnknown)
+	}
 	for _, u := range k.Unchecked {
 		v.required("unchecked variable: name", u.Name)
 		v.check(u.Requires.valid(), "unchecked %s: requires %q, want %q or nothing", u.Name, u.Requires, Requires1DLaunch)
