@@ -1,11 +1,7 @@
 package gpuruntime
 
 import (
-	"fmt"
-	"io"
-	"path/filepath"
 	"sort"
-	"strings"
 
 	"ldcheck/privatize/manifest"
 )
@@ -216,51 +212,6 @@ func regionOf(file string, k *manifest.Kernel, from, to int) RaceRegion {
 		}
 	}
 	return rr
-}
-
-// WriteText prints races like compiler diagnostics, one block per race.
-func WriteText(w io.Writer, file string, k *manifest.Kernel, res *Result) {
-	base := filepath.Base(file)
-	for _, rc := range res.Races {
-		unitWord := "warps"
-		if rc.Scope == manifest.ScopeInterBlock {
-			unitWord = "blocks"
-		}
-		where := fmt.Sprintf("%s[%d..%d]", rc.Variable, rc.Elements[0], rc.Elements[1])
-		if rc.Elements[0] == rc.Elements[1] {
-			where = fmt.Sprintf("%s[%d]", rc.Variable, rc.Elements[0])
-		}
-		region := fmt.Sprintf("%s:%d-%d", base, rc.Region.BeginLine, rc.Region.EndLine)
-		if rc.Region.From == -1 && rc.Region.To == -1 {
-			region += " (the whole kernel)"
-		}
-		if rc.Space == "local" {
-			fmt.Fprintf(w, "%s:%d: read-write race (its effect stays in thread-local values, %s) in region %s of kernel %s\n", base, rc.Region.BeginLine, rc.Scope, region, k.Name)
-			fmt.Fprintf(w, "    thread %d of block %d (warp %d) computed different values once it saw the other warps' writes of this region (%d threads affected)\n", rc.Thread, rc.Block, rc.Units[0], rc.Count)
-			fmt.Fprintf(w, "    hint: a value this thread reads in lines %d-%d is written by another warp in the same region; add a __syncthreads() between the write and the read\n", rc.Region.BeginLine, rc.Region.EndLine)
-			continue
-		}
-		fmt.Fprintf(w, "%s:%d: %s race on %s (%s, %s) in region %s of kernel %s\n", base, rc.Region.BeginLine, rc.Kind, where, rc.Space, rc.Scope, region, k.Name)
-		var units []string
-		for _, u := range sortedUnits(rc.unitSet()) {
-			units = append(units, fmt.Sprint(u))
-		}
-		block := ""
-		if rc.Scope == manifest.ScopeInterWarp && rc.Block >= 0 {
-			block = fmt.Sprintf(" of block %d", rc.Block)
-		}
-		fmt.Fprintf(w, "    %s %s%s; bytes %d..%d (%d racy bytes)\n", unitWord, strings.Join(units, ", "), block, rc.Offset, rc.Offset+rc.Length-1, rc.Count)
-		if rc.Kind == "write-write" {
-			fmt.Fprintf(w, "    at byte %d: original %#02x, %s %d wrote %#02x, %s %d wrote %#02x\n", rc.Offset, rc.Values.Original, unitWord[:len(unitWord)-1], rc.Units[0], rc.Values.First, unitWord[:len(unitWord)-1], rc.Units[len(rc.Units)-1], *rc.Values.Second)
-			if rc.SameValue {
-				fmt.Fprintf(w, "    same value: both wrote %#02x at every racy byte (a race some tools call benign; --ignore-same-value leaves these out)\n", rc.Values.First)
-			}
-			fmt.Fprintf(w, "    hint: two %s write these bytes with no barrier between them; give each its own element, or order the writes with a barrier (or an atomic)\n", unitWord)
-		} else {
-			fmt.Fprintf(w, "    at byte %d: %s %d ended with %#02x instead of %#02x once it saw the others' writes\n", rc.Offset, unitWord[:len(unitWord)-1], rc.Units[0], rc.Values.First, rc.Values.Original)
-			fmt.Fprintf(w, "    hint: a %s reads bytes another %s writes in the same region; put a barrier between the write and the read\n", unitWord[:len(unitWord)-1], unitWord[:len(unitWord)-1])
-		}
-	}
 }
 
 func sortedUnits(m map[int]bool) []int {

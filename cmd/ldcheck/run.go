@@ -3,7 +3,6 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +16,7 @@ import (
 	"ldcheck/gpuruntime"
 	"ldcheck/gpuruntime/launch"
 	"ldcheck/privatize/manifest"
+	"ldcheck/report"
 )
 
 func runCommand() *cli.Command {
@@ -82,45 +82,8 @@ total thread count; run says what it assumed.
 	}
 }
 
-// jsonReport is the --format json document.
-type jsonReport struct {
-	Kernel  string     `json:"kernel"`
-	Source  string     `json:"source"`
-	Launch  jsonLaunch `json:"launch"`
-	Backend string     `json:"backend"`
-	Verdict string     `json:"verdict"` // race, none, unchecked
-	// NotChecked says why the run is not a verdict on the whole kernel
-	// (exit status 4 unless --allow-unchecked): it was not instrumented,
-	// or something it writes was left unchecked.
-	NotChecked string            `json:"not_checked,omitempty"`
-	Races      []gpuruntime.Race `json:"races"`
-	Summary    jsonSummary       `json:"summary"`
-	Notes      []string          `json:"notes,omitempty"`
-}
-
-type jsonLaunch struct {
-	Grid   [3]uint32 `json:"grid"`
-	Block  [3]uint32 `json:"block"`
-	Shared int64     `json:"shared"`
-	Args   []string  `json:"args"`
-}
-
-type jsonSummary struct {
-	Levels        []string           `json:"levels"`
-	Regions       int                `json:"regions"`
-	BytesCompared int64              `json:"bytes_compared"`
-	Phases        []gpuruntime.Phase `json:"phases"`
-	Unchecked     string             `json:"unchecked,omitempty"`
-	// Level 1's rounds (1 without reshuffling) of the rounds planned, the
-	// private copies each round's blocks shared (the blocks, without
-	// reshuffling), the most memory the page copies took, and equation
-	// (1)'s probability that a race between two blocks was checked.
-	Rounds               int     `json:"rounds,omitempty"`
-	RoundsPlanned        int     `json:"rounds_planned,omitempty"`
-	Groups               int     `json:"groups,omitempty"`
-	CopyBytes            int64   `json:"copy_bytes"`
-	DetectionProbability float64 `json:"detection_probability,omitempty"`
-}
+// jsonReport is the --format json document (tests decode it).
+type jsonReport = report.JSON
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
@@ -263,38 +226,20 @@ func runRun(c *cli.Context) error {
 		}
 	}
 	notChecked := notCheckedReason(k, res)
-	w := c.App.Writer
-	if format == "json" {
-		rep := jsonReport{Kernel: k.Name, Source: m.Source, Backend: b.Name(), Races: res.Races, Notes: notes,
-			Launch: jsonLaunch{Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared, Args: argText},
-			Summary: jsonSummary{Levels: res.Levels, Regions: len(k.Regions), BytesCompared: res.BytesCompared, Phases: res.Phases, Unchecked: res.Unchecked,
-				Rounds: res.Rounds, RoundsPlanned: res.RoundsPlanned, Groups: res.Groups, CopyBytes: res.CopyBytes, DetectionProbability: res.DetectionProbability}}
-		rep.Notes = append(rep.Notes, res.Notes...)
-		rep.NotChecked = notChecked
-		switch {
-		case res.Unchecked != "" || notChecked != "" && len(res.Races) == 0:
-			rep.Verdict = "unchecked"
-		case len(res.Races) > 0:
-			rep.Verdict = "race"
-		default:
-			rep.Verdict = "none"
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			return err
-		}
-	} else {
-		printVerdict(w, m, k, res, b.Name())
-		if c.Bool("v") {
-			for _, p := range res.Phases {
-				bw := ""
-				if p.Bytes > 0 && p.Seconds > 0 {
-					bw = fmt.Sprintf("  %7.1f GB/s", float64(p.Bytes)/p.Seconds/1e9)
-				}
-				fmt.Fprintf(w, "  %-66s %10.3f ms%s\n", p.Name, p.Seconds*1000, bw)
-			}
-		}
+	doc := &report.Doc{Kernel: k, KernelFile: m.KernelSource(k), Source: m.Source, Backend: b.Name(), Result: res, Notes: notes,
+		Launch: report.Launch{Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared, Args: argText}, NotChecked: notChecked, Phases: c.Bool("v")}
+	if wd, err := os.Getwd(); err == nil {
+		doc.BaseDir = wd
+	}
+	var werr error
+	switch format {
+	case "json":
+		werr = report.WriteJSON(c.App.Writer, doc)
+	default:
+		werr = report.WriteText(c.App.Writer, doc)
+	}
+	if werr != nil {
+		return &exitError{exitFailed, fmt.Errorf("writing the report: %w", werr)}
 	}
 	if len(res.Races) > 0 {
 		return &exitError{exitRace, nil}
@@ -324,38 +269,6 @@ func notCheckedReason(k *manifest.Kernel, res *gpuruntime.Result) string {
 		return "left unchecked: " + strings.Join(k.Unhandled, "; ")
 	}
 	return ""
-}
-
-func printVerdict(w io.Writer, m *manifest.Manifest, k *manifest.Kernel, res *gpuruntime.Result, backend string) {
-	base := filepath.Base(m.KernelSource(k))
-	switch {
-	case res.Unchecked == "--unchecked":
-		fmt.Fprintf(w, "%s:%d: kernel %s ran as written, without checking (--unchecked)\n", base, k.Line, k.Name)
-	case res.Unchecked != "":
-		fmt.Fprintf(w, "%s:%d: kernel %s ran unchecked (not instrumented: %s)\n", base, k.Line, k.Name, res.Unchecked)
-	case len(res.Races) == 0:
-		fmt.Fprintf(w, "%s:%d: kernel %s: no race found (%s backend; levels %s; %d bytes compared)\n", base, k.Line, k.Name, backend, strings.Join(res.Levels, " and "), res.BytesCompared)
-		if res.RoundsPlanned > 1 {
-			fmt.Fprintf(w, "  level 1 ran %d rounds of %d groups sharing private copies (memory-capped); every pair of blocks was checked\n", res.Rounds, res.Groups)
-		}
-		for _, u := range k.Unchecked {
-			if strings.Contains(u.Reason, "atomic") {
-				fmt.Fprintf(w, "  unchecked %s: %s\n", u.Name, u.Reason)
-			}
-		}
-	default:
-		gpuruntime.WriteText(w, m.KernelSource(k), k, res)
-		fmt.Fprintf(w, "%s: kernel %s: %d race(s) found; the kernel's outputs are undefined\n", base, k.Name, len(res.Races))
-		if res.RoundsPlanned > 1 {
-			fmt.Fprintf(w, "  found in round %d of %d of level 1 (groups of blocks sharing %d private copies); the blocks named took the copies of the racing pages\n", res.Rounds, res.RoundsPlanned, res.Groups)
-		}
-	}
-	for _, n := range res.Notes {
-		fmt.Fprintf(w, "  note: %s\n", n)
-	}
-	if res.CopyBytes > 0 && res.Unchecked == "" {
-		fmt.Fprintf(w, "  private copies took at most %s\n", gpuruntime.FormatBytes(res.CopyBytes))
-	}
 }
 
 // openBackend picks the backend; auto prefers a usable GPU and says why

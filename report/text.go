@@ -1,0 +1,125 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"ldcheck/gpuruntime"
+	"ldcheck/privatize/manifest"
+)
+
+// WriteText writes d for a person: the verdict, each race like a compiler
+// diagnostic, the run's notes and, with Doc.Phases, the phases' times.
+func WriteText(w io.Writer, d *Doc) error {
+	tw := &errWriter{w: w}
+	writeText(tw, d)
+	return tw.err
+}
+
+// errWriter keeps the first write error, so that the writers can print
+// line after line and report a failure (a closed pipe) once.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return len(p), nil
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, nil
+}
+
+func writeText(w io.Writer, d *Doc) {
+	res, k, base := d.Result, d.Kernel, d.base()
+	switch {
+	case res.Unchecked == "--unchecked":
+		fmt.Fprintf(w, "%s:%d: kernel %s ran as written, without checking (--unchecked)\n", base, k.Line, k.Name)
+	case res.Unchecked != "":
+		fmt.Fprintf(w, "%s:%d: kernel %s ran unchecked (not instrumented: %s)\n", base, k.Line, k.Name, res.Unchecked)
+	case len(res.Races) == 0:
+		fmt.Fprintf(w, "%s:%d: kernel %s: no race found (%s backend; levels %s; %d bytes compared)\n", base, k.Line, k.Name, d.Backend, strings.Join(res.Levels, " and "), res.BytesCompared)
+		if res.RoundsPlanned > 1 {
+			fmt.Fprintf(w, "  level 1 ran %d rounds of %d groups sharing private copies (memory-capped); every pair of blocks was checked\n", res.Rounds, res.Groups)
+		}
+		for _, u := range k.Unchecked {
+			if strings.Contains(u.Reason, "atomic") {
+				fmt.Fprintf(w, "  unchecked %s: %s\n", u.Name, u.Reason)
+			}
+		}
+	default:
+		for i := range res.Races {
+			writeRace(w, d, &res.Races[i])
+		}
+		fmt.Fprintf(w, "%s: kernel %s: %d race(s) found; the kernel's outputs are undefined\n", base, k.Name, len(res.Races))
+		if res.RoundsPlanned > 1 {
+			fmt.Fprintf(w, "  found in round %d of %d of level 1 (groups of blocks sharing %d private copies); the blocks named took the copies of the racing pages\n", res.Rounds, res.RoundsPlanned, res.Groups)
+		}
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+	if res.CopyBytes > 0 && res.Unchecked == "" {
+		fmt.Fprintf(w, "  private copies took at most %s\n", gpuruntime.FormatBytes(res.CopyBytes))
+	}
+	if d.Phases {
+		for _, p := range res.Phases {
+			bw := ""
+			if p.Bytes > 0 && p.Seconds > 0 {
+				bw = fmt.Sprintf("  %7.1f GB/s", float64(p.Bytes)/p.Seconds/1e9)
+			}
+			fmt.Fprintf(w, "  %-66s %10.3f ms%s\n", p.Name, p.Seconds*1000, bw)
+		}
+	}
+}
+
+// unitWord names the units of a race's scope, plural.
+func unitWord(rc *gpuruntime.Race) string {
+	if rc.Scope == manifest.ScopeInterBlock {
+		return "blocks"
+	}
+	return "warps"
+}
+
+func writeRace(w io.Writer, d *Doc, rc *gpuruntime.Race) {
+	base, k := d.base(), d.Kernel
+	units := unitWord(rc)
+	unit := units[:len(units)-1]
+	where := fmt.Sprintf("%s[%d..%d]", rc.Variable, rc.Elements[0], rc.Elements[1])
+	if rc.Elements[0] == rc.Elements[1] {
+		where = fmt.Sprintf("%s[%d]", rc.Variable, rc.Elements[0])
+	}
+	region := fmt.Sprintf("%s:%d-%d", base, rc.Region.BeginLine, rc.Region.EndLine)
+	if rc.Region.From == -1 && rc.Region.To == -1 {
+		region += " (the whole kernel)"
+	}
+	if rc.Space == "local" {
+		fmt.Fprintf(w, "%s:%d: read-write race (its effect stays in thread-local values, %s) in region %s of kernel %s\n", base, rc.Region.BeginLine, rc.Scope, region, k.Name)
+		fmt.Fprintf(w, "    thread %d of block %d (warp %d) computed different values once it saw the other warps' writes of this region (%d threads affected)\n", rc.Thread, rc.Block, rc.Units[0], rc.Count)
+		fmt.Fprintf(w, "    hint: a value this thread reads in lines %d-%d is written by another warp in the same region; add a __syncthreads() between the write and the read\n", rc.Region.BeginLine, rc.Region.EndLine)
+		return
+	}
+	fmt.Fprintf(w, "%s:%d: %s race on %s (%s, %s) in region %s of kernel %s\n", base, rc.Region.BeginLine, rc.Kind, where, rc.Space, rc.Scope, region, k.Name)
+	var us []string
+	for _, u := range rc.Units {
+		us = append(us, fmt.Sprint(u))
+	}
+	block := ""
+	if rc.Scope == manifest.ScopeInterWarp && rc.Block >= 0 {
+		block = fmt.Sprintf(" of block %d", rc.Block)
+	}
+	fmt.Fprintf(w, "    %s %s%s; bytes %d..%d (%d racy bytes)\n", units, strings.Join(us, ", "), block, rc.Offset, rc.Offset+rc.Length-1, rc.Count)
+	if rc.Kind == "write-write" {
+		fmt.Fprintf(w, "    at byte %d: original %#02x, %s %d wrote %#02x, %s %d wrote %#02x\n", rc.Offset, rc.Values.Original, unit, rc.Units[0], rc.Values.First, unit, rc.Units[len(rc.Units)-1], *rc.Values.Second)
+		if rc.SameValue {
+			fmt.Fprintf(w, "    same value: both wrote %#02x at every racy byte (a race some tools call benign; --ignore-same-value leaves these out)\n", rc.Values.First)
+		}
+		fmt.Fprintf(w, "    hint: two %s write these bytes with no barrier between them; give each its own element, or order the writes with a barrier (or an atomic)\n", units)
+	} else {
+		fmt.Fprintf(w, "    at byte %d: %s %d ended with %#02x instead of %#02x once it saw the others' writes\n", rc.Offset, unit, rc.Units[0], rc.Values.First, rc.Values.Original)
+		fmt.Fprintf(w, "    hint: a %s reads bytes another %s writes in the same region; put a barrier between the write and the read\n", unit, unit)
+	}
+}
