@@ -21,6 +21,16 @@ type Race struct {
 	Block    int            `json:"block,omitempty"` // for inter-warp races: the block of the first record
 	Thread   int            `json:"thread,omitempty"`
 	Values   RaceValues     `json:"values"`
+	// Element names the element (or field) of the first racy byte as the
+	// source writes it (partial[31], As[3][5], cells[5].mass), LastElement
+	// that of the last one; Type is its C type, when the build knew it.
+	Element     string `json:"element,omitempty"`
+	LastElement string `json:"last_element,omitempty"`
+	Type        string `json:"type,omitempty"`
+	// Typed are the values of that element in its type, when they are
+	// known: every byte of it was seen by the checks (or by the traced
+	// rerun that explains the race).
+	Typed *TypedValues `json:"typed_values,omitempty"`
 	// SameValue: a write-write race where, at every racy byte, the two
 	// units wrote the same value over a different one (a race some tools
 	// call benign; Options.IgnoreSameValue drops them).
@@ -28,6 +38,19 @@ type Race struct {
 	Count     int                  `json:"count"` // racy bytes (or threads, for locals)
 	unitSets  map[int]map[int]bool // units by block (one set, key 0, between blocks)
 	elemSize  int64
+	target    *manifest.Target
+	// bytes are the records' values by offset near the first racy byte,
+	// with the units of each, to put the element's value together.
+	bytes map[int64]Record
+}
+
+// TypedValues are a racy element's values in its type: before the region
+// (write-write) or the merged value U (read-write), the first unit's, and
+// the second writer's (write-write).
+type TypedValues struct {
+	Original string `json:"original"`
+	First    string `json:"first"`
+	Second   string `json:"second,omitempty"`
 }
 
 // RaceRegion locates the AP region the race is in.
@@ -107,6 +130,7 @@ func (r *checkRun) addRaces(recs []Record, scope manifest.Scope) {
 			if int(rec.Target) < len(shared) {
 				race.Variable = shared[rec.Target].Name
 				race.elemSize = max(shared[rec.Target].ElemSize, 1)
+				race.target = &shared[rec.Target]
 			}
 		case SpaceGlobal:
 			race.Space = string(manifest.SpaceGlobal)
@@ -114,6 +138,7 @@ func (r *checkRun) addRaces(recs []Record, scope manifest.Scope) {
 				t := r.allocs[rec.Target].target
 				race.Variable = t.Name
 				race.elemSize = max(t.ElemSize, 1)
+				race.target = &r.allocs[rec.Target].target
 			}
 		case SpaceLocal:
 			race.Space = "local"
@@ -133,13 +158,51 @@ func (r *checkRun) addRaces(recs []Record, scope manifest.Scope) {
 			race.Values.Second = &second
 			race.SameValue = sameValue(rec)
 		}
+		race.bytes = map[int64]Record{rec.Offset: rec}
 		r.merge(race)
 	}
 	for i := range r.res.Races {
 		rc := &r.res.Races[i]
 		rc.Elements = [2]int64{rc.Offset / rc.elemSize, (rc.Offset + rc.Length - 1) / rc.elemSize}
 		rc.Units = sortedUnits(rc.unitSet())
+		if rc.target != nil && rc.Space != "local" {
+			rc.Element = Element(rc.target, rc.Offset)
+			rc.LastElement = Element(rc.target, rc.Offset+rc.Length-1)
+			rc.Typed = typedFromRecords(rc)
+			if _, _, typ, ok := scalarAt(rc.target, rc.Offset); ok {
+				rc.Type = typ
+			}
+		}
+		rc.bytes = nil
 	}
+}
+
+// typedFromRecords puts the first racy scalar's values together from the
+// records of its bytes, when every byte of it was racy between the same
+// two units (a byte no unit changed, or only one, has no record, and its
+// values are not known here).
+func typedFromRecords(rc *Race) *TypedValues {
+	from, n, typ, ok := scalarAt(rc.target, rc.Offset)
+	if !ok || n > 8 {
+		return nil
+	}
+	first, ok := rc.bytes[rc.Offset]
+	if !ok {
+		return nil
+	}
+	orig, a, b := make([]byte, n), make([]byte, n), make([]byte, n)
+	for i := int64(0); i < n; i++ {
+		rec, ok := rc.bytes[from+i]
+		if !ok || rec.UnitA != first.UnitA || rec.UnitB != first.UnitB || rec.Block != first.Block {
+			return nil
+		}
+		orig[i], a[i], b[i] = byte(rec.Values), byte(rec.Values>>8), byte(rec.Values>>16)
+	}
+	tv := &TypedValues{Original: FormatValue(typ, orig), First: FormatValue(typ, a)}
+	if rc.Kind == "write-write" {
+		tv.Second = FormatValue(typ, b)
+	}
+	return tv
 }
 
 // merge adds a record's race to the race it is identical to, if any. A
@@ -157,6 +220,13 @@ func (r *checkRun) merge(race Race) {
 		o := &r.res.Races[i]
 		if o.Kind == race.Kind && o.Space == race.Space && o.Scope == race.Scope && o.Variable == race.Variable && o.Region.From == race.Region.From && o.Region.To == race.Region.To {
 			end := max(o.Offset+o.Length, race.Offset+race.Length)
+			for off, rec := range race.bytes {
+				if len(o.bytes) < 64 {
+					if _, seen := o.bytes[off]; !seen {
+						o.bytes[off] = rec
+					}
+				}
+			}
 			if race.Offset < o.Offset {
 				o.Offset = race.Offset
 				o.Values = race.Values

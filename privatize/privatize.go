@@ -239,17 +239,19 @@ func kernelManifest(i int, k *passes.Kernel, globals []*passes.Variable) manifes
 		mt := manifest.Target{Index: len(mk.Targets), Name: t.Name, Space: manifest.Space(t.Space), Kind: t.Kind, Param: manifest.NoParam, Type: t.Type, Bytes: t.Bytes}
 		for pi, p := range k.Params {
 			if t.Kind == manifest.KindParam && p.Name == t.Name {
-				mt.Param, mt.Elem, mt.ElemSize = pi, p.Elem, p.ElemSize
+				mt.Param, mt.Elem, mt.ElemSize, mt.Fields = pi, p.Elem, p.ElemSize, p.ElemFields
 			}
 		}
 		for _, v := range k.Shared {
 			if t.Kind == manifest.KindShared && v.Name == t.Name {
-				mt.Elem, mt.ElemSize, mt.Dynamic, mt.Line = v.Elem, v.ElemSize, v.Extern, v.Pos.Line
+				mt.Elem, mt.ElemSize, mt.Dynamic, mt.Line, mt.Fields = v.Elem, v.ElemSize, v.Extern, v.Pos.Line, v.Fields
+				mt.Dims = reportDims(v)
 			}
 		}
 		for _, v := range globals {
 			if t.Kind == manifest.KindDevice && v.Name == t.Name {
-				mt.Elem, mt.ElemSize, mt.Line = v.Elem, v.ElemSize, v.Pos.Line
+				mt.Elem, mt.ElemSize, mt.Line, mt.Fields = v.Elem, v.ElemSize, v.Pos.Line, v.Fields
+				mt.Dims = reportDims(v)
 			}
 		}
 		mk.Targets = append(mk.Targets, mt)
@@ -273,10 +275,31 @@ func kernelManifest(i int, k *passes.Kernel, globals []*passes.Variable) manifes
 		if pi := privateParam(k, u); pi >= 0 {
 			p := k.Params[pi]
 			mk.Targets = append(mk.Targets, manifest.Target{Index: len(mk.Targets), Name: p.Name, Space: manifest.SpaceGlobal, Kind: manifest.KindParam, Param: pi,
-				Type: p.Type, Elem: p.Elem, ElemSize: p.ElemSize, Private: true})
+				Type: p.Type, Elem: p.Elem, ElemSize: p.ElemSize, Fields: p.ElemFields, Private: true})
 		}
 	}
 	return mk
+}
+
+// reportDims is what the manifest keeps of v's dimensions: two or more
+// that account for its bytes (reports then name a[i][j]); nil when the
+// declaration's spelling gave no clear shape (a typedef, a macro clang did
+// not expand in the type's spelling).
+func reportDims(v *passes.Variable) []int64 {
+	if len(v.Dims) < 2 || v.ElemSize <= 0 {
+		return nil
+	}
+	n := v.ElemSize
+	for _, d := range v.Dims {
+		if d <= 0 {
+			return nil
+		}
+		n *= d
+	}
+	if v.Bytes > 0 && n != v.Bytes {
+		return nil
+	}
+	return v.Dims
 }
 
 // privateParam returns the index of the pointer parameter an unchecked

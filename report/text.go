@@ -92,6 +92,9 @@ func writeRace(w io.Writer, d *Doc, rc *gpuruntime.Race) {
 	if rc.Elements[0] == rc.Elements[1] {
 		where = fmt.Sprintf("%s[%d]", rc.Variable, rc.Elements[0])
 	}
+	if rc.Element != "" {
+		where = rc.Element
+	}
 	region := fmt.Sprintf("%s:%d-%d", base, rc.Region.BeginLine, rc.Region.EndLine)
 	if rc.Region.From == -1 && rc.Region.To == -1 {
 		region += " (the whole kernel)"

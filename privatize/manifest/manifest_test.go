@@ -68,6 +68,13 @@ func TestValidate(t *testing.T) {
 			ts[0].Index, ts[1].Index = 0, 1
 		}, "target partial: a shared target after a global one"},
 		{"unknown requirement", func(m *Manifest) { m.Kernels[0].Unchecked[1].Requires = "2-D launch" }, `unchecked o2: requires "2-D launch", want "1-D launch" or nothing`},
+		{"dims do not make the bytes", func(m *Manifest) { m.Kernels[0].Targets[0].Dims = []int64{16, 8} }, "target partial: dimensions [16 8] of 4-byte elements make 512 bytes, but the target has 1024"},
+		{"zero dimension", func(m *Manifest) { m.Kernels[0].Targets[0].Dims = []int64{0, 256} }, "target partial: dimension 0, want at least 1"},
+		{"field outside the element", func(m *Manifest) {
+			m.Kernels[0].Targets[1].Fields = []Field{{Name: "x", Offset: 2, Size: 4, Type: "float"}}
+		}, "target out: field x (bytes 2..5) lies outside the 4-byte element"},
+		{"field without a name", func(m *Manifest) { m.Kernels[0].Targets[1].Fields = []Field{{Offset: 0, Size: 4}} }, "target out: a field has no name"},
+		{"field of no size", func(m *Manifest) { m.Kernels[0].Targets[1].Fields = []Field{{Name: "y", Offset: 0}} }, "target out: field y at offset 0, size 0"},
 		{"no kernels", func(m *Manifest) { m.Kernels = nil }, "no kernels"},
 		{"kernel twice", func(m *Manifest) { m.Kernels = append(m.Kernels, m.Kernels[0]) }, "kernel sum is listed twice"},
 		{"no symbol", func(m *Manifest) { m.Kernels[0].Symbol = "" }, `kernel sum: required field "symbol" is missing or empty`},

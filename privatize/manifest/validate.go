@@ -112,6 +112,19 @@ func (v *validator) kernel(i int, k *Kernel) {
 		v.check(t.Bytes >= 0, "%s: bytes %d is negative", what, t.Bytes)
 		v.check(t.ElemSize >= 0, "%s: elem_size %d is negative", what, t.ElemSize)
 		v.check(t.Line >= 0, "%s: line %d is negative", what, t.Line)
+		elems := int64(1)
+		for _, d := range t.Dims {
+			v.check(d > 0, "%s: dimension %d, want at least 1", what, d)
+			elems *= max(d, 1)
+		}
+		if len(t.Dims) > 0 && t.Bytes > 0 && t.ElemSize > 0 {
+			v.check(elems*t.ElemSize == t.Bytes, "%s: dimensions %v of %d-byte elements make %d bytes, but the target has %d", what, t.Dims, t.ElemSize, elems*t.ElemSize, t.Bytes)
+		}
+		for _, f := range t.Fields {
+			v.check(f.Name != "", "%s: a field has no name", what)
+			v.check(f.Offset >= 0 && f.Size > 0, "%s: field %s at offset %d, size %d (want a place in the element)", what, f.Name, f.Offset, f.Size)
+			v.check(t.ElemSize == 0 || f.Offset+f.Size <= t.ElemSize, "%s: field %s (bytes %d..%d) lies outside the %d-byte element", what, f.Name, f.Offset, f.Offset+f.Size-1, t.ElemSize)
+		}
 		switch t.Kind {
 		case KindParam:
 			ok := t.Param >= 0 && t.Param < len(k.Params)
