@@ -88,8 +88,8 @@ type Variable struct {
 	Dims     []int64 `json:"dims,omitempty"`
 	// Fields is the element's layout when it is a struct.
 	Fields []manifest.Field `json:"fields,omitempty"`
-	Extern   bool    `json:"extern,omitempty"`
-	Pos      Pos     `json:"pos"`
+	Extern bool             `json:"extern,omitempty"`
+	Pos    Pos              `json:"pos"`
 	// Decl is the extent of the whole declaration statement, for rewriting.
 	Decl Pos `json:"decl"`
 }
