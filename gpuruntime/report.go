@@ -31,6 +31,17 @@ type Race struct {
 	// known: every byte of it was seen by the checks (or by the traced
 	// rerun that explains the race).
 	Typed *TypedValues `json:"typed_values,omitempty"`
+	// Accesses are the two conflicting accesses the traced rerun found
+	// (Options.Explain): for write-write the two writes, for read-write
+	// the write and the read whose value it changed; the first is the
+	// earlier statement in the source, the second the later, which a
+	// report points at. Empty when the race was not explained;
+	// Explanation then says why.
+	Accesses    []Access `json:"accesses,omitempty"`
+	Explanation string   `json:"explanation,omitempty"`
+	// MorePairs are the other distinct pairs of statements that conflict
+	// on the racy bytes (Options.All), in source order.
+	MorePairs [][2]Access `json:"more_pairs,omitempty"`
 	// SameValue: a write-write race where, at every racy byte, the two
 	// units wrote the same value over a different one (a race some tools
 	// call benign; Options.IgnoreSameValue drops them).
@@ -42,6 +53,20 @@ type Race struct {
 	// bytes are the records' values by offset near the first racy byte,
 	// with the units of each, to put the element's value together.
 	bytes map[int64]Record
+}
+
+// Access is one access of a racy element, as the traced rerun saw it.
+type Access struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Col    int    `json:"col"`
+	Kind   string `json:"kind"` // read, write, or read-write (x += v)
+	Block  int    `json:"block"`
+	Thread int    `json:"thread"` // in the block, linear
+	Warp   int    `json:"warp"`
+	// Value is what the access wrote (or read), in the element's type,
+	// when known.
+	Value string `json:"value,omitempty"`
 }
 
 // TypedValues are a racy element's values in its type: before the region

@@ -34,11 +34,22 @@ func docs() map[string]*Doc {
 	region := gpuruntime.RaceRegion{File: "/src/reduce.cu", BeginLine: 9, EndLine: 15, From: 0, To: -1}
 	rw := gpuruntime.Race{Kind: "read-write", Space: "shared", Scope: manifest.ScopeInterWarp, Variable: "partial", Region: region,
 		Offset: 124, Length: 132, Elements: [2]int64{31, 63}, Units: []int{0, 1}, Block: 0, Count: 40,
-		Values: gpuruntime.RaceValues{Original: 0x78, First: 0xfa}}
+		Values: gpuruntime.RaceValues{Original: 0x78, First: 0xfa},
+		Element: "partial[31]", LastElement: "partial[63]", Type: "float", Typed: &gpuruntime.TypedValues{Original: "3.25", First: "-1.5"},
+		Accesses: []gpuruntime.Access{
+			{File: "/src/reduce.cu", Line: 11, Col: 5, Kind: "write", Block: 0, Thread: 40, Warp: 1, Value: "3.25"},
+			{File: "/src/reduce.cu", Line: 12, Col: 21, Kind: "read", Block: 0, Thread: 9, Warp: 0, Value: "-1.5"},
+		}}
+	rwAll := rw
+	rwAll.MorePairs = [][2]gpuruntime.Access{{
+		{File: "/src/reduce.cu", Line: 11, Col: 5, Kind: "write", Block: 0, Thread: 40, Warp: 1},
+		{File: "/src/reduce.cu", Line: 13, Col: 9, Kind: "read-write", Block: 0, Thread: 3, Warp: 0},
+	}}
 	ww := gpuruntime.Race{Kind: "write-write", Space: "global", Scope: manifest.ScopeInterBlock, Variable: "out",
 		Region: gpuruntime.RaceRegion{File: "/src/reduce.cu", BeginLine: 5, EndLine: 15, From: -1, To: -1},
 		Offset: 0, Length: 4, Elements: [2]int64{0, 0}, Units: []int{0, 2}, Count: 3,
-		Values: gpuruntime.RaceValues{Original: 0, First: 1, Second: intp(1)}, SameValue: true}
+		Values: gpuruntime.RaceValues{Original: 0, First: 1, Second: intp(1)}, SameValue: true,
+		Element: "out[0]", LastElement: "out[0]", Type: "float", Explanation: "--explain=false"}
 	local := gpuruntime.Race{Kind: "read-write", Space: "local", Scope: manifest.ScopeInterWarp, Variable: "(thread-local values)", Region: region,
 		Units: []int{1}, Block: 2, Thread: 40, Count: 7}
 	done := func(races ...gpuruntime.Race) *gpuruntime.Result {
@@ -52,7 +63,7 @@ func docs() map[string]*Doc {
 		"rw":        base(done(rw)),
 		"ww_same":   base(done(ww)),
 		"local":     base(done(local)),
-		"all":       base(done(rw, ww, local)),
+		"all":       base(done(rwAll, ww, local)),
 		"unchecked": notInstrumented,
 	}
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"ldcheck/gpuruntime"
@@ -84,28 +85,61 @@ func unitWord(rc *gpuruntime.Race) string {
 	return "warps"
 }
 
+// where is a place in the source as a diagnostic starts it: file:line:col
+// (file:line when the column is not known).
+func where(file string, line, col int) string {
+	if col > 0 {
+		return fmt.Sprintf("%s:%d:%d", filepath.Base(file), line, col)
+	}
+	return fmt.Sprintf("%s:%d", filepath.Base(file), line)
+}
+
+// accessText says who made an access: "write by thread 64 of block 0 (warp 2)".
+func accessText(a gpuruntime.Access, typ string) string {
+	s := fmt.Sprintf("%s by thread %d of block %d (warp %d)", a.Kind, a.Thread, a.Block, a.Warp)
+	if a.Value != "" {
+		verb := "wrote"
+		if a.Kind == "read" {
+			verb = "read"
+		}
+		s += fmt.Sprintf(": %s %s", verb, a.Value)
+	}
+	return s
+}
+
+// writeRace prints one race in the compiler form editors understand: an
+// error line at the later of the two conflicting accesses (at the
+// region's first line when the race was not explained), then notes.
 func writeRace(w io.Writer, d *Doc, rc *gpuruntime.Race) {
 	base, k := d.base(), d.Kernel
 	units := unitWord(rc)
 	unit := units[:len(units)-1]
-	where := fmt.Sprintf("%s[%d..%d]", rc.Variable, rc.Elements[0], rc.Elements[1])
-	if rc.Elements[0] == rc.Elements[1] {
-		where = fmt.Sprintf("%s[%d]", rc.Variable, rc.Elements[0])
-	}
-	if rc.Element != "" {
-		where = rc.Element
-	}
 	region := fmt.Sprintf("%s:%d-%d", base, rc.Region.BeginLine, rc.Region.EndLine)
 	if rc.Region.From == -1 && rc.Region.To == -1 {
 		region += " (the whole kernel)"
 	}
+	regionAt := where(d.KernelFile, rc.Region.BeginLine, 0)
 	if rc.Space == "local" {
-		fmt.Fprintf(w, "%s:%d: read-write race (its effect stays in thread-local values, %s) in region %s of kernel %s\n", base, rc.Region.BeginLine, rc.Scope, region, k.Name)
-		fmt.Fprintf(w, "    thread %d of block %d (warp %d) computed different values once it saw the other warps' writes of this region (%d threads affected)\n", rc.Thread, rc.Block, rc.Units[0], rc.Count)
+		fmt.Fprintf(w, "%s: error: read-write race (its effect stays in thread-local values, %s) in region %s of kernel %s\n", regionAt, rc.Scope, region, k.Name)
+		fmt.Fprintf(w, "%s: note: thread %d of block %d (warp %d) computed different values once it saw the other warps' writes of this region (%d threads affected)\n", regionAt, rc.Thread, rc.Block, rc.Units[0], rc.Count)
 		fmt.Fprintf(w, "    hint: a value this thread reads in lines %d-%d is written by another warp in the same region; add a __syncthreads() between the write and the read\n", rc.Region.BeginLine, rc.Region.EndLine)
 		return
 	}
-	fmt.Fprintf(w, "%s:%d: %s race on %s (%s, %s) in region %s of kernel %s\n", base, rc.Region.BeginLine, rc.Kind, where, rc.Space, rc.Scope, region, k.Name)
+	elem := rc.Element
+	if elem == "" {
+		elem = fmt.Sprintf("%s[%d]", rc.Variable, rc.Elements[0])
+	}
+	at := regionAt
+	if len(rc.Accesses) == 2 {
+		a := rc.Accesses[1]
+		at = where(a.File, a.Line, a.Col)
+	}
+	fmt.Fprintf(w, "%s: error: %s race on %s (%s, %s) in kernel %s\n", at, rc.Kind, elem, rc.Space, rc.Scope, k.Name)
+	if len(rc.Accesses) == 2 {
+		a, b := rc.Accesses[0], rc.Accesses[1]
+		fmt.Fprintf(w, "%s: note: %s\n", where(b.File, b.Line, b.Col), accessText(b, rc.Type))
+		fmt.Fprintf(w, "%s: note: conflicts with the %s\n", where(a.File, a.Line, a.Col), accessText(a, rc.Type))
+	}
 	var us []string
 	for _, u := range rc.Units {
 		us = append(us, fmt.Sprint(u))
@@ -114,15 +148,37 @@ func writeRace(w io.Writer, d *Doc, rc *gpuruntime.Race) {
 	if rc.Scope == manifest.ScopeInterWarp && rc.Block >= 0 {
 		block = fmt.Sprintf(" of block %d", rc.Block)
 	}
-	fmt.Fprintf(w, "    %s %s%s; bytes %d..%d (%d racy bytes)\n", units, strings.Join(us, ", "), block, rc.Offset, rc.Offset+rc.Length-1, rc.Count)
-	if rc.Kind == "write-write" {
-		fmt.Fprintf(w, "    at byte %d: original %#02x, %s %d wrote %#02x, %s %d wrote %#02x\n", rc.Offset, rc.Values.Original, unit, rc.Units[0], rc.Values.First, unit, rc.Units[len(rc.Units)-1], *rc.Values.Second)
-		if rc.SameValue {
-			fmt.Fprintf(w, "    same value: both wrote %#02x at every racy byte (a race some tools call benign; --ignore-same-value leaves these out)\n", rc.Values.First)
+	span := rc.Element
+	if rc.LastElement != "" && rc.LastElement != rc.Element {
+		span += " to " + rc.LastElement
+	}
+	if span != "" {
+		span += ", "
+	}
+	fmt.Fprintf(w, "%s: note: in region %s; %s %s%s; bytes %d..%d (%s%d racy bytes)\n", regionAt, region, units, strings.Join(us, ", "), block, rc.Offset, rc.Offset+rc.Length-1, span, rc.Count)
+	if rc.Typed != nil {
+		if rc.Kind == "write-write" {
+			fmt.Fprintf(w, "%s: note: %s (%s) was %s before the region; %s %d wrote %s, %s %d wrote %s\n", regionAt, elem, rc.Type, rc.Typed.Original, unit, rc.Units[0], rc.Typed.First, unit, rc.Units[len(rc.Units)-1], rc.Typed.Second)
+		} else {
+			fmt.Fprintf(w, "%s: note: %s (%s): %s %d ended with %s instead of %s once it saw the others' writes\n", regionAt, elem, rc.Type, unit, rc.Units[0], rc.Typed.First, rc.Typed.Original)
 		}
+	} else if rc.Kind == "write-write" {
+		fmt.Fprintf(w, "%s: note: at byte %d: original %#02x, %s %d wrote %#02x, %s %d wrote %#02x\n", regionAt, rc.Offset, rc.Values.Original, unit, rc.Units[0], rc.Values.First, unit, rc.Units[len(rc.Units)-1], *rc.Values.Second)
+	} else {
+		fmt.Fprintf(w, "%s: note: at byte %d: %s %d ended with %#02x instead of %#02x once it saw the others' writes\n", regionAt, rc.Offset, unit, rc.Units[0], rc.Values.First, rc.Values.Original)
+	}
+	if rc.SameValue {
+		fmt.Fprintf(w, "%s: note: same value: both wrote %#02x at every racy byte (a race some tools call benign; --ignore-same-value leaves these out)\n", regionAt, rc.Values.First)
+	}
+	for _, p := range rc.MorePairs {
+		fmt.Fprintf(w, "%s: note: also: %s, against the %s at %s\n", where(p[1].File, p[1].Line, p[1].Col), accessText(p[1], rc.Type), accessText(p[0], rc.Type), where(p[0].File, p[0].Line, p[0].Col))
+	}
+	if len(rc.Accesses) < 2 && rc.Explanation != "" {
+		fmt.Fprintf(w, "%s: note: statements not named: %s\n", regionAt, rc.Explanation)
+	}
+	if rc.Kind == "write-write" {
 		fmt.Fprintf(w, "    hint: two %s write these bytes with no barrier between them; give each its own element, or order the writes with a barrier (or an atomic)\n", units)
 	} else {
-		fmt.Fprintf(w, "    at byte %d: %s %d ended with %#02x instead of %#02x once it saw the others' writes\n", rc.Offset, unit, rc.Units[0], rc.Values.First, rc.Values.Original)
 		fmt.Fprintf(w, "    hint: a %s reads bytes another %s writes in the same region; put a barrier between the write and the read\n", unit, unit)
 	}
 }

@@ -67,7 +67,7 @@ total thread count; run says what it assumed.
 			&cli.StringSliceFlag{Name: "out", Usage: "write buffer NAME after the run to PATH, raw little-endian: `NAME=PATH` (repeatable)"},
 			&cli.StringFlag{Name: "backend", Value: "auto", Usage: "`BACKEND`: auto (cuda when a GPU is usable, else cpu), cpu or cuda"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report `FORMAT`: text or json"},
-			&cli.BoolFlag{Name: "all", Usage: "report every racy region, not only the first"},
+			&cli.BoolFlag{Name: "all", Usage: "report every racy region, not only the first, and every distinct pair of conflicting statements of each race (each once, in source order)"},
 			&cli.BoolFlag{Name: "ignore-same-value", Usage: "leave out write-write races where both units wrote the same value over a different one (reported otherwise, marked \"same value: both wrote V\"; some tools call them benign)"},
 			&cli.BoolFlag{Name: "unchecked", Usage: "run the kernel as written, once, without checking (to compare outputs or time it)"},
 			&cli.BoolFlag{Name: "allow-unchecked", Usage: "exit 0, not 4, when the kernel ran but could not be checked (not instrumented, or something it writes left unchecked); the report still says why"},
