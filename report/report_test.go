@@ -34,7 +34,7 @@ func docs() map[string]*Doc {
 	region := gpuruntime.RaceRegion{File: "/src/reduce.cu", BeginLine: 9, EndLine: 15, From: 0, To: -1}
 	rw := gpuruntime.Race{Kind: "read-write", Space: "shared", Scope: manifest.ScopeInterWarp, Variable: "partial", Region: region,
 		Offset: 124, Length: 132, Elements: [2]int64{31, 63}, Units: []int{0, 1}, Block: 0, Count: 40,
-		Values: gpuruntime.RaceValues{Original: 0x78, First: 0xfa},
+		Values:  gpuruntime.RaceValues{Original: 0x78, First: 0xfa},
 		Element: "partial[31]", LastElement: "partial[63]", Type: "float", Typed: &gpuruntime.TypedValues{Original: "3.25", First: "-1.5"},
 		Accesses: []gpuruntime.Access{
 			{File: "/src/reduce.cu", Line: 11, Col: 5, Kind: "write", Block: 0, Thread: 40, Warp: 1, Value: "3.25"},
