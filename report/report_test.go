@@ -72,8 +72,9 @@ func docs() map[string]*Doc {
 // file. Run with -update to rewrite them; read the diff before committing.
 func TestGolden(t *testing.T) {
 	writers := map[string]func(*bytes.Buffer, *Doc) error{
-		"txt":  func(b *bytes.Buffer, d *Doc) error { return WriteText(b, d) },
-		"json": func(b *bytes.Buffer, d *Doc) error { return WriteJSON(b, d) },
+		"txt":   func(b *bytes.Buffer, d *Doc) error { return WriteText(b, d) },
+		"json":  func(b *bytes.Buffer, d *Doc) error { return WriteJSON(b, d) },
+		"sarif": func(b *bytes.Buffer, d *Doc) error { return WriteSARIF(b, d) },
 	}
 	for name, d := range docs() {
 		for ext, write := range writers {

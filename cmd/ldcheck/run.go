@@ -66,7 +66,7 @@ total thread count; run says what it assumed.
 			&cli.StringSliceFlag{Name: "arg", Usage: "kernel argument `NAME=TYPE[COUNT]:INIT` or NAME=VALUE (repeatable)"},
 			&cli.StringSliceFlag{Name: "out", Usage: "write buffer NAME after the run to PATH, raw little-endian: `NAME=PATH` (repeatable)"},
 			&cli.StringFlag{Name: "backend", Value: "auto", Usage: "`BACKEND`: auto (cuda when a GPU is usable, else cpu), cpu or cuda"},
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "report `FORMAT`: text or json"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "report `FORMAT`: text (compiler-style diagnostics), json, or sarif (SARIF 2.1.0 for code scanning: one result per race, rule ldcheck/write-write or ldcheck/read-write, the other access as a related location; locations relative to the current directory)"},
 			&cli.BoolFlag{Name: "all", Usage: "report every racy region, not only the first, and every distinct pair of conflicting statements of each race (each once, in source order)"},
 			&cli.BoolFlag{Name: "ignore-same-value", Usage: "leave out write-write races where both units wrote the same value over a different one (reported otherwise, marked \"same value: both wrote V\"; some tools call them benign)"},
 			&cli.BoolFlag{Name: "unchecked", Usage: "run the kernel as written, once, without checking (to compare outputs or time it)"},
@@ -106,8 +106,8 @@ func runRun(c *cli.Context) error {
 	}
 	dir := c.Args().First()
 	format := c.String("format")
-	if format != "text" && format != "json" {
-		return inputErr("--format: unknown format %q (want text or json)", format)
+	if format != "text" && format != "json" && format != "sarif" {
+		return inputErr("--format: unknown format %q (want text, json or sarif)", format)
 	}
 	backendName := c.String("backend")
 	if backendName != "auto" && backendName != "cpu" && backendName != "cuda" {
@@ -235,6 +235,8 @@ func runRun(c *cli.Context) error {
 	switch format {
 	case "json":
 		werr = report.WriteJSON(c.App.Writer, doc)
+	case "sarif":
+		werr = report.WriteSARIF(c.App.Writer, doc)
 	default:
 		werr = report.WriteText(c.App.Writer, doc)
 	}
