@@ -50,6 +50,7 @@ type Race struct {
 	unitSets  map[int]map[int]bool // units by block (one set, key 0, between blocks)
 	elemSize  int64
 	target    *manifest.Target
+	slot      int // the target's slot: shared table index, or allocation
 	// bytes are the records' values by offset near the first racy byte,
 	// with the units of each, to put the element's value together.
 	bytes map[int64]Record
@@ -155,7 +156,7 @@ func (r *checkRun) addRaces(recs []Record, scope manifest.Scope) {
 			if int(rec.Target) < len(shared) {
 				race.Variable = shared[rec.Target].Name
 				race.elemSize = max(shared[rec.Target].ElemSize, 1)
-				race.target = &shared[rec.Target]
+				race.target, race.slot = &shared[rec.Target], int(rec.Target)
 			}
 		case SpaceGlobal:
 			race.Space = string(manifest.SpaceGlobal)
@@ -163,7 +164,7 @@ func (r *checkRun) addRaces(recs []Record, scope manifest.Scope) {
 				t := r.allocs[rec.Target].target
 				race.Variable = t.Name
 				race.elemSize = max(t.ElemSize, 1)
-				race.target = &r.allocs[rec.Target].target
+				race.target, race.slot = &r.allocs[rec.Target].target, int(rec.Target)
 			}
 		case SpaceLocal:
 			race.Space = "local"

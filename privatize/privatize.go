@@ -38,6 +38,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		Kernels: []manifest.Kernel{},
 	}
 	es := hostAndAsm(u)
+	sites := &siteTable{}
 	// Module-scope __device__ targets are reached through the access hooks
 	// wherever they are referenced, in kernels and device functions alike.
 	deviceTargets := map[string]string{} // declaration key -> name
@@ -92,7 +93,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		}
 		// A device function's pointers may come from anywhere: the hooks
 		// check the address at run time.
-		es = append(es, accessEdits(f.Body, newAccessScope(u, f, deviceTargets, nil)).inFile(f.File)...)
+		es = append(es, accessEdits(f.Body, newAccessScope(u, f, deviceTargets, nil), sites).inFile(f.File)...)
 		es = append(es, memoryCallEdits(f.Body, f.File, u).inFile(f.File)...)
 	}
 	var macros, entries strings.Builder
@@ -105,7 +106,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		if fn := funcs[k.Name]; fn != nil && fn.File != u.Files[0] {
 			mk.File = fn.File.Path
 		}
-		kr := &kernelRewrite{index: i, k: k, fn: funcs[k.Name], deviceTargets: deviceTargets, unit: u, atomicParams: atomicParams}
+		kr := &kernelRewrite{index: i, k: k, fn: funcs[k.Name], deviceTargets: deviceTargets, unit: u, atomicParams: atomicParams, sites: sites}
 		if kr.fn != nil {
 			kr.once = &onceScope{shared: moduleShared, atomic: passes.AtomicVars(kr.fn, atomicParams), userFuncs: userFuncs}
 		}
@@ -132,6 +133,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		}
 		m.Kernels = append(m.Kernels, mk)
 	}
+	m.Sites = sites.sites
 	body, err := render(u, es)
 	if err != nil {
 		return nil, err

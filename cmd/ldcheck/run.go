@@ -68,6 +68,7 @@ total thread count; run says what it assumed.
 			&cli.StringFlag{Name: "backend", Value: "auto", Usage: "`BACKEND`: auto (cuda when a GPU is usable, else cpu), cpu or cuda"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report `FORMAT`: text (compiler-style diagnostics), json, or sarif (SARIF 2.1.0 for code scanning: one result per race, rule ldcheck/write-write or ldcheck/read-write, the other access as a related location; locations relative to the current directory)"},
 			&cli.BoolFlag{Name: "all", Usage: "report every racy region, not only the first, and every distinct pair of conflicting statements of each race (each once, in source order)"},
+			&cli.BoolFlag{Name: "explain", Value: true, Usage: "name the two conflicting statements of each race (file:line:col, block, thread, values): the kernel runs once more, plain, with the build's tracing module, for each race (only when races were found); --explain=false skips it"},
 			&cli.BoolFlag{Name: "ignore-same-value", Usage: "leave out write-write races where both units wrote the same value over a different one (reported otherwise, marked \"same value: both wrote V\"; some tools call them benign)"},
 			&cli.BoolFlag{Name: "unchecked", Usage: "run the kernel as written, once, without checking (to compare outputs or time it)"},
 			&cli.BoolFlag{Name: "allow-unchecked", Usage: "exit 0, not 4, when the kernel ran but could not be checked (not instrumented, or something it writes left unchecked); the report still says why"},
@@ -150,7 +151,14 @@ func runRun(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	defer b.Close()
+	// The tracing module runs after the checked one is closed (one
+	// module at a time on the device); close it once either way.
+	closed := false
+	defer func() {
+		if !closed {
+			b.Close()
+		}
+	}()
 
 	l := gpuruntime.Launch{Source: m.KernelSource(k), Kernel: k, Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared}
 	var argText []string
@@ -217,6 +225,26 @@ func runRun(c *cli.Context) error {
 	}
 	if err != nil {
 		return &exitError{exitFailed, fmt.Errorf("kernel %s on the %s backend: %w (no verdict)", k.Name, b.Name(), err)}
+	}
+
+	if len(res.Races) > 0 && !unchecked {
+		if !c.Bool("explain") {
+			for i := range res.Races {
+				res.Races[i].Explanation = "not traced (--explain=false)"
+			}
+		} else {
+			closed = true
+			b.Close()
+			if err := explainRaces(dir, m, b.Name(), l, res, c.Bool("all")); err != nil {
+				// The verdict stands; only the statements are missing.
+				fmt.Fprintf(errw, "ldcheck: %v\n", err)
+				for i := range res.Races {
+					if len(res.Races[i].Accesses) == 0 && res.Races[i].Explanation == "" {
+						res.Races[i].Explanation = err.Error()
+					}
+				}
+			}
+		}
 	}
 
 	// Outputs first: a failure to write them must not follow a printed verdict.
@@ -316,6 +344,33 @@ func openBackend(dir string, m *manifest.Manifest, name string, native bool) (gp
 		return nil, notes, &exitError{exitFailed, err}
 	}
 	return b, notes, nil
+}
+
+// explainRaces reruns a racy launch with the build's tracing module on the
+// backend the check ran on, to name each race's two statements.
+func explainRaces(dir string, m *manifest.Manifest, backend string, l gpuruntime.Launch, res *gpuruntime.Result, all bool) error {
+	var tb gpuruntime.Backend
+	var err error
+	switch {
+	case backend == "cuda" && m.TracePTX != "":
+		symbols := map[string]string{}
+		for _, k := range m.Kernels {
+			symbols[k.Name] = k.Symbol
+		}
+		tb, err = gpuruntime.OpenCUDA(filepath.Join(dir, m.TracePTX), symbols)
+	case backend == "cpu" && m.TraceCPU != "":
+		tb, err = gpuruntime.OpenCPU(filepath.Join(dir, m.TraceCPU))
+	default:
+		return fmt.Errorf("the statements of the races are not named: %s has no tracing module for the %s backend (built by an older ldcheck, or its compile failed: see ldcheck compile %s)", dir, backend, dir)
+	}
+	if err != nil {
+		return fmt.Errorf("the statements of the races are not named: opening the tracing module: %w", err)
+	}
+	defer tb.Close()
+	if err := gpuruntime.ExplainRaces(tb, l, res, m.Sites, gpuruntime.ExplainOptions{All: all}); err != nil {
+		return fmt.Errorf("the statements of the races are not named: %w", err)
+	}
+	return nil
 }
 
 // cpuRunning is how far the CPU backend got with the launch it runs; false

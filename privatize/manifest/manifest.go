@@ -51,7 +51,31 @@ type Manifest struct {
 	Defines  []string `json:"defines,omitempty"`
 	Std      string   `json:"std,omitempty"`
 	Kernels  []Kernel `json:"kernels"`
+	// Sites are the traced accesses of the instrumented source, by ID
+	// (the LDC_TR wrappers' SITE): where each access expression is and
+	// whether it reads or writes. The tracing modules (compiled with
+	// -DLDC_TRACE), relative to the build dir, log them to explain a race;
+	// empty when not built.
+	Sites      []Site `json:"sites,omitempty"`
+	TracePTX   string `json:"trace_ptx,omitempty"`
+	TraceCPU   string `json:"trace_cpu,omitempty"`
 }
+
+// Site is one traced access expression of the user's source.
+type Site struct {
+	ID   int    `json:"id"`
+	File string `json:"file"` // absolute
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+	Kind string `json:"kind"` // SiteRead, SiteWrite or SiteReadWrite
+}
+
+// Site kinds.
+const (
+	SiteRead      = "read"
+	SiteWrite     = "write"
+	SiteReadWrite = "read-write" // x += v, x++: reads and stores
+)
 
 // Kernel is one __global__ function.
 type Kernel struct {

@@ -23,8 +23,15 @@ func (m *Manifest) Validate() error {
 	for _, f := range []struct{ field, path string }{
 		{"instrumented", m.Output}, {"ptx", m.PTX}, {"cubin", m.Cubin}, {"cpu", m.CPU},
 		{"native_source", m.NativeSource}, {"native_ptx", m.NativePTX}, {"native_cpu", m.NativeCPU},
+		{"trace_ptx", m.TracePTX}, {"trace_cpu", m.TraceCPU},
 	} {
 		v.check(f.path == "" || filepath.IsLocal(f.path), "%s %q is not a file inside the build directory", f.field, f.path)
+	}
+	for i, s := range m.Sites {
+		v.check(s.ID == i, "site %d: id %d, but it is entry %d of the site table", i, s.ID, i)
+		v.check(filepath.IsAbs(s.File), "site %d: file %q is not an absolute path", i, s.File)
+		v.check(s.Line >= 1 && s.Col >= 1, "site %d: %d:%d is not a place in the source", i, s.Line, s.Col)
+		v.check(s.Kind == SiteRead || s.Kind == SiteWrite || s.Kind == SiteReadWrite, "site %d: kind %q, want %q, %q or %q", i, s.Kind, SiteRead, SiteWrite, SiteReadWrite)
 	}
 	v.check(len(m.Kernels) > 0, "no kernels")
 	seen := map[string]bool{}
