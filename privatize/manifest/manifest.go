@@ -56,9 +56,9 @@ type Manifest struct {
 	// whether it reads or writes. The tracing modules (compiled with
 	// -DLDC_TRACE), relative to the build dir, log them to explain a race;
 	// empty when not built.
-	Sites      []Site `json:"sites,omitempty"`
-	TracePTX   string `json:"trace_ptx,omitempty"`
-	TraceCPU   string `json:"trace_cpu,omitempty"`
+	Sites    []Site `json:"sites,omitempty"`
+	TracePTX string `json:"trace_ptx,omitempty"`
+	TraceCPU string `json:"trace_cpu,omitempty"`
 }
 
 // Site is one traced access expression of the user's source.
