@@ -61,26 +61,70 @@ func ExplainRaces(b Backend, l Launch, res *Result, sites []manifest.Site, opt E
 	n := 0
 	for i := range res.Races {
 		rc := &res.Races[i]
-		if rc.Space == "local" || rc.target == nil {
-			rc.Explanation = "its effect stays in thread-local values: no bytes to watch"
-			continue
-		}
 		if n == maxExplained {
 			rc.Explanation = fmt.Sprintf("only the first %d races are explained", maxExplained)
 			continue
 		}
 		n++
-		evs, err := traceRun(b, l, rc, opt)
-		if err != nil {
-			return fmt.Errorf("explaining the race on %s: %w", rc.Element, err)
+		rc.Explanation = "the traced rerun saw no two units access a target between the same barriers (a race that depends on the order the units ran in)"
+		if rc.target != nil {
+			lo, hi := window(rc, opt.All)
+			w := watch{target: rc.target, lo: lo, hi: hi}
+			evs, err := traceRun(b, l, rc, w)
+			if err != nil {
+				return fmt.Errorf("explaining the race on %s: %w", rc.Element, err)
+			}
+			explainFrom(rc, w.target, evs, sites, opt.All)
+			if len(rc.Accesses) > 0 || rc.Kind != "read-write" {
+				continue
+			}
 		}
-		explainFrom(rc, evs, sites, opt.All)
+		// A read-write race shows where a unit's results changed (out[2]),
+		// which may be another variable than the one it read too early
+		// (tile): watch each other target whole, in the same region.
+		why := rc.Explanation
+		for i := range l.Kernel.Targets {
+			t := &l.Kernel.Targets[i]
+			if rc.target != nil && t.Name == rc.target.Name && t.Space == rc.target.Space {
+				continue
+			}
+			evs, err := traceRun(b, l, rc, watch{target: t, lo: 0, hi: -1})
+			if err != nil {
+				return fmt.Errorf("explaining the race on %s: %w", rc.Element, err)
+			}
+			explainFrom(rc, t, evs, sites, opt.All)
+			if len(rc.Accesses) > 0 {
+				where := rc.Element + " is"
+				if rc.target == nil {
+					where = "thread-local values are"
+				}
+				rc.Explanation = fmt.Sprintf("the conflicting accesses are on %s; %s where the reading %s's results changed", t.Name, where, unitName(rc))
+				break
+			}
+		}
+		if len(rc.Accesses) == 0 {
+			rc.Explanation = why
+		}
 	}
 	if n > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("the statements were found by %d traced rerun(s) of the kernel on the %s backend (%s in all; a run without races has none)",
 			n, b.Name(), time.Since(start).Round(time.Millisecond)))
 	}
 	return nil
+}
+
+// watch is what a traced rerun watches: bytes [lo, hi) of a target (hi
+// -1: all of it).
+type watch struct {
+	target *manifest.Target
+	lo, hi int64
+}
+
+func unitName(rc *Race) string {
+	if rc.Scope == manifest.ScopeInterBlock {
+		return "block"
+	}
+	return "warp"
 }
 
 // window is the bytes of rc a traced rerun watches: for a write-write
@@ -100,7 +144,7 @@ func window(rc *Race, all bool) (lo, hi int64) {
 
 // traceRun runs the kernel once, plain, with the tracing hooks watching
 // rc's bytes, and returns the logged accesses.
-func traceRun(b Backend, l Launch, rc *Race, opt ExplainOptions) ([]AccessEvent, error) {
+func traceRun(b Backend, l Launch, rc *Race, w watch) ([]AccessEvent, error) {
 	r := &checkRun{named: map[DevPtr]named{}, b: b, l: l, res: &Result{Races: []Race{}, Outputs: map[string][]byte{}}, atomicSlots: FirstAtomicSlots}
 	defer func() {
 		for _, p := range r.temp {
@@ -110,18 +154,39 @@ func traceRun(b Backend, l Launch, rc *Race, opt ExplainOptions) ([]AccessEvent,
 	if err := r.setup(); err != nil {
 		return nil, err
 	}
-	lo, hi := window(rc, opt.All)
-	tc := TraceCtx{Lo: uint64(lo), Hi: uint64(hi), STarget: -1, Block: -1, MaxEvents: maxEvents}
+	tc := TraceCtx{Lo: uint64(w.lo), Hi: uint64(w.hi), STarget: -1, Block: -1, MaxEvents: maxEvents}
 	if rc.Scope == manifest.ScopeInterWarp {
 		tc.Block = int32(rc.Block)
 	}
-	if rc.Space == string(manifest.SpaceShared) {
-		tc.STarget = int32(rc.slot)
-	} else {
-		if rc.slot >= len(r.allocs) || r.allocs[rc.slot].target.Name != rc.Variable {
-			return nil, fmt.Errorf("the traced run has no allocation for %s", rc.Variable)
+	found := false
+	if w.target.Space == manifest.SpaceShared {
+		slot := 0
+		for _, t := range l.Kernel.Targets {
+			if t.Space != manifest.SpaceShared {
+				continue
+			}
+			if t.Name == w.target.Name {
+				tc.STarget, found = int32(slot), true
+				if w.hi < 0 {
+					tc.Hi = r.shared.SharedBytes[slot]
+				}
+				break
+			}
+			slot++
 		}
-		tc.GBase = uint64(r.allocs[rc.slot].base)
+	} else {
+		for _, al := range r.allocs {
+			if al.target.Name == w.target.Name {
+				tc.GBase, found = uint64(al.base), true
+				if w.hi < 0 {
+					tc.Hi = uint64(al.size)
+				}
+				break
+			}
+		}
+	}
+	if !found {
+		return nil, nil // not in this launch (a target of size 0)
 	}
 	threads := int64(l.blocks()) * int64(l.threads())
 	var err error
@@ -183,7 +248,7 @@ func traceRun(b Backend, l Launch, rc *Race, opt ExplainOptions) ([]AccessEvent,
 
 // explainFrom pairs the logged accesses of rc into conflicting pairs of
 // statements and fills rc's Accesses, MorePairs or Explanation.
-func explainFrom(rc *Race, evs []AccessEvent, sites []manifest.Site, all bool) {
+func explainFrom(rc *Race, target *manifest.Target, evs []AccessEvent, sites []manifest.Site, all bool) {
 	unitOf := func(e AccessEvent) int {
 		if rc.Scope == manifest.ScopeInterBlock {
 			return int(e.Block)
@@ -305,7 +370,7 @@ func explainFrom(rc *Race, evs []AccessEvent, sites []manifest.Site, all bool) {
 		return less(pos(pairs[i].b), pos(pairs[j].b))
 	})
 	ordered := func(p pair) [2]Access {
-		a, b := access(rc, p.a, sites), access(rc, p.b, sites)
+		a, b := access(target, p.a, sites), access(target, p.b, sites)
 		if less(pos(p.b), pos(p.a)) {
 			return [2]Access{b, a}
 		}
@@ -329,9 +394,10 @@ func explainFrom(rc *Race, evs []AccessEvent, sites []manifest.Site, all bool) {
 
 // access describes a logged access, with the value it stored (or read)
 // in the element's type when it covers the whole scalar.
-func access(rc *Race, e AccessEvent, sites []manifest.Site) Access {
+func access(target *manifest.Target, e AccessEvent, sites []manifest.Site) Access {
 	s := sites[e.Site]
-	a := Access{File: s.File, Line: s.Line, Col: s.Col, Kind: s.Kind, Block: int(e.Block), Thread: int(e.Thread), Warp: int(e.Thread) / 32}
+	a := Access{File: s.File, Line: s.Line, Col: s.Col, Kind: s.Kind, Block: int(e.Block), Thread: int(e.Thread), Warp: int(e.Thread) / 32,
+		Element: Element(target, int64(e.Off))}
 	v, ok := e.Pre, true
 	if e.Write != 0 {
 		v, ok = e.Post, e.Posted != 0
@@ -344,7 +410,7 @@ func access(rc *Race, e AccessEvent, sites []manifest.Site) Access {
 		raw[i] = byte(v >> (8 * i))
 	}
 	typ := ""
-	if from, n, t, found := scalarAt(rc.target, int64(e.Off)); found && from == int64(e.Off) && n == int64(e.Size) {
+	if from, n, t, found := scalarAt(target, int64(e.Off)); found && from == int64(e.Off) && n == int64(e.Size) {
 		typ = t
 	}
 	a.Value = FormatValue(typ, raw)

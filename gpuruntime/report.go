@@ -65,6 +65,8 @@ type Access struct {
 	Block  int    `json:"block"`
 	Thread int    `json:"thread"` // in the block, linear
 	Warp   int    `json:"warp"`
+	// Element is the element it touched (partial[31]).
+	Element string `json:"element,omitempty"`
 	// Value is what the access wrote (or read), in the element's type,
 	// when known.
 	Value string `json:"value,omitempty"`

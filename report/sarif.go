@@ -82,10 +82,10 @@ func (d *Doc) sarifResult(rc *gpuruntime.Race) *sarif.Result {
 	res := sarif.NewRuleResult(rule).WithLevel("error").WithMessage(sarif.NewTextMessage(msg))
 	if len(rc.Accesses) == 2 {
 		a, b := rc.Accesses[0], rc.Accesses[1]
-		res.AddLocation(d.location(b.File, b.Line, b.Col, accessText(b, rc.Type)))
-		res.AddRelatedLocation(d.location(a.File, a.Line, a.Col, "conflicting "+accessText(a, rc.Type)).WithId(1))
+		res.AddLocation(d.location(b.File, b.Line, b.Col, accessText(b, rc)))
+		res.AddRelatedLocation(d.location(a.File, a.Line, a.Col, "conflicting "+accessText(a, rc)).WithId(1))
 		for i, p := range rc.MorePairs {
-			res.AddRelatedLocation(d.location(p[1].File, p[1].Line, p[1].Col, fmt.Sprintf("also: %s, against the %s at line %d", accessText(p[1], rc.Type), accessText(p[0], rc.Type), p[0].Line)).WithId(2 + i))
+			res.AddRelatedLocation(d.location(p[1].File, p[1].Line, p[1].Col, fmt.Sprintf("also: %s, against the %s at line %d", accessText(p[1], rc), accessText(p[0], rc), p[0].Line)).WithId(2 + i))
 		}
 	} else {
 		res.AddLocation(d.location(d.KernelFile, rc.Region.BeginLine, 0, fmt.Sprintf("region lines %d-%d", rc.Region.BeginLine, rc.Region.EndLine)))

@@ -95,8 +95,11 @@ func where(file string, line, col int) string {
 }
 
 // accessText says who made an access: "write by thread 64 of block 0 (warp 2)".
-func accessText(a gpuruntime.Access, typ string) string {
+func accessText(a gpuruntime.Access, rc *gpuruntime.Race) string {
 	s := fmt.Sprintf("%s by thread %d of block %d (warp %d)", a.Kind, a.Thread, a.Block, a.Warp)
+	if a.Element != "" && a.Element != rc.Element {
+		s += " of " + a.Element
+	}
 	if a.Value != "" {
 		verb := "wrote"
 		if a.Kind == "read" {
@@ -137,8 +140,8 @@ func writeRace(w io.Writer, d *Doc, rc *gpuruntime.Race) {
 	fmt.Fprintf(w, "%s: error: %s race on %s (%s, %s) in kernel %s\n", at, rc.Kind, elem, rc.Space, rc.Scope, k.Name)
 	if len(rc.Accesses) == 2 {
 		a, b := rc.Accesses[0], rc.Accesses[1]
-		fmt.Fprintf(w, "%s: note: %s\n", where(b.File, b.Line, b.Col), accessText(b, rc.Type))
-		fmt.Fprintf(w, "%s: note: conflicts with the %s\n", where(a.File, a.Line, a.Col), accessText(a, rc.Type))
+		fmt.Fprintf(w, "%s: note: %s\n", where(b.File, b.Line, b.Col), accessText(b, rc))
+		fmt.Fprintf(w, "%s: note: conflicts with the %s\n", where(a.File, a.Line, a.Col), accessText(a, rc))
 	}
 	var us []string
 	for _, u := range rc.Units {
@@ -171,10 +174,13 @@ func writeRace(w io.Writer, d *Doc, rc *gpuruntime.Race) {
 		fmt.Fprintf(w, "%s: note: same value: both wrote %#02x at every racy byte (a race some tools call benign; --ignore-same-value leaves these out)\n", regionAt, rc.Values.First)
 	}
 	for _, p := range rc.MorePairs {
-		fmt.Fprintf(w, "%s: note: also: %s, against the %s at %s\n", where(p[1].File, p[1].Line, p[1].Col), accessText(p[1], rc.Type), accessText(p[0], rc.Type), where(p[0].File, p[0].Line, p[0].Col))
+		fmt.Fprintf(w, "%s: note: also: %s, against the %s at %s\n", where(p[1].File, p[1].Line, p[1].Col), accessText(p[1], rc), accessText(p[0], rc), where(p[0].File, p[0].Line, p[0].Col))
 	}
-	if len(rc.Accesses) < 2 && rc.Explanation != "" {
+	switch {
+	case len(rc.Accesses) < 2 && rc.Explanation != "":
 		fmt.Fprintf(w, "%s: note: statements not named: %s\n", regionAt, rc.Explanation)
+	case rc.Explanation != "":
+		fmt.Fprintf(w, "%s: note: %s\n", regionAt, rc.Explanation)
 	}
 	if rc.Kind == "write-write" {
 		fmt.Fprintf(w, "    hint: two %s write these bytes with no barrier between them; give each its own element, or order the writes with a barrier (or an atomic)\n", units)

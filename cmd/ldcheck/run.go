@@ -361,6 +361,9 @@ func explainRaces(dir string, m *manifest.Manifest, backend string, l gpuruntime
 	case backend == "cpu" && m.TraceCPU != "":
 		tb, err = gpuruntime.OpenCPU(filepath.Join(dir, m.TraceCPU))
 	default:
+		if len(m.Sites) == 0 {
+			return fmt.Errorf("the statements of the races are not named: the kernels make no traced access (stores made by memcpy or memset are not traced)")
+		}
 		return fmt.Errorf("the statements of the races are not named: %s has no tracing module for the %s backend (built by an older ldcheck, or its compile failed: see ldcheck compile %s)", dir, backend, dir)
 	}
 	if err != nil {
