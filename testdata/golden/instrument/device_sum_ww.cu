@@ -8,6 +8,7 @@
 #line 1 "../testdata/acceptance/device_sum_ww.cu"
 // expect: race write-write global inter-block
 // launch: --kernel k --grid 4 --block 64 --arg in=float[256]:rand
+// explain: 7 7
 // A module-scope accumulator updated without atomics by thread 0 of every block.
 __device__ float total;
 __global__ void k(const float *in) {  ldc_thread ldc_t; ldc_begin(&ldc_t); alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0]; LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) {  default: break; } ldc_r_0_entry:;
