@@ -377,7 +377,7 @@ func explainFrom(rc *Race, target *manifest.Target, evs []AccessEvent, sites []m
 		return [2]Access{a, b}
 	}
 	first := ordered(pairs[0])
-	rc.Accesses = first[:]
+	rc.Accesses, rc.Explanation = first[:], ""
 	if all {
 		for _, p := range pairs[1:] {
 			rc.MorePairs = append(rc.MorePairs, ordered(p))
