@@ -57,6 +57,16 @@ or NAME=file:PATH, exactly its size. A pointer without --arg gets grid x block
 elements (at least 1 MiB) of seeded random data, an integer scalar gets the
 total thread count; run says what it assumed.
 
+Reports: each race reads like a compiler diagnostic (file:line:col: error:,
+then note: lines), at the later of the two statements that conflict; the
+element is named as the source does (partial[31], As[3][5], cells[5].mass)
+and its values are given in its type. The statements come from a rerun of
+the racy kernel with the build's tracing module, once per race, after the
+checked run (--explain=false skips it; a race-free run never pays for it);
+stores made by memcpy or memset are not traced. --format json adds
+accesses[] (file, line, col, kind, block, thread, warp, value) and
+typed_values; --format sarif writes SARIF 2.1.0 for code scanning.
+
 ` + blindSpots,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "kernel", Usage: "kernel `NAME` to run (default: the only one)"},
