@@ -107,7 +107,7 @@ func ExplainRaces(b Backend, l Launch, res *Result, sites []manifest.Site, opt E
 		}
 	}
 	if n > 0 {
-		res.Notes = append(res.Notes, fmt.Sprintf("the statements were found by %d traced rerun(s) of the kernel on the %s backend (%s in all; a run without races has none)",
+		res.Notes = append(res.Notes, fmt.Sprintf("%d traced rerun(s) of the kernel on the %s backend looked for the statements (%s in all; a run without races has none)",
 			n, b.Name(), time.Since(start).Round(time.Millisecond)))
 	}
 	return nil
