@@ -109,10 +109,66 @@ func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOpt
 			return nil, &CompileError{Compiler: "the C++ compiler (CPU backend)", Output: err.Error(), Dir: dir}
 		}
 	}
+	if len(m.Sites) > 0 {
+		b.Notes = append(b.Notes, compileTrace(ctx, dir, m, opt, nvcc, arch, std, user)...)
+	}
 	if m.NativeSource != "" {
 		b.Notes = append(b.Notes, compileNative(ctx, dir, m, opt, nvcc, arch, std, user)...)
 	}
 	return b, nil
+}
+
+// compileTrace compiles the tracing modules: the instrumented source again
+// with -DLDC_TRACE, whose access hooks log the accesses of a racy element
+// (ldcheck run reruns a racy kernel with it to name the two statements).
+// A failure costs the explanations only, so it is a note, not an error.
+func compileTrace(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOptions, nvcc, arch, std string, user []string) []string {
+	src := filepath.Join(dir, m.Output)
+	base := strings.TrimSuffix(m.Output, ".cu") + ".trace"
+	var notes []string
+	if m.PTX != "" {
+		ptx := base + ".ptx"
+		var err error
+		if nvcc != "" {
+			args := append([]string{"-ptx", "-arch=" + arch, "-std=" + std, "-lineinfo", "--fmad=false", "-DLDC_TRACE", "-I" + opt.RuntimeInclude}, user...)
+			err = run(ctx, dir, nvcc, append(args, "-o", filepath.Join(dir, ptx), src))
+		} else if clang := findClang(opt.Clang); clang != "" {
+			args := append(clangArgs(opt.ClangInclude, std), "-ffp-contract=off", "-DLDC_TRACE", "-I"+opt.RuntimeInclude)
+			args = append(args, user...)
+			err = run(ctx, dir, clang, append(args, "-S", "-o", filepath.Join(dir, ptx), src))
+		}
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("no tracing device module (races on the GPU will not name their statements): %v", err))
+		} else {
+			m.TracePTX = ptx
+		}
+	}
+	if m.CPU != "" {
+		so := base + ".so"
+		flags := append([]string{"-DLDC_CPU", "-DLDC_TRACE", "-I" + opt.RuntimeInclude, "-std=" + std}, user...)
+		if opt.CPUInclude != "" {
+			flags = append(flags, "-I"+opt.CPUInclude)
+		}
+		if err := cpu.Compile(ctx, src, filepath.Join(dir, so), cpu.CompileOptions{Flags: flags}); err != nil {
+			notes = append(notes, fmt.Sprintf("no tracing CPU library (races on the CPU will not name their statements): %v", err))
+		} else {
+			m.TraceCPU = so
+		}
+	}
+	if m.TracePTX != "" || m.TraceCPU != "" {
+		notes = append(notes, "tracing modules (to name the statements of a race): "+strings.Join(nonEmpty(m.TracePTX, m.TraceCPU), ", "))
+	}
+	return notes
+}
+
+func nonEmpty(s ...string) []string {
+	var out []string
+	for _, x := range s {
+		if x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // toolchain resolves the options: nvcc ("" when there is none), the

@@ -1,11 +1,7 @@
 package gpuruntime
 
 import (
-	"fmt"
-	"io"
-	"path/filepath"
 	"sort"
-	"strings"
 
 	"ldcheck/privatize/manifest"
 )
@@ -25,6 +21,27 @@ type Race struct {
 	Block    int            `json:"block,omitempty"` // for inter-warp races: the block of the first record
 	Thread   int            `json:"thread,omitempty"`
 	Values   RaceValues     `json:"values"`
+	// Element names the element (or field) of the first racy byte as the
+	// source writes it (partial[31], As[3][5], cells[5].mass), LastElement
+	// that of the last one; Type is its C type, when the build knew it.
+	Element     string `json:"element,omitempty"`
+	LastElement string `json:"last_element,omitempty"`
+	Type        string `json:"type,omitempty"`
+	// Typed are the values of that element in its type, when they are
+	// known: every byte of it was seen by the checks (or by the traced
+	// rerun that explains the race).
+	Typed *TypedValues `json:"typed_values,omitempty"`
+	// Accesses are the two conflicting accesses the traced rerun found
+	// (Options.Explain): for write-write the two writes, for read-write
+	// the write and the read whose value it changed; the first is the
+	// earlier statement in the source, the second the later, which a
+	// report points at. Empty when the race was not explained;
+	// Explanation then says why.
+	Accesses    []Access `json:"accesses,omitempty"`
+	Explanation string   `json:"explanation,omitempty"`
+	// MorePairs are the other distinct pairs of statements that conflict
+	// on the racy bytes (Options.All), in source order.
+	MorePairs [][2]Access `json:"more_pairs,omitempty"`
 	// SameValue: a write-write race where, at every racy byte, the two
 	// units wrote the same value over a different one (a race some tools
 	// call benign; Options.IgnoreSameValue drops them).
@@ -38,12 +55,51 @@ type Race struct {
 	// (Units becomes the union of every record's).
 	named    []int
 	elemSize int64
+	target   *manifest.Target
+	slot     int // the target's slot: shared table index, or allocation
+	// bytes are the records' values by offset near the first racy byte,
+	// with the units of each, to put the element's value together.
+	bytes map[int64]Record
+}
+
+// ValueUnits are the two units whose values the report gives at Offset:
+// those of the record there (Units is the union of every record's).
+func (rc *Race) ValueUnits() (first, second int) {
+	if len(rc.named) == 2 {
+		return rc.named[0], rc.named[1]
+	}
+	return rc.Units[0], rc.Units[len(rc.Units)-1]
 }
 
 // RaceKept is the unit whose byte a deterministic run kept, and the byte.
 type RaceKept struct {
 	Unit  int `json:"unit"`
 	Value int `json:"value"`
+}
+
+// Access is one access of a racy element, as the traced rerun saw it.
+type Access struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Col    int    `json:"col"`
+	Kind   string `json:"kind"` // read, write, or read-write (x += v)
+	Block  int    `json:"block"`
+	Thread int    `json:"thread"` // in the block, linear
+	Warp   int    `json:"warp"`
+	// Element is the element it touched (partial[31]).
+	Element string `json:"element,omitempty"`
+	// Value is what the access wrote (or read), in the element's type,
+	// when known.
+	Value string `json:"value,omitempty"`
+}
+
+// TypedValues are a racy element's values in its type: before the region
+// (write-write) or the merged value U (read-write), the first unit's, and
+// the second writer's (write-write).
+type TypedValues struct {
+	Original string `json:"original"`
+	First    string `json:"first"`
+	Second   string `json:"second,omitempty"`
 }
 
 // RaceRegion locates the AP region the race is in.
@@ -123,6 +179,7 @@ func (r *checkRun) addRaces(recs []Record, scope manifest.Scope) {
 			if int(rec.Target) < len(shared) {
 				race.Variable = shared[rec.Target].Name
 				race.elemSize = max(shared[rec.Target].ElemSize, 1)
+				race.target, race.slot = &shared[rec.Target], int(rec.Target)
 			}
 		case SpaceGlobal:
 			race.Space = string(manifest.SpaceGlobal)
@@ -130,6 +187,7 @@ func (r *checkRun) addRaces(recs []Record, scope manifest.Scope) {
 				t := r.allocs[rec.Target].target
 				race.Variable = t.Name
 				race.elemSize = max(t.ElemSize, 1)
+				race.target, race.slot = &r.allocs[rec.Target].target, int(rec.Target)
 			}
 		case SpaceLocal:
 			race.Space = "local"
@@ -152,13 +210,51 @@ func (r *checkRun) addRaces(recs []Record, scope manifest.Scope) {
 				race.Kept = &RaceKept{Unit: int(rec.UnitB), Value: second}
 			}
 		}
+		race.bytes = map[int64]Record{rec.Offset: rec}
 		r.merge(race)
 	}
 	for i := range r.res.Races {
 		rc := &r.res.Races[i]
 		rc.Elements = [2]int64{rc.Offset / rc.elemSize, (rc.Offset + rc.Length - 1) / rc.elemSize}
 		rc.Units = sortedUnits(rc.unitSet())
+		if rc.target != nil && rc.Space != "local" {
+			rc.Element = Element(rc.target, rc.Offset)
+			rc.LastElement = Element(rc.target, rc.Offset+rc.Length-1)
+			rc.Typed = typedFromRecords(rc)
+			if _, _, typ, ok := scalarAt(rc.target, rc.Offset); ok {
+				rc.Type = typ
+			}
+		}
+		rc.bytes = nil
 	}
+}
+
+// typedFromRecords puts the first racy scalar's values together from the
+// records of its bytes, when every byte of it was racy between the same
+// two units (a byte no unit changed, or only one, has no record, and its
+// values are not known here).
+func typedFromRecords(rc *Race) *TypedValues {
+	from, n, typ, ok := scalarAt(rc.target, rc.Offset)
+	if !ok || n > 8 {
+		return nil
+	}
+	first, ok := rc.bytes[rc.Offset]
+	if !ok {
+		return nil
+	}
+	orig, a, b := make([]byte, n), make([]byte, n), make([]byte, n)
+	for i := int64(0); i < n; i++ {
+		rec, ok := rc.bytes[from+i]
+		if !ok || rec.UnitA != first.UnitA || rec.UnitB != first.UnitB || rec.Block != first.Block {
+			return nil
+		}
+		orig[i], a[i], b[i] = byte(rec.Values), byte(rec.Values>>8), byte(rec.Values>>16)
+	}
+	tv := &TypedValues{Original: FormatValue(typ, orig), First: FormatValue(typ, a)}
+	if rc.Kind == "write-write" {
+		tv.Second = FormatValue(typ, b)
+	}
+	return tv
 }
 
 // merge adds a record's race to the race it is identical to, if any. A
@@ -176,6 +272,13 @@ func (r *checkRun) merge(race Race) {
 		o := &r.res.Races[i]
 		if o.Kind == race.Kind && o.Space == race.Space && o.Scope == race.Scope && o.Variable == race.Variable && o.Region.From == race.Region.From && o.Region.To == race.Region.To {
 			end := max(o.Offset+o.Length, race.Offset+race.Length)
+			for off, rec := range race.bytes {
+				if len(o.bytes) < 64 {
+					if _, seen := o.bytes[off]; !seen {
+						o.bytes[off] = rec
+					}
+				}
+			}
 			if race.Offset < o.Offset {
 				o.Offset = race.Offset
 				o.Values = race.Values
@@ -237,61 +340,6 @@ func regionOf(file string, k *manifest.Kernel, from, to int) RaceRegion {
 		}
 	}
 	return rr
-}
-
-// WriteText prints races like compiler diagnostics, one block per race.
-func WriteText(w io.Writer, file string, k *manifest.Kernel, res *Result) {
-	base := filepath.Base(file)
-	for _, rc := range res.Races {
-		unitWord := "warps"
-		if rc.Scope == manifest.ScopeInterBlock {
-			unitWord = "blocks"
-		}
-		where := fmt.Sprintf("%s[%d..%d]", rc.Variable, rc.Elements[0], rc.Elements[1])
-		if rc.Elements[0] == rc.Elements[1] {
-			where = fmt.Sprintf("%s[%d]", rc.Variable, rc.Elements[0])
-		}
-		region := fmt.Sprintf("%s:%d-%d", base, rc.Region.BeginLine, rc.Region.EndLine)
-		if rc.Region.From == -1 && rc.Region.To == -1 {
-			region += " (the whole kernel)"
-		}
-		if rc.Space == "local" {
-			fmt.Fprintf(w, "%s:%d: read-write race (its effect stays in thread-local values, %s) in region %s of kernel %s\n", base, rc.Region.BeginLine, rc.Scope, region, k.Name)
-			fmt.Fprintf(w, "    thread %d of block %d (warp %d) computed different values once it saw the other warps' writes of this region (%d threads affected)\n", rc.Thread, rc.Block, rc.Units[0], rc.Count)
-			fmt.Fprintf(w, "    hint: a value this thread reads in lines %d-%d is written by another warp in the same region; add a __syncthreads() between the write and the read\n", rc.Region.BeginLine, rc.Region.EndLine)
-			continue
-		}
-		fmt.Fprintf(w, "%s:%d: %s race on %s (%s, %s) in region %s of kernel %s\n", base, rc.Region.BeginLine, rc.Kind, where, rc.Space, rc.Scope, region, k.Name)
-		var units []string
-		for _, u := range sortedUnits(rc.unitSet()) {
-			units = append(units, fmt.Sprint(u))
-		}
-		block := ""
-		if rc.Scope == manifest.ScopeInterWarp && rc.Block >= 0 {
-			block = fmt.Sprintf(" of block %d", rc.Block)
-		}
-		fmt.Fprintf(w, "    %s %s%s; bytes %d..%d (%d racy bytes)\n", unitWord, strings.Join(units, ", "), block, rc.Offset, rc.Offset+rc.Length-1, rc.Count)
-		// The values at Offset are those of the record there: its units,
-		// not the first and last of every record's.
-		first, second := rc.Units[0], rc.Units[len(rc.Units)-1]
-		if len(rc.named) == 2 {
-			first, second = rc.named[0], rc.named[1]
-		}
-		if rc.Kind == "write-write" {
-			fmt.Fprintf(w, "    at byte %d: original %#02x, %s %d wrote %#02x, %s %d wrote %#02x\n", rc.Offset, rc.Values.Original, unitWord[:len(unitWord)-1], first, rc.Values.First, unitWord[:len(unitWord)-1], second, *rc.Values.Second)
-			if rc.Kept != nil {
-				fmt.Fprintf(w, "    kept %s %d's value %#02x at byte %d (a deterministic run keeps the highest %s's, as if the %s ran one after the other in increasing order)\n",
-					unitWord[:len(unitWord)-1], rc.Kept.Unit, rc.Kept.Value, rc.Offset, unitWord[:len(unitWord)-1], unitWord)
-			}
-			if rc.SameValue {
-				fmt.Fprintf(w, "    same value: both wrote %#02x at every racy byte (a race some tools call benign; --ignore-same-value leaves these out)\n", rc.Values.First)
-			}
-			fmt.Fprintf(w, "    hint: two %s write these bytes with no barrier between them; give each its own element, or order the writes with a barrier (or an atomic)\n", unitWord)
-		} else {
-			fmt.Fprintf(w, "    at byte %d: %s %d ended with %#02x instead of %#02x once it saw the others' writes\n", rc.Offset, unitWord[:len(unitWord)-1], rc.Units[0], rc.Values.First, rc.Values.Original)
-			fmt.Fprintf(w, "    hint: a %s reads bytes another %s writes in the same region; put a barrier between the write and the read\n", unitWord[:len(unitWord)-1], unitWord[:len(unitWord)-1])
-		}
-	}
 }
 
 func sortedUnits(m map[int]bool) []int {

@@ -149,7 +149,7 @@ func reachableFuncs(f *Func, funcs map[string]*Func) []*Func {
 func paramsPass(f *Func) []Param {
 	ps := []Param{}
 	for _, p := range f.Params {
-		q := Param{Name: p.Name, Type: p.Type, Size: p.Size}
+		q := Param{Name: p.Name, Type: p.Type, Size: p.Size, ElemFields: p.ElemFields}
 		elem, ok := pointee(p.Type)
 		if !ok && p.Pointee != "" {
 			elem, ok = p.Pointee, true // a typedef of a pointer type
@@ -199,7 +199,7 @@ func variableOf(n *Node) *Variable {
 		v.Decl = n.Parent.Pos
 	}
 	elem, dims := splitArray(n.Type)
-	v.Elem, v.Dims = elem, dims
+	v.Elem, v.Dims, v.Fields = elem, dims, n.ElemFields
 	v.ElemSize = scalarSize(elem)
 	if v.ElemSize == 0 && n.Size > 0 {
 		total := int64(1)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"ldcheck/passes/clang"
+	"ldcheck/privatize/manifest"
 )
 
 // Node is one node of a function's syntax tree, copied out of libclang so
@@ -43,6 +44,10 @@ type Node struct {
 	// (0 when unknown: void, incomplete, dependent).
 	Pointee     string `json:"-"`
 	PointeeSize int64  `json:"-"`
+	// ElemFields is the layout of a VarDecl's or ParmDecl's element type
+	// (through arrays and one pointer) when it is a struct, for reports
+	// that name fields.
+	ElemFields []manifest.Field `json:"-"`
 	// Undefined, on a reference to a __device__ function that is declared
 	// in the user's code but defined nowhere in the translation unit, says
 	// where it is declared ("file:line").
@@ -180,6 +185,50 @@ func declKey(c clang.Cursor) string {
 	return fmt.Sprintf("%s:%d:%s", l.File, l.Offset, c.Spelling())
 }
 
+// elemFields is the field layout of t's element type (looking through
+// arrays and one pointer) when that is a struct; nil otherwise or when
+// clang cannot lay it out (templates not instantiated, incomplete types).
+func elemFields(t clang.Type) []manifest.Field {
+	ct := t.Canonical()
+	if ct.Kind() == clang.TypePointer {
+		ct = ct.Pointee().Canonical()
+	}
+	for ct.Kind() == clang.TypeConstantArray || ct.Kind() == clang.TypeIncompleteArray {
+		ct = ct.Elem().Canonical()
+	}
+	if ct.Kind() != clang.TypeRecord || ct.Size() <= 0 {
+		return nil
+	}
+	return recordFields(ct, "", 0, 0)
+}
+
+// recordFields lists record type rt's fields (nested structs flattened
+// with dots, up to a few levels) at their byte offsets from base. Bit
+// fields are left out: they have no byte of their own.
+func recordFields(rt clang.Type, prefix string, base int64, depth int) []manifest.Field {
+	var out []manifest.Field
+	for _, ch := range rt.Declaration().Children() {
+		if ch.Kind() != clang.FieldDecl || ch.Spelling() == "" {
+			continue
+		}
+		bits := rt.OffsetOf(ch.Spelling())
+		ft := ch.Type().Canonical()
+		size := ft.Size()
+		if bits < 0 || bits%8 != 0 || size <= 0 {
+			continue
+		}
+		name, off := prefix+ch.Spelling(), base+bits/8
+		if ft.Kind() == clang.TypeRecord && depth < 3 {
+			if inner := recordFields(ft, name+".", off, depth+1); len(inner) > 0 {
+				out = append(out, inner...)
+				continue
+			}
+		}
+		out = append(out, manifest.Field{Name: name, Offset: off, Size: size, Type: ft.Spelling()})
+	}
+	return out
+}
+
 // tokenAt returns the index of the first token starting at or after off.
 func (cv *converter) tokenAt(off int) int {
 	return sort.Search(len(cv.toks), func(i int) bool { return cv.toks[i].Offset >= off })
@@ -200,6 +249,9 @@ func (cv *converter) node(c clang.Cursor, parent *Node) *Node {
 			n.Size = t.Size()
 		}
 		n.Key = declKey(c)
+		if k == clang.VarDecl || k == clang.ParmDecl {
+			n.ElemFields = elemFields(t)
+		}
 		if k == clang.VarDecl {
 			n.Extern = c.StorageClass() == clang.StorageExtern
 		}

@@ -63,6 +63,8 @@ type Param struct {
 	Elem      string `json:"elem,omitempty"`
 	ElemSize  int64  `json:"elem_size,omitempty"`
 	ElemConst bool   `json:"elem_const,omitempty"`
+	// ElemFields is the pointee's layout when it is a struct.
+	ElemFields []manifest.Field `json:"elem_fields,omitempty"`
 }
 
 // Space is a memory space.
@@ -84,8 +86,10 @@ type Variable struct {
 	Elem     string  `json:"elem"`      // innermost element type
 	ElemSize int64   `json:"elem_size"` // its size in bytes
 	Dims     []int64 `json:"dims,omitempty"`
-	Extern   bool    `json:"extern,omitempty"`
-	Pos      Pos     `json:"pos"`
+	// Fields is the element's layout when it is a struct.
+	Fields []manifest.Field `json:"fields,omitempty"`
+	Extern bool             `json:"extern,omitempty"`
+	Pos    Pos              `json:"pos"`
 	// Decl is the extent of the whole declaration statement, for rewriting.
 	Decl Pos `json:"decl"`
 }

@@ -34,8 +34,10 @@ type accessScope struct {
 }
 
 // accessEdits wraps the global loads and stores of body. depth orders the
-// wrappers of nested accesses that start or end at one offset.
-func accessEdits(body *passes.Node, sc *accessScope) edits {
+// wrappers of nested accesses that start or end at one offset (twice the
+// depth: the trace wrapper of the same access goes just inside). Each
+// access also becomes a site of st (traceWrap).
+func accessEdits(body *passes.Node, sc *accessScope, st *siteTable) edits {
 	var es edits
 	body.Walk(func(n *passes.Node) bool {
 		if n.Kind == "UnaryExpr" { // libclang's kind for sizeof and alignof
@@ -56,8 +58,9 @@ func accessEdits(body *passes.Node, sc *accessScope) edits {
 			hook = "LDC_W"
 		}
 		d := depth(n)
-		es.insert(n.Pos.Offset, "(*"+hook+"(&(", -1000+d)
-		es.insert(n.Pos.End, ")))", 1000-d)
+		es.insert(n.Pos.Offset, "(*"+hook+"(&(", -1000+2*d)
+		es.insert(n.Pos.End, ")))", 1000-2*d)
+		es = append(es, st.wrap(n, p)...)
 		return true
 	})
 	return es

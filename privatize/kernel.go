@@ -45,6 +45,8 @@ type kernelRewrite struct {
 	once         *onceScope
 	selfNeeded   bool
 	atomicParams map[string]map[int]bool
+	// sites collects the build's traced accesses (trace.go).
+	sites *siteTable
 }
 
 // unprivatizedParams returns the declaration keys of the kernel's pointer
@@ -314,7 +316,13 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 	oe, _ := onceEdits(body, &once)
 	leaves = append(leaves, oe...)
 	// Global loads and stores go through the copy-on-write hooks.
-	leaves = append(leaves, accessEdits(body, newAccessScope(kr.unit, kr.fn, kr.deviceTargets, kr.unprivatizedParams()))...)
+	leaves = append(leaves, accessEdits(body, newAccessScope(kr.unit, kr.fn, kr.deviceTargets, kr.unprivatizedParams()), kr.sites)...)
+	// Accesses to shared targets are traced too (the tracing module only).
+	sharedKeys := map[string]bool{}
+	for key := range shared {
+		sharedKeys[key] = true
+	}
+	leaves = append(leaves, sharedTraceEdits(body, sharedKeys, kr.sites)...)
 	// Edits of other files (a macro's definition) stay out of the leaves,
 	// which are this function's offsets.
 	var foreign edits
@@ -481,10 +489,10 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 				return nil, "", fmt.Errorf("line %d: declare extern __shared__ %s on its own line", n.Pos.Line, n.Name)
 			}
 			elem := strings.TrimSpace(strings.TrimSuffix(n.Type, "[]"))
-			es.replace(stmt.Pos.Offset, end, fmt.Sprintf("LDC_DYNAMIC_SHARED(%s, %s); %s *ldc_p_%s = (%s *)ldc_shared_copy(&ldc_t, %d, (void *)%s, 0);%s", elem, n.Name, elem, n.Name, elem, i, n.Name, flags))
+			es.replace(stmt.Pos.Offset, end, fmt.Sprintf("LDC_DYNAMIC_SHARED(%s, %s); %s *ldc_p_%s = (%s *)ldc_shared_copy(&ldc_t, %d, (void *)%s, 0);%s LDC_TR_SHARED(%d, ldc_p_%s);", elem, n.Name, elem, n.Name, elem, i, n.Name, flags, i, n.Name))
 			continue
 		}
-		es.insert(end, fmt.Sprintf(" decltype(&%s) ldc_p_%s = (decltype(&%s))ldc_shared_copy(&ldc_t, %d, (void *)&%s, sizeof(%s));%s", n.Name, n.Name, n.Name, i, n.Name, n.Name, flags), 0)
+		es.insert(end, fmt.Sprintf(" decltype(&%s) ldc_p_%s = (decltype(&%s))ldc_shared_copy(&ldc_t, %d, (void *)&%s, sizeof(%s));%s LDC_TR_SHARED(%d, ldc_p_%s);", n.Name, n.Name, n.Name, i, n.Name, n.Name, flags, i, n.Name), 0)
 	}
 	var labels []string
 	for _, b := range k.Barriers {
@@ -495,7 +503,9 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 	entry := fmt.Sprintf(" LDC_SAVE_%d(ldc_start); ldc_dispatch_%d: switch (ldc_t.start) { %s default: break; } ldc_r_%d_entry:;",
 		K, K, strings.Join(labels, " "), K)
 	es.insert(firstStatementOffset(body, shared), entry, 1)
-	es.insert(body.Pos.End-1, fmt.Sprintf(" ldc_exit_%d: LDC_EXIT(%d); ", K, K), 0)
+	// LDC_TR_BAR logs the value of the thread's last traced store before
+	// the region ends (the tracing module only).
+	es.insert(body.Pos.End-1, fmt.Sprintf(" ldc_exit_%d: LDC_TR_BAR(-1); LDC_EXIT(%d); ", K, K), 0)
 
 	return append(es, foreign...), kr.macros(locals), nil
 }
@@ -552,7 +562,10 @@ func (kr *kernelRewrite) subApply(leaves edits, p passes.Pos, consumed map[int]b
 
 // barrierHook is what a block barrier statement becomes.
 func barrierHook(K, id int) string {
-	return fmt.Sprintf("{ LDC_BARRIER(%d, %d); ldc_r_%d_%d:; }", K, id, K, id)
+	// LDC_TR_BAR (the tracing module only) logs the value of the thread's
+	// last traced store before other threads can overwrite it, and starts
+	// its next region.
+	return fmt.Sprintf("{ LDC_TR_BAR(%d); LDC_BARRIER(%d, %d); ldc_r_%d_%d:; }", id, K, id, K, id)
 }
 
 // macros defines, before the user's code, the per-kernel save, restore

@@ -38,6 +38,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		Kernels: []manifest.Kernel{},
 	}
 	es := hostAndAsm(u)
+	sites := &siteTable{}
 	// Module-scope __device__ targets are reached through the access hooks
 	// wherever they are referenced, in kernels and device functions alike.
 	deviceTargets := map[string]string{} // declaration key -> name
@@ -92,7 +93,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		}
 		// A device function's pointers may come from anywhere: the hooks
 		// check the address at run time.
-		es = append(es, accessEdits(f.Body, newAccessScope(u, f, deviceTargets, nil)).inFile(f.File)...)
+		es = append(es, accessEdits(f.Body, newAccessScope(u, f, deviceTargets, nil), sites).inFile(f.File)...)
 		es = append(es, memoryCallEdits(f.Body, f.File, u).inFile(f.File)...)
 	}
 	var macros, entries strings.Builder
@@ -105,7 +106,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		if fn := funcs[k.Name]; fn != nil && fn.File != u.Files[0] {
 			mk.File = fn.File.Path
 		}
-		kr := &kernelRewrite{index: i, k: k, fn: funcs[k.Name], deviceTargets: deviceTargets, unit: u, atomicParams: atomicParams}
+		kr := &kernelRewrite{index: i, k: k, fn: funcs[k.Name], deviceTargets: deviceTargets, unit: u, atomicParams: atomicParams, sites: sites}
 		if kr.fn != nil {
 			kr.once = &onceScope{shared: moduleShared, atomic: passes.AtomicVars(kr.fn, atomicParams), userFuncs: userFuncs}
 		}
@@ -132,6 +133,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		}
 		m.Kernels = append(m.Kernels, mk)
 	}
+	m.Sites = sites.sites
 	body, err := render(u, es)
 	if err != nil {
 		return nil, err
@@ -239,17 +241,19 @@ func kernelManifest(i int, k *passes.Kernel, globals []*passes.Variable) manifes
 		mt := manifest.Target{Index: len(mk.Targets), Name: t.Name, Space: manifest.Space(t.Space), Kind: t.Kind, Param: manifest.NoParam, Type: t.Type, Bytes: t.Bytes}
 		for pi, p := range k.Params {
 			if t.Kind == manifest.KindParam && p.Name == t.Name {
-				mt.Param, mt.Elem, mt.ElemSize = pi, p.Elem, p.ElemSize
+				mt.Param, mt.Elem, mt.ElemSize, mt.Fields = pi, p.Elem, p.ElemSize, p.ElemFields
 			}
 		}
 		for _, v := range k.Shared {
 			if t.Kind == manifest.KindShared && v.Name == t.Name {
-				mt.Elem, mt.ElemSize, mt.Dynamic, mt.Line = v.Elem, v.ElemSize, v.Extern, v.Pos.Line
+				mt.Elem, mt.ElemSize, mt.Dynamic, mt.Line, mt.Fields = v.Elem, v.ElemSize, v.Extern, v.Pos.Line, v.Fields
+				mt.Dims = reportDims(v)
 			}
 		}
 		for _, v := range globals {
 			if t.Kind == manifest.KindDevice && v.Name == t.Name {
-				mt.Elem, mt.ElemSize, mt.Line = v.Elem, v.ElemSize, v.Pos.Line
+				mt.Elem, mt.ElemSize, mt.Line, mt.Fields = v.Elem, v.ElemSize, v.Pos.Line, v.Fields
+				mt.Dims = reportDims(v)
 			}
 		}
 		mk.Targets = append(mk.Targets, mt)
@@ -276,10 +280,31 @@ func kernelManifest(i int, k *passes.Kernel, globals []*passes.Variable) manifes
 		if pi := privateParam(k, u); pi >= 0 {
 			p := k.Params[pi]
 			mk.Targets = append(mk.Targets, manifest.Target{Index: len(mk.Targets), Name: p.Name, Space: manifest.SpaceGlobal, Kind: manifest.KindParam, Param: pi,
-				Type: p.Type, Elem: p.Elem, ElemSize: p.ElemSize, Private: true})
+				Type: p.Type, Elem: p.Elem, ElemSize: p.ElemSize, Fields: p.ElemFields, Private: true})
 		}
 	}
 	return mk
+}
+
+// reportDims is what the manifest keeps of v's dimensions: two or more
+// that account for its bytes (reports then name a[i][j]); nil when the
+// declaration's spelling gave no clear shape (a typedef, a macro clang did
+// not expand in the type's spelling).
+func reportDims(v *passes.Variable) []int64 {
+	if len(v.Dims) < 2 || v.ElemSize <= 0 {
+		return nil
+	}
+	n := v.ElemSize
+	for _, d := range v.Dims {
+		if d <= 0 {
+			return nil
+		}
+		n *= d
+	}
+	if v.Bytes > 0 && n != v.Bytes {
+		return nil
+	}
+	return v.Dims
 }
 
 // privateParam returns the index of the pointer parameter an unchecked

@@ -61,8 +61,8 @@ func sharedWriteEdits(body *passes.Node, targets map[string]sharedTarget, src []
 		case p != nil && p.Kind == "UnaryOperator" && p.Op == "&":
 			if c := callTaking(p); c != nil && (strings.HasPrefix(c.Name, "atomic") || memoryCall(c, src)) {
 				d := depth(p)
-				es.insert(p.Pos.Offset, tg.hook("LDC_SA"), -1000+d)
-				es.insert(p.Pos.End, ")", 1000-d)
+				es.insert(p.Pos.Offset, tg.hook("LDC_SA"), -1000+2*d)
+				es.insert(p.Pos.End, ")", 1000-2*d)
 				return true
 			}
 			why = fmt.Sprintf("line %d: the address of %s is kept or passed on", p.Pos.Line, n.Name)
@@ -75,8 +75,8 @@ func sharedWriteEdits(body *passes.Node, targets map[string]sharedTarget, src []
 			why = fmt.Sprintf("line %d: %s is used as a pointer", e.Pos.Line, n.Name)
 		case isWrite(e, p) && (p.Kind == "BinaryOperator" || p.Kind == "CompoundAssignOperator" || p.Kind == "UnaryOperator"):
 			d := depth(e)
-			es.insert(e.Pos.Offset, "(*"+tg.hook("LDC_SW")+"&(", -1000+d)
-			es.insert(e.Pos.End, ")))", 1000-d)
+			es.insert(e.Pos.Offset, "(*"+tg.hook("LDC_SW")+"&(", -1000+2*d)
+			es.insert(e.Pos.End, ")))", 1000-2*d)
 		case e.Parent != nil && (e.Parent.Kind == "UnexposedExpr" || e.Parent.Kind == "ParenExpr" && p != nil && p.Kind == "UnexposedExpr"):
 			// Read (the implicit lvalue-to-rvalue conversion).
 		default:

@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"ldcheck/gpuruntime"
 	"ldcheck/privatize/manifest"
 )
 
@@ -21,6 +23,12 @@ type expectation struct {
 	kind, space, scope string
 	launch             []string
 	buildExit          int // an error expectation: the build's exit status
+	// explain: "// explain: [FILE:]LINE [FILE:]LINE", the two statements
+	// of a race (the earlier first) that a reader of the source would
+	// name; some race of the report must name them. "// explain: none
+	// (why)" says that no pair can be named.
+	explain     []string
+	explainNone bool
 }
 
 // readExpectation fails the test for a file whose header it cannot read:
@@ -56,12 +64,26 @@ func readExpectation(t *testing.T, file string) expectation {
 		if rest, ok := strings.CutPrefix(line, "// launch: "); ok {
 			e.launch = strings.Fields(rest)
 		}
+		if rest, ok := strings.CutPrefix(line, "// explain: "); ok {
+			f := strings.Fields(rest)
+			switch {
+			case len(f) >= 1 && f[0] == "none":
+				e.explainNone = true
+			case len(f) == 2:
+				e.explain = f
+			default:
+				t.Fatalf("%s: cannot read %q (want [FILE:]LINE [FILE:]LINE, or none (why))", file, line)
+			}
+		}
 	}
 	if !found {
 		t.Fatalf("%s has no // expect: line", file)
 	}
 	if e.buildExit == 0 && e.launch == nil {
 		t.Fatalf("%s has no // launch: line", file)
+	}
+	if e.race && e.explain == nil && !e.explainNone {
+		t.Fatalf("%s has no // explain: line (the two statements of the race, or none (why))", file)
 	}
 	return e
 }
@@ -146,6 +168,7 @@ func TestEndToEnd(t *testing.T) {
 			if code != 1 {
 				t.Fatalf("racy kernel: exit %d, want 1\n%s", code, errb.String())
 			}
+			checkExplained(t, f, e, rep)
 			for _, r := range rep.Races {
 				if r.Region.File == "" || r.Region.BeginLine == 0 {
 					t.Errorf("race without its region's file and lines: %+v", r)
@@ -182,4 +205,34 @@ func outFlags(t *testing.T, names []string, prefix string) []string {
 		flags = append(flags, "--out", n+"="+filepath.Join(outDir(t), prefix+"-"+n))
 	}
 	return flags
+}
+
+// checkExplained checks the "// explain:" header: some race of the report
+// names the two statements (by line, and file when given) in source order.
+func checkExplained(t *testing.T, file string, e expectation, rep jsonReport) {
+	t.Helper()
+	place := func(a gpuruntime.Access) string { return fmt.Sprintf("%s:%d", filepath.Base(a.File), a.Line) }
+	matches := func(a gpuruntime.Access, want string) bool {
+		if strings.Contains(want, ":") {
+			return place(a) == want
+		}
+		return want == strconv.Itoa(a.Line) && filepath.Base(a.File) == filepath.Base(file)
+	}
+	var got []string
+	for _, r := range rep.Races {
+		if len(r.Accesses) != 2 {
+			continue
+		}
+		got = append(got, place(r.Accesses[0])+" "+place(r.Accesses[1]))
+		if e.explain != nil && matches(r.Accesses[0], e.explain[0]) && matches(r.Accesses[1], e.explain[1]) {
+			return
+		}
+	}
+	if e.explainNone {
+		if len(got) > 0 {
+			t.Errorf("the header says no statements can be named, but the report names %v", got)
+		}
+		return
+	}
+	t.Errorf("no race names the statements %v; the report names %v", e.explain, got)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 	"ldcheck/gpuruntime"
 	"ldcheck/gpuruntime/launch"
 	"ldcheck/privatize/manifest"
+	"ldcheck/report"
 )
 
 func runCommand() *cli.Command {
@@ -96,6 +96,16 @@ or NAME=file:PATH, exactly its size. A pointer without --arg gets grid x block
 elements (at least 1 MiB) of seeded random data, an integer scalar gets the
 total thread count; run says what it assumed.
 
+Reports: each race reads like a compiler diagnostic (file:line:col: error:,
+then note: lines), at the later of the two statements that conflict; the
+element is named as the source does (partial[31], As[3][5], cells[5].mass)
+and its values are given in its type. The statements come from a rerun of
+the racy kernel with the build's tracing module, once per race, after the
+checked run (--explain=false skips it; a race-free run never pays for it);
+stores made by memcpy or memset are not traced. --format json adds
+accesses[] (file, line, col, kind, block, thread, warp, value) and
+typed_values; --format sarif writes SARIF 2.1.0 for code scanning.
+
 ` + blindSpots,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "kernel", Usage: "kernel `NAME` to run (default: the only one)"},
@@ -105,8 +115,9 @@ total thread count; run says what it assumed.
 			&cli.StringSliceFlag{Name: "arg", Usage: "kernel argument `NAME=TYPE[COUNT]:INIT` or NAME=VALUE (repeatable)"},
 			&cli.StringSliceFlag{Name: "out", Usage: "write buffer NAME after the run to PATH, raw little-endian: `NAME=PATH` (repeatable)"},
 			&cli.StringFlag{Name: "backend", Value: "auto", Usage: "`BACKEND`: auto (cuda when a GPU is usable, else cpu), cpu or cuda"},
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "report `FORMAT`: text or json"},
-			&cli.BoolFlag{Name: "all", Usage: "report every racy region, not only the first"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "report `FORMAT`: text (compiler-style diagnostics), json, or sarif (SARIF 2.1.0 for code scanning: one result per race, rule ldcheck/write-write or ldcheck/read-write, the other access as a related location; locations relative to the current directory)"},
+			&cli.BoolFlag{Name: "all", Usage: "report every racy region, not only the first, and every distinct pair of conflicting statements of each race (each once, in source order)"},
+			&cli.BoolFlag{Name: "explain", Value: true, Usage: "name the two conflicting statements of each race (file:line:col, block, thread, values): the kernel runs once more, plain, with the build's tracing module, for each race (only when races were found); --explain=false skips it"},
 			&cli.BoolFlag{Name: "ignore-same-value", Usage: "leave out write-write races where both units wrote the same value over a different one (reported otherwise, marked \"same value: both wrote V\"; some tools call them benign)"},
 			&cli.BoolFlag{Name: "unchecked", Usage: "run the kernel as written, once, without checking (to compare outputs or time it)"},
 			&cli.BoolFlag{Name: "deterministic", Usage: "run the kernel once, reproducibly, instead of checking it: the same --out bytes every run and on both backends, even for a racy kernel (see above for what is and is not guaranteed); write-write conflicts met are reported (exit 1)"},
@@ -123,46 +134,8 @@ total thread count; run says what it assumed.
 	}
 }
 
-// jsonReport is the --format json document.
-type jsonReport struct {
-	Kernel  string     `json:"kernel"`
-	Source  string     `json:"source"`
-	Launch  jsonLaunch `json:"launch"`
-	Backend string     `json:"backend"`
-	Verdict string     `json:"verdict"` // race, none, unchecked
-	// NotChecked says why the run is not a verdict on the whole kernel
-	// (exit status 4 unless --allow-unchecked): it was not instrumented,
-	// or something it writes was left unchecked.
-	NotChecked string            `json:"not_checked,omitempty"`
-	Races      []gpuruntime.Race `json:"races"`
-	Summary    jsonSummary       `json:"summary"`
-	Notes      []string          `json:"notes,omitempty"`
-}
-
-type jsonLaunch struct {
-	Grid   [3]uint32 `json:"grid"`
-	Block  [3]uint32 `json:"block"`
-	Shared int64     `json:"shared"`
-	Args   []string  `json:"args"`
-}
-
-type jsonSummary struct {
-	Levels        []string           `json:"levels"`
-	Regions       int                `json:"regions"`
-	BytesCompared int64              `json:"bytes_compared"`
-	Phases        []gpuruntime.Phase `json:"phases"`
-	Unchecked     string             `json:"unchecked,omitempty"`
-	// Level 1's rounds (1 without reshuffling) of the rounds planned, the
-	// private copies each round's blocks shared (the blocks, without
-	// reshuffling), the most memory the page copies took, and equation
-	// (1)'s probability that a race between two blocks was checked.
-	Deterministic        bool    `json:"deterministic,omitempty"`
-	Rounds               int     `json:"rounds,omitempty"`
-	RoundsPlanned        int     `json:"rounds_planned,omitempty"`
-	Groups               int     `json:"groups,omitempty"`
-	CopyBytes            int64   `json:"copy_bytes"`
-	DetectionProbability float64 `json:"detection_probability,omitempty"`
-}
+// jsonReport is the --format json document (tests decode it).
+type jsonReport = report.JSON
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
@@ -185,8 +158,8 @@ func runRun(c *cli.Context) error {
 	}
 	dir := c.Args().First()
 	format := c.String("format")
-	if format != "text" && format != "json" {
-		return inputErr("--format: unknown format %q (want text or json)", format)
+	if format != "text" && format != "json" && format != "sarif" {
+		return inputErr("--format: unknown format %q (want text, json or sarif)", format)
 	}
 	backendName := c.String("backend")
 	if backendName != "auto" && backendName != "cpu" && backendName != "cuda" {
@@ -246,7 +219,14 @@ func runRun(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	defer b.Close()
+	// The tracing module runs after the checked one is closed (one
+	// module at a time on the device); close it once either way.
+	closed := false
+	defer func() {
+		if !closed {
+			b.Close()
+		}
+	}()
 
 	l := gpuruntime.Launch{Source: m.KernelSource(k), Kernel: k, Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared}
 	var argText []string
@@ -315,6 +295,26 @@ func runRun(c *cli.Context) error {
 		return &exitError{exitFailed, fmt.Errorf("kernel %s on the %s backend: %w (no verdict)", k.Name, b.Name(), err)}
 	}
 
+	if len(res.Races) > 0 && !unchecked {
+		if !c.Bool("explain") {
+			for i := range res.Races {
+				res.Races[i].Explanation = "not traced (--explain=false)"
+			}
+		} else {
+			closed = true
+			b.Close()
+			if err := explainRaces(dir, m, b.Name(), l, res, c.Bool("all")); err != nil {
+				// The verdict stands; only the statements are missing.
+				fmt.Fprintf(errw, "ldcheck: %v\n", err)
+				for i := range res.Races {
+					if len(res.Races[i].Accesses) == 0 && res.Races[i].Explanation == "" {
+						res.Races[i].Explanation = err.Error()
+					}
+				}
+			}
+		}
+	}
+
 	// Outputs first: a failure to write them must not follow a printed verdict.
 	if len(spec.Outs) > 0 {
 		if err := launch.WriteOutputs(spec.Outs, func(name string) []byte { return res.Outputs[name] }); err != nil {
@@ -322,38 +322,22 @@ func runRun(c *cli.Context) error {
 		}
 	}
 	notChecked := notCheckedReason(k, res)
-	w := c.App.Writer
-	if format == "json" {
-		rep := jsonReport{Kernel: k.Name, Source: m.Source, Backend: b.Name(), Races: res.Races, Notes: notes,
-			Launch: jsonLaunch{Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared, Args: argText},
-			Summary: jsonSummary{Levels: res.Levels, Deterministic: res.Deterministic, Regions: len(k.Regions), BytesCompared: res.BytesCompared, Phases: res.Phases, Unchecked: res.Unchecked,
-				Rounds: res.Rounds, RoundsPlanned: res.RoundsPlanned, Groups: res.Groups, CopyBytes: res.CopyBytes, DetectionProbability: res.DetectionProbability}}
-		rep.Notes = append(rep.Notes, res.Notes...)
-		rep.NotChecked = notChecked
-		switch {
-		case res.Unchecked != "" || notChecked != "" && len(res.Races) == 0:
-			rep.Verdict = "unchecked"
-		case len(res.Races) > 0:
-			rep.Verdict = "race"
-		default:
-			rep.Verdict = "none"
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			return err
-		}
-	} else {
-		printVerdict(w, m, k, res, b.Name())
-		if c.Bool("v") {
-			for _, p := range res.Phases {
-				bw := ""
-				if p.Bytes > 0 && p.Seconds > 0 {
-					bw = fmt.Sprintf("  %7.1f GB/s", float64(p.Bytes)/p.Seconds/1e9)
-				}
-				fmt.Fprintf(w, "  %-66s %10.3f ms%s\n", p.Name, p.Seconds*1000, bw)
-			}
-		}
+	doc := &report.Doc{Kernel: k, KernelFile: m.KernelSource(k), Source: m.Source, Backend: b.Name(), Result: res, Notes: notes,
+		Launch: report.Launch{Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared, Args: argText}, NotChecked: notChecked, Phases: c.Bool("v")}
+	if wd, err := os.Getwd(); err == nil {
+		doc.BaseDir = wd
+	}
+	var werr error
+	switch format {
+	case "json":
+		werr = report.WriteJSON(c.App.Writer, doc)
+	case "sarif":
+		werr = report.WriteSARIF(c.App.Writer, doc)
+	default:
+		werr = report.WriteText(c.App.Writer, doc)
+	}
+	if werr != nil {
+		return &exitError{exitFailed, fmt.Errorf("writing the report: %w", werr)}
 	}
 	if len(res.Races) > 0 {
 		return &exitError{exitRace, nil}
@@ -383,44 +367,6 @@ func notCheckedReason(k *manifest.Kernel, res *gpuruntime.Result) string {
 		return "left unchecked: " + strings.Join(k.Unhandled, "; ")
 	}
 	return ""
-}
-
-func printVerdict(w io.Writer, m *manifest.Manifest, k *manifest.Kernel, res *gpuruntime.Result, backend string) {
-	base := filepath.Base(m.KernelSource(k))
-	switch {
-	case res.Unchecked == "--unchecked":
-		fmt.Fprintf(w, "%s:%d: kernel %s ran as written, without checking (--unchecked)\n", base, k.Line, k.Name)
-	case res.Unchecked != "":
-		fmt.Fprintf(w, "%s:%d: kernel %s ran unchecked (not instrumented: %s)\n", base, k.Line, k.Name, res.Unchecked)
-	case res.Deterministic && len(res.Races) == 0:
-		fmt.Fprintf(w, "%s:%d: kernel %s ran deterministically: no write-write conflict between warps or blocks (%s backend; blocks in increasing order, warps merged in increasing order at every barrier)\n", base, k.Line, k.Name, backend)
-		fmt.Fprintf(w, "  read-write races are not looked for in a deterministic run; run without --deterministic to check the kernel\n")
-	case res.Deterministic:
-		gpuruntime.WriteText(w, m.KernelSource(k), k, res)
-		fmt.Fprintf(w, "%s: kernel %s: %d write-write conflict(s) while merging; the outputs are those of the warps and blocks run one after the other in increasing order, the same every run\n", base, k.Name, len(res.Races))
-	case len(res.Races) == 0:
-		fmt.Fprintf(w, "%s:%d: kernel %s: no race found (%s backend; levels %s; %d bytes compared)\n", base, k.Line, k.Name, backend, strings.Join(res.Levels, " and "), res.BytesCompared)
-		if res.RoundsPlanned > 1 {
-			fmt.Fprintf(w, "  level 1 ran %d rounds of %d groups sharing private copies (memory-capped); every pair of blocks was checked\n", res.Rounds, res.Groups)
-		}
-		for _, u := range k.Unchecked {
-			if strings.Contains(u.Reason, "atomic") {
-				fmt.Fprintf(w, "  unchecked %s: %s\n", u.Name, u.Reason)
-			}
-		}
-	default:
-		gpuruntime.WriteText(w, m.KernelSource(k), k, res)
-		fmt.Fprintf(w, "%s: kernel %s: %d race(s) found; the kernel's outputs are undefined\n", base, k.Name, len(res.Races))
-		if res.RoundsPlanned > 1 {
-			fmt.Fprintf(w, "  found in round %d of %d of level 1 (groups of blocks sharing %d private copies); the blocks named took the copies of the racing pages\n", res.Rounds, res.RoundsPlanned, res.Groups)
-		}
-	}
-	for _, n := range res.Notes {
-		fmt.Fprintf(w, "  note: %s\n", n)
-	}
-	if res.CopyBytes > 0 && res.Unchecked == "" {
-		fmt.Fprintf(w, "  private copies took at most %s\n", gpuruntime.FormatBytes(res.CopyBytes))
-	}
 }
 
 // orderDependentAtomics lists, as "file:line: call (why)", the atomics of
@@ -494,6 +440,36 @@ func openBackend(dir string, m *manifest.Manifest, name string, native bool) (gp
 		return nil, notes, &exitError{exitFailed, err}
 	}
 	return b, notes, nil
+}
+
+// explainRaces reruns a racy launch with the build's tracing module on the
+// backend the check ran on, to name each race's two statements.
+func explainRaces(dir string, m *manifest.Manifest, backend string, l gpuruntime.Launch, res *gpuruntime.Result, all bool) error {
+	var tb gpuruntime.Backend
+	var err error
+	switch {
+	case backend == "cuda" && m.TracePTX != "":
+		symbols := map[string]string{}
+		for _, k := range m.Kernels {
+			symbols[k.Name] = k.Symbol
+		}
+		tb, err = gpuruntime.OpenCUDA(filepath.Join(dir, m.TracePTX), symbols)
+	case backend == "cpu" && m.TraceCPU != "":
+		tb, err = gpuruntime.OpenCPU(filepath.Join(dir, m.TraceCPU))
+	default:
+		if len(m.Sites) == 0 {
+			return fmt.Errorf("the statements of the races are not named: the kernels make no traced access (stores made by memcpy or memset are not traced)")
+		}
+		return fmt.Errorf("the statements of the races are not named: %s has no tracing module for the %s backend (built by an older ldcheck, or its compile failed: see ldcheck compile %s)", dir, backend, dir)
+	}
+	if err != nil {
+		return fmt.Errorf("the statements of the races are not named: opening the tracing module: %w", err)
+	}
+	defer tb.Close()
+	if err := gpuruntime.ExplainRaces(tb, l, res, m.Sites, gpuruntime.ExplainOptions{All: all}); err != nil {
+		return fmt.Errorf("the statements of the races are not named: %w", err)
+	}
+	return nil
 }
 
 // cpuRunning is how far the CPU backend got with the launch it runs; false

@@ -1726,3 +1726,124 @@ extern "C" LDC_ENGINE void ldc_entry_ldc_pages_ww(void **a) { ldc_pages_ww(*(uns
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_rw(void **a) { ldc_pages_rw(*(unsigned long long *)a[0]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_fingerprint(void **a) { ldc_pages_fingerprint(*(unsigned long long *)a[0], *(unsigned long long **)a[1]); }
 #endif
+
+// ---- Access tracing (explaining a race), compiled in with -DLDC_TRACE ----
+//
+// The instrumenter wraps every access to a target as LDC_TR(&(E), SITE, W):
+// SITE indexes the manifest's table of source places (file:line:col of the
+// access expression), W says the access stores. Without LDC_TR it is the
+// plain pointer, so the checked modules are unchanged; the tracing module
+// is a separate build of the same source, run (in plain mode) only after a
+// race was found. Its hooks log the accesses that touch the watched bytes
+// of one target: which site, block, thread, the barriers the thread had
+// passed, the bytes before the access and, for stores, after it (filled in
+// at the thread's next hook, barrier or exit, when its store is done).
+struct ldc_tev {
+  int site, block, thread, epoch, from, size, posted, write;
+  unsigned long long off, pre, post;
+};
+
+struct ldc_trace_ctx {
+  unsigned long long gbase;      // the watched global target's base (shared: 0)
+  unsigned long long lo, hi;     // watched bytes, offsets in the target
+  int starget;                   // the watched shared target's slot, -1 for a global one
+  int block;                     // only this block's accesses (-1: all)
+  int max_events, pad;
+  struct ldc_tev *ev;
+  int *nev;
+  unsigned long long *sbase;     // per thread: its block's copy of the watched shared target
+  int *epoch, *from;             // per thread: barriers passed, and the last one's ID (-1 entry)
+  unsigned long long *pend;      // per thread: 1 + the event of a store whose value is not yet logged
+  unsigned long long *pend_addr; // per thread: that store's address
+};
+
+#ifdef LDC_TRACE
+#ifdef LDC_CPU
+extern "C" {
+struct ldc_trace_ctx ldc_tr_g;
+}
+#else
+extern "C" __device__ struct ldc_trace_ctx ldc_tr_g;
+__device__ struct ldc_trace_ctx ldc_tr_g;
+#endif
+
+static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_tr_gtid() {
+  return (unsigned long long)ldc_block_linear() * ldc_block_threads() + ldc_thread_linear();
+}
+
+// ldc_tr_bytes reads up to 8 bytes at p, little-endian.
+static __device__ LDC_ENGINE unsigned long long ldc_tr_bytes(unsigned long long p, int n) {
+  unsigned long long v = 0;
+  for (int i = (n < 8 ? n : 8) - 1; i >= 0; i--) v = v << 8 | *(const volatile unsigned char *)(p + i);
+  return v;
+}
+
+// ldc_tr_flush logs the value of the calling thread's last traced store.
+static __device__ LDC_ENGINE void ldc_tr_flush(unsigned long long g) {
+  unsigned long long e = ldc_tr_g.pend[g];
+  if (e == 0) return;
+  ldc_tr_g.pend[g] = 0;
+  struct ldc_tev *ev = &ldc_tr_g.ev[e - 1];
+  ev->post = ldc_tr_bytes(ldc_tr_g.pend_addr[g], ev->size);
+  ev->posted = 1;
+}
+
+static __device__ LDC_ENGINE void ldc_tr_access(const void *p, unsigned long n, int site, int write) {
+  if (ldc_tr_g.ev == 0) return;
+  unsigned long long g = ldc_tr_gtid();
+  ldc_tr_flush(g);
+  if (ldc_tr_g.block >= 0 && (int)ldc_block_linear() != ldc_tr_g.block) return;
+  unsigned long long base = ldc_tr_g.gbase;
+  if (ldc_tr_g.starget >= 0) base = ldc_tr_g.sbase[g];
+  if (base == 0) return;
+  unsigned long long a = (unsigned long long)p;
+  if (a + n <= base + ldc_tr_g.lo || a >= base + ldc_tr_g.hi) return;
+  int i = atomicAdd(ldc_tr_g.nev, 1);
+  if (i >= ldc_tr_g.max_events) return;
+  struct ldc_tev *ev = &ldc_tr_g.ev[i];
+  ev->site = site;
+  ev->block = (int)ldc_block_linear();
+  ev->thread = (int)ldc_thread_linear();
+  ev->epoch = ldc_tr_g.epoch[g];
+  ev->from = ldc_tr_g.from[g];
+  ev->size = (int)n;
+  ev->write = write;
+  ev->off = a - base;
+  ev->pre = ldc_tr_bytes(a, (int)n);
+  ev->posted = 0;
+  ev->post = 0;
+  if (write) {
+    ldc_tr_g.pend[g] = (unsigned long long)i + 1;
+    ldc_tr_g.pend_addr[g] = a;
+  }
+}
+
+template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_tr(T *p, int site, int write) {
+  ldc_tr_access((const void *)p, sizeof(T), site, write);
+  return p;
+}
+
+// A shared target's copy for this thread (the original, in plain mode).
+static __device__ LDC_ENGINE __forceinline__ void ldc_tr_shared(int i, const void *p) {
+  if (ldc_tr_g.ev != 0 && i == ldc_tr_g.starget) ldc_tr_g.sbase[ldc_tr_gtid()] = (unsigned long long)p;
+}
+
+// At every barrier (id) and at the exit (-1): the region changes.
+static __device__ LDC_ENGINE __forceinline__ void ldc_tr_bar(int id) {
+  if (ldc_tr_g.ev == 0) return;
+  unsigned long long g = ldc_tr_gtid();
+  ldc_tr_flush(g);
+  ldc_tr_g.epoch[g]++;
+  ldc_tr_g.from[g] = id;
+}
+#define LDC_TR(p, site, w) ldc_tr((p), (site), (w))
+#define LDC_TR_SHARED(i, p) ldc_tr_shared((i), (const void *)(p))
+#define LDC_TR_BAR(id) ldc_tr_bar(id)
+#ifdef LDC_CPU
+extern "C" unsigned long ldc_trace_ctx_size(void) { return sizeof(struct ldc_trace_ctx); }
+#endif
+#else
+#define LDC_TR(p, site, w) (p)
+#define LDC_TR_SHARED(i, p) ((void)0)
+#define LDC_TR_BAR(id) ((void)0)
+#endif

@@ -263,6 +263,10 @@ func (t Type) ArraySize() int64 { return t.lib.arraySize(t.t) }
 // (incomplete or dependent types).
 func (t Type) Size() int64 { return t.lib.typeSizeOf(t.t) }
 
+// OffsetOf returns the offset in bits of record type t's field called
+// name, or a negative value when clang cannot say (incomplete, dependent).
+func (t Type) OffsetOf(name string) int64 { return t.lib.typeOffsetOf(t.t, name) }
+
 // IsConst reports whether the type is const-qualified at its top level.
 func (t Type) IsConst() bool { return t.lib.isConstQualified(t.t) != 0 }
 

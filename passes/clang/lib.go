@@ -106,6 +106,7 @@ type Lib struct {
 	arrayElementType func(cxType) cxType
 	arraySize        func(cxType) int64
 	typeSizeOf       func(cxType) int64
+	typeOffsetOf     func(cxType, string) int64
 	isConstQualified func(cxType) uint32
 	typeDeclaration  func(cxType) cxCursor
 
@@ -211,6 +212,7 @@ func Load(path string) (*Lib, error) {
 		{&l.arrayElementType, "clang_getArrayElementType"},
 		{&l.arraySize, "clang_getArraySize"},
 		{&l.typeSizeOf, "clang_Type_getSizeOf"},
+		{&l.typeOffsetOf, "clang_Type_getOffsetOf"},
 		{&l.isConstQualified, "clang_isConstQualifiedType"},
 		{&l.typeDeclaration, "clang_getTypeDeclaration"},
 		{&l.rangeStart, "clang_getRangeStart"},

@@ -51,7 +51,31 @@ type Manifest struct {
 	Defines  []string `json:"defines,omitempty"`
 	Std      string   `json:"std,omitempty"`
 	Kernels  []Kernel `json:"kernels"`
+	// Sites are the traced accesses of the instrumented source, by ID
+	// (the LDC_TR wrappers' SITE): where each access expression is and
+	// whether it reads or writes. The tracing modules (compiled with
+	// -DLDC_TRACE), relative to the build dir, log them to explain a race;
+	// empty when not built.
+	Sites    []Site `json:"sites,omitempty"`
+	TracePTX string `json:"trace_ptx,omitempty"`
+	TraceCPU string `json:"trace_cpu,omitempty"`
 }
+
+// Site is one traced access expression of the user's source.
+type Site struct {
+	ID   int    `json:"id"`
+	File string `json:"file"` // absolute
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+	Kind string `json:"kind"` // SiteRead, SiteWrite or SiteReadWrite
+}
+
+// Site kinds.
+const (
+	SiteRead      = "read"
+	SiteWrite     = "write"
+	SiteReadWrite = "read-write" // x += v, x++: reads and stores
+)
 
 // Kernel is one __global__ function.
 type Kernel struct {
@@ -153,10 +177,26 @@ type Target struct {
 	Bytes    int64  `json:"bytes"`             // static size; 0 when sized at run time
 	Dynamic  bool   `json:"dynamic,omitempty"` // extern __shared__
 	Line     int    `json:"line"`
+	// Dims are the declared array dimensions (float a[16][32]: 16, 32),
+	// so reports can name a[3][5] instead of a[101]; empty when the
+	// declaration gives none (pointers, 1-D arrays may list theirs).
+	Dims []int64 `json:"dims,omitempty"`
+	// Fields is the layout of a struct element type, so reports can name
+	// cells[5].mass; empty for other types.
+	Fields []Field `json:"fields,omitempty"`
 	// Private marks a variable no two threads can race on (each writes its
 	// own element) that is still privatized: region replay must not apply
 	// its writes twice, and the checks give blocks' footprints.
 	Private bool `json:"private,omitempty"`
+}
+
+// Field is one field of a struct element, nested fields flattened with
+// dots ("pos.x"), at its byte offset in the element.
+type Field struct {
+	Name   string `json:"name"`
+	Offset int64  `json:"offset"`
+	Size   int64  `json:"size"`
+	Type   string `json:"type"` // canonical type, e.g. "float" or "int[3]"
 }
 
 // Unchecked is a variable that is not checked, and why.

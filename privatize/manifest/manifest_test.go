@@ -75,6 +75,16 @@ func TestValidate(t *testing.T) {
 		{"atomic in a relative file", func(m *Manifest) { m.Kernels[0].AtomicOps[1].File = "lock.cuh" }, `atomic atomicCAS: file "lock.cuh" is not an absolute path`},
 		{"atomic without a call", func(m *Manifest) { m.Kernels[0].AtomicOps[0].Call = "" }, `required field "atomic operation: call" is missing or empty`},
 		{"more atomics listed than counted", func(m *Manifest) { m.Kernels[0].Atomics = 1 }, "2 atomic operations listed, more than the 1 atomic calls counted"},
+		{"dims do not make the bytes", func(m *Manifest) { m.Kernels[0].Targets[0].Dims = []int64{16, 8} }, "target partial: dimensions [16 8] of 4-byte elements make 512 bytes, but the target has 1024"},
+		{"zero dimension", func(m *Manifest) { m.Kernels[0].Targets[0].Dims = []int64{0, 256} }, "target partial: dimension 0, want at least 1"},
+		{"field outside the element", func(m *Manifest) {
+			m.Kernels[0].Targets[1].Fields = []Field{{Name: "x", Offset: 2, Size: 4, Type: "float"}}
+		}, "target out: field x (bytes 2..5) lies outside the 4-byte element"},
+		{"field without a name", func(m *Manifest) { m.Kernels[0].Targets[1].Fields = []Field{{Offset: 0, Size: 4}} }, "target out: a field has no name"},
+		{"field of no size", func(m *Manifest) { m.Kernels[0].Targets[1].Fields = []Field{{Name: "y", Offset: 0}} }, "target out: field y at offset 0, size 0"},
+		{"site out of order", func(m *Manifest) { m.Sites = []Site{{ID: 3, File: "/src/reduce.cu", Line: 1, Col: 1, Kind: SiteRead}} }, "site 0: id 3, but it is entry 0"},
+		{"site without a place", func(m *Manifest) { m.Sites = []Site{{ID: 0, File: "reduce.cu", Line: 0, Col: 1, Kind: "store"}} }, `site 0: file "reduce.cu" is not an absolute path; site 0: 0:1 is not a place in the source; site 0: kind "store"`},
+		{"trace module outside the build", func(m *Manifest) { m.TraceCPU = "/tmp/x.so" }, `trace_cpu "/tmp/x.so" is not a file inside the build directory`},
 		{"no kernels", func(m *Manifest) { m.Kernels = nil }, "no kernels"},
 		{"kernel twice", func(m *Manifest) { m.Kernels = append(m.Kernels, m.Kernels[0]) }, "kernel sum is listed twice"},
 		{"no symbol", func(m *Manifest) { m.Kernels[0].Symbol = "" }, `kernel sum: required field "symbol" is missing or empty`},

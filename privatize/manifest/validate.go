@@ -23,8 +23,15 @@ func (m *Manifest) Validate() error {
 	for _, f := range []struct{ field, path string }{
 		{"instrumented", m.Output}, {"ptx", m.PTX}, {"cubin", m.Cubin}, {"cpu", m.CPU},
 		{"native_source", m.NativeSource}, {"native_ptx", m.NativePTX}, {"native_cpu", m.NativeCPU},
+		{"trace_ptx", m.TracePTX}, {"trace_cpu", m.TraceCPU},
 	} {
 		v.check(f.path == "" || filepath.IsLocal(f.path), "%s %q is not a file inside the build directory", f.field, f.path)
+	}
+	for i, s := range m.Sites {
+		v.check(s.ID == i, "site %d: id %d, but it is entry %d of the site table", i, s.ID, i)
+		v.check(filepath.IsAbs(s.File), "site %d: file %q is not an absolute path", i, s.File)
+		v.check(s.Line >= 1 && s.Col >= 1, "site %d: %d:%d is not a place in the source", i, s.Line, s.Col)
+		v.check(s.Kind == SiteRead || s.Kind == SiteWrite || s.Kind == SiteReadWrite, "site %d: kind %q, want %q, %q or %q", i, s.Kind, SiteRead, SiteWrite, SiteReadWrite)
 	}
 	v.check(len(m.Kernels) > 0, "no kernels")
 	seen := map[string]bool{}
@@ -112,6 +119,19 @@ func (v *validator) kernel(i int, k *Kernel) {
 		v.check(t.Bytes >= 0, "%s: bytes %d is negative", what, t.Bytes)
 		v.check(t.ElemSize >= 0, "%s: elem_size %d is negative", what, t.ElemSize)
 		v.check(t.Line >= 0, "%s: line %d is negative", what, t.Line)
+		elems := int64(1)
+		for _, d := range t.Dims {
+			v.check(d > 0, "%s: dimension %d, want at least 1", what, d)
+			elems *= max(d, 1)
+		}
+		if len(t.Dims) > 0 && t.Bytes > 0 && t.ElemSize > 0 {
+			v.check(elems*t.ElemSize == t.Bytes, "%s: dimensions %v of %d-byte elements make %d bytes, but the target has %d", what, t.Dims, t.ElemSize, elems*t.ElemSize, t.Bytes)
+		}
+		for _, f := range t.Fields {
+			v.check(f.Name != "", "%s: a field has no name", what)
+			v.check(f.Offset >= 0 && f.Size > 0, "%s: field %s at offset %d, size %d (want a place in the element)", what, f.Name, f.Offset, f.Size)
+			v.check(t.ElemSize == 0 || f.Offset+f.Size <= t.ElemSize, "%s: field %s (bytes %d..%d) lies outside the %d-byte element", what, f.Name, f.Offset, f.Offset+f.Size-1, t.ElemSize)
+		}
 		switch t.Kind {
 		case KindParam:
 			ok := t.Param >= 0 && t.Param < len(k.Params)

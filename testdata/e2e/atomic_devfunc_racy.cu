@@ -1,5 +1,6 @@
 // expect: race write-write global inter-warp
 // launch: --kernel k --grid 4 --block 128 --arg mutex=int[1]:zero --arg total=int[1]:zero --arg hits=int[4]:zero --arg in=int[512]:iota --arg out=int[512]:zero
+// explain: 34 34
 // atomic_devfunc_ok.cu with a true race: after the barrier every thread of
 // a block writes its own value to the block's one element of out.
 __device__ int atomicRead(int *p) { return atomicAdd(p, 0); }

@@ -1,5 +1,6 @@
 // expect: race read-write any inter-warp
 // launch: --kernel k --grid 4 --block 128 --arg c=int[4]:zero --arg out=int[512]:zero
+// explain: 20 21
 // atomic_self_read_ok.cu with a true race added: lane 0 of each warp
 // publishes what it read in a shared slot and reads its neighbour warp's
 // slot in the same region. The reads before each unit's own atomics must

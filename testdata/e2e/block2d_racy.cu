@@ -1,5 +1,6 @@
 // expect: race read-write any inter-warp
 // launch: --kernel k --grid 2,2 --block 16,16 --arg in=float[1024]:rand --arg out=float[1024]:zero
+// explain: 10 12
 // 2-D blocks on a 2-D grid: the in-block transpose reads tile[tx][ty] with no barrier after
 // the writes; (ty,tx) and (tx,ty) lie in different warps for most threads.
 __global__ void k(const float *in, float *out) {

@@ -1,5 +1,6 @@
 // expect: race write-write shared inter-warp
 // launch: --kernel k --grid 2 --block 128 --shared 512 --arg in=double[256]:rand --arg out=double[256]:zero
+// explain: 9 9
 // Dynamic shared memory of doubles sized for 64 elements: t % 64 makes warps 0 and 2
 // (and 1 and 3) write the same elements with different values.
 __global__ void k(const double *in, double *out) {

@@ -1,5 +1,6 @@
 // expect: race read-write any inter-warp
 // launch: --kernel k --grid 2 --block 128 --arg in=float[256]:rand --arg out=float[256]:zero
+// explain: 10 11
 // Warp 3 returns early; the remaining warps write s[t] and read the next warp's element
 // before the barrier that should separate them.
 __global__ void k(const float *in, float *out) {

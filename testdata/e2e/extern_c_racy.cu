@@ -1,5 +1,6 @@
 // expect: race read-write any inter-warp
 // launch: --kernel shift --grid 1 --block 64 --arg in=float[64]:rand --arg out=float[64]:zero
+// explain: 12 13
 // Kernels inside an extern "C" block (libclang shows the block as an
 // unexposed declaration): each thread reads its right neighbour's slot with
 // no barrier between the write and the read, across the warp boundary too.

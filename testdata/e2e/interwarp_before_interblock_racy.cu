@@ -1,5 +1,6 @@
 // expect: race write-write global inter-warp
 // launch: --kernel k --grid 8 --block 64 --arg buf=float[256]:zero --arg out=float[512]:zero
+// explain: 11 11
 // Two races: the warps of each block write the same cells of buf, and each
 // block reads the cells the next block writes. The first alone makes a
 // block end differently from one run to the next, so a difference between

@@ -1,5 +1,6 @@
 // expect: race write-write global inter-block
 // launch: --kernel k --grid 4 --block 32 --arg in=float[128]:rand --arg out=float[4]:zero
+// explain: 24 24
 // Local structs declared without an initializer (one with a constructor
 // that must run at every loop iteration, as written) do not stop the kernel
 // from being checked: every block writes out[0].

@@ -1,5 +1,6 @@
 // expect: race read-write any inter-warp
 // launch: --kernel k --grid 1 --block 128 --arg in=int[128]:rand --arg out=int[128]:zero
+// explain: 12 13
 // Loop-carried race: iteration i reads s[t+32], which the next warp rewrote in iteration i-1,
 // with no barrier anywhere in the loop.
 __global__ void k(const int *in, int *out) {

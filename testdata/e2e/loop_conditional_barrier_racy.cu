@@ -1,5 +1,6 @@
 // expect: race read-write any inter-warp
 // launch: --kernel k --grid 2 --block 128 --arg in=int[256]:rand --arg out=int[256]:zero
+// explain: 13 13
 // A ping-pong loop whose barrier is taken only on odd iterations (block-uniform, but wrong):
 // iteration 0's writes and iteration 1's reads of neighbours fall in one region.
 __global__ void k(const int *in, int *out) {

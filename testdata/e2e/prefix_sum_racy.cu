@@ -1,5 +1,6 @@
 // expect: race read-write any inter-warp
 // launch: --kernel scan --grid 2 --block 128 --arg data=int[512]:rand
+// explain: 14 14
 // Blelloch scan whose up-sweep has no barrier between levels: at the second level warp 0
 // reads partial sums that warps 1-3 wrote at the first level in the same region.
 __global__ void scan(int *data) {

@@ -1,5 +1,6 @@
 // expect: race read-write shared inter-warp
 // launch: --kernel reduce --grid 2 --block 1024 --arg in=float[2048]:rand --arg out=float[2]:zero
+// explain: 13 13
 // The 1024-thread tree reduction with the barrier inside the loop forgotten:
 // at s = 256 warps 0-7 read sdata[256..511], which warps 8-15 updated at
 // s = 512 in the same region.

@@ -1,5 +1,6 @@
 // expect: race write-write global inter-block
 // launch: --kernel reduce --grid 4 --block 128 --arg in=double[512]:rand --arg out=double[1]:zero
+// explain: 15 15
 // Correct per-block tree reduction of doubles, but every block stores its partial sum to
 // out[0] instead of out[blockIdx.x].
 __global__ void reduce(const double *in, double *out) {

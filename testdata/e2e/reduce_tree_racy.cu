@@ -1,5 +1,6 @@
 // expect: race read-write any inter-warp
 // launch: --kernel reduce --grid 4 --block 256 --arg in=float[1024]:rand --arg out=float[4]:zero
+// explain: 12 12
 // Tree reduction with the barrier inside the loop forgotten: at s = 64 warps 0-1 read
 // sdata[64..127], which warps 2-3 updated at s = 128 in the same region.
 __global__ void reduce(const float *in, float *out) {

@@ -1,5 +1,6 @@
 // expect: race read-write any inter-warp
 // launch: --kernel stencil --grid 4 --block 128 --arg in=float[518]:rand --arg out=float[512]:zero
+// explain: 10 16
 // The 1-D radius-3 stencil without the barrier after loading the shared tile: threads read
 // neighbours (and the right halo) that other warps load in the same region.
 #define R 3

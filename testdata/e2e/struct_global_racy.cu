@@ -1,5 +1,6 @@
 // expect: race write-write global inter-block
 // launch: --kernel k --grid 4 --block 64 --arg recs=long[64]:zero --arg in=int[256]:rand
+// explain: 10 10
 // Structs in global memory: each block fills the key field of its own records, but all
 // blocks write the val field of the same record 0 with different values.
 struct Rec { int key; float val; };

@@ -1,5 +1,6 @@
 // expect: race write-write shared inter-warp
 // launch: --kernel k --grid 2 --block 128 --arg in=float[256]:rand --arg out=float[8]:zero
+// explain: 12 12
 // A struct array in shared memory: each warp owns stats[w].sum, but every warp's lane 0 also
 // writes the one field stats[0].count with its own warp number.
 struct Stats { float sum; int count; };

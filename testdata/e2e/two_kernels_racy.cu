@@ -1,5 +1,6 @@
 // expect: race read-write any inter-warp
 // launch: --kernel smooth --grid 2 --block 128 --arg a=float[256]:rand
+// explain: 14 14
 // Two kernels in one file: scale is race-free, smooth (selected with --kernel) updates
 // shared memory in place from its neighbours with no barrier between reads and writes.
 __global__ void scale(float *a, float f) {

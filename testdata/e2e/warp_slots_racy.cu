@@ -1,5 +1,6 @@
 // expect: race write-write shared inter-warp
 // launch: --kernel k --grid 2 --block 128 --arg in=float[256]:rand --arg out=float[8]:zero
+// explain: 11 11
 // Warp-shuffle block sum where lane 0 stores to part[w % 2] instead of part[w]: warps 0 and 2
 // (and 1 and 3) overwrite each other's partial sums.
 __global__ void k(const float *in, float *out) {

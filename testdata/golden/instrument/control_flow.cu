@@ -9,30 +9,30 @@
 // Barriers in while and do loops, in a uniform if, with break, continue and
 // an early return.
 __global__ void flow(int *data, int rounds) { int t{}; int r{}; int v{}; ldc_thread ldc_t; ldc_begin(&ldc_t); alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
-  __shared__ int s[128]; decltype(&s) ldc_p_s = (decltype(&s))ldc_shared_copy(&ldc_t, 0, (void *)&s, sizeof(s)); unsigned *ldc_f_s = ldc_shared_flags(0); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; case 2: goto ldc_r_0_2; case 3: goto ldc_r_0_3; case 4: goto ldc_r_0_4; default: break; } ldc_r_0_entry:;
+  __shared__ int s[128]; decltype(&s) ldc_p_s = (decltype(&s))ldc_shared_copy(&ldc_t, 0, (void *)&s, sizeof(s)); unsigned *ldc_f_s = ldc_shared_flags(0); LDC_TR_SHARED(0, ldc_p_s); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; case 2: goto ldc_r_0_2; case 3: goto ldc_r_0_3; case 4: goto ldc_r_0_4; default: break; } ldc_r_0_entry:;
   t = threadIdx.x;
   if (blockIdx.x >= 4) { goto ldc_exit_0; }
-  (*LDC_SW(ldc_p_s, ldc_f_s, sizeof(*ldc_p_s), &((*ldc_p_s)[t]))) = (*LDC_R(&(data[blockIdx.x * blockDim.x + t])));
-  { LDC_BARRIER(0, 0); ldc_r_0_0:; }
+  (*LDC_SW(ldc_p_s, ldc_f_s, sizeof(*ldc_p_s), &((*LDC_TR(&((*ldc_p_s)[t]), 2, 1))))) = (*LDC_R(&((*LDC_TR(&(data[blockIdx.x * blockDim.x + t]), 0, 0)))));
+  { LDC_TR_BAR(0); LDC_BARRIER(0, 0); ldc_r_0_0:; }
   r = 0;
   while (r < rounds) {
-    v = (*ldc_p_s)[(t + 1) % 128];
-    { LDC_BARRIER(0, 1); ldc_r_0_1:; }
+    v = (*LDC_TR(&((*ldc_p_s)[(t + 1) % 128]), 3, 0));
+    { LDC_TR_BAR(1); LDC_BARRIER(0, 1); ldc_r_0_1:; }
     if (v < 0) { ++r; continue; }
-    (*LDC_SW(ldc_p_s, ldc_f_s, sizeof(*ldc_p_s), &((*ldc_p_s)[t]))) = v + 1;
-    { LDC_BARRIER(0, 2); ldc_r_0_2:; }
+    (*LDC_SW(ldc_p_s, ldc_f_s, sizeof(*ldc_p_s), &((*LDC_TR(&((*ldc_p_s)[t]), 4, 1))))) = v + 1;
+    { LDC_TR_BAR(2); LDC_BARRIER(0, 2); ldc_r_0_2:; }
     if (r > 100) break;
     ++r;
   }
   do {
-    (*LDC_SW(ldc_p_s, ldc_f_s, sizeof(*ldc_p_s), &((*ldc_p_s)[t]))) -= 1;
-    { LDC_BARRIER(0, 3); ldc_r_0_3:; }
-  } while ((*ldc_p_s)[0] > 1000);
+    (*LDC_SW(ldc_p_s, ldc_f_s, sizeof(*ldc_p_s), &((*LDC_TR(&((*ldc_p_s)[t]), 5, 1))))) -= 1;
+    { LDC_TR_BAR(3); LDC_BARRIER(0, 3); ldc_r_0_3:; }
+  } while ((*LDC_TR(&((*ldc_p_s)[0]), 6, 0)) > 1000);
   if (rounds > 3) {
-    { LDC_BARRIER(0, 4); ldc_r_0_4:; }
+    { LDC_TR_BAR(4); LDC_BARRIER(0, 4); ldc_r_0_4:; }
   }
-  (*LDC_W(&(data[blockIdx.x * blockDim.x + t]))) = (*ldc_p_s)[t];
- ldc_exit_0: LDC_EXIT(0); }
+  (*LDC_W(&((*LDC_TR(&(data[blockIdx.x * blockDim.x + t]), 1, 1))))) = (*LDC_TR(&((*ldc_p_s)[t]), 7, 0));
+ ldc_exit_0: LDC_TR_BAR(-1); LDC_EXIT(0); }
 #line 1 "control_flow.ldcheck.cu (ldcheck entry points)"
 #ifdef LDC_CPU
 extern "C" void ldc_entry_flow(void **a) { flow(*(int * *)a[0], *(int *)a[1]); }

@@ -11,19 +11,19 @@ __device__ int counter;
 __device__ float table[64];
 __constant__ float coeff[4];
 
-__device__ void bump(float *p, int i) { (*LDC_W(&(p[i]))) += coeff[i % 4]; }
+__device__ void bump(float *p, int i) { (*LDC_W(&((*LDC_TR(&(p[i]), 0, 1))))) += coeff[i % 4]; }
 
 __global__ void dyn(float *out, int n) { int t{}; ldc_thread ldc_t; ldc_begin(&ldc_t); alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
-  LDC_DYNAMIC_SHARED(float, buf); float *ldc_p_buf = (float *)ldc_shared_copy(&ldc_t, 0, (void *)buf, 0); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; default: break; } ldc_r_0_entry:;
+  LDC_DYNAMIC_SHARED(float, buf); float *ldc_p_buf = (float *)ldc_shared_copy(&ldc_t, 0, (void *)buf, 0); LDC_TR_SHARED(0, ldc_p_buf); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; default: break; } ldc_r_0_entry:;
   t = threadIdx.x;
-  ldc_p_buf[t] = (*LDC_R(&(out[t])));
-  { LDC_BARRIER(0, 0); ldc_r_0_0:; }
+  (*LDC_TR(&(ldc_p_buf[t]), 5, 1)) = (*LDC_R(&((*LDC_TR(&(out[t]), 1, 0)))));
+  { LDC_TR_BAR(0); LDC_BARRIER(0, 0); ldc_r_0_0:; }
   bump(ldc_p_buf, (t + 1) % blockDim.x);
-  (*LDC_W(&(table[t % 64]))) = ldc_p_buf[t];
-  { LDC_BARRIER(0, 1); ldc_r_0_1:; }
-  (*LDC_W(&(out[t]))) = ldc_p_buf[t] + (*LDC_R(&(table[(t + 3) % 64])));
+  (*LDC_W(&((*LDC_TR(&(table[t % 64]), 2, 1))))) = (*LDC_TR(&(ldc_p_buf[t]), 6, 0));
+  { LDC_TR_BAR(1); LDC_BARRIER(0, 1); ldc_r_0_1:; }
+  (*LDC_W(&((*LDC_TR(&(out[t]), 3, 1))))) = (*LDC_TR(&(ldc_p_buf[t]), 7, 0)) + (*LDC_R(&((*LDC_TR(&(table[(t + 3) % 64]), 4, 0)))));
   LDC_ATOMIC_NORET(atomicAdd(&counter, 1));
- ldc_exit_0: LDC_EXIT(0); }
+ ldc_exit_0: LDC_TR_BAR(-1); LDC_EXIT(0); }
 #line 1 "dynamic_device.ldcheck.cu (ldcheck entry points)"
 #ifdef LDC_CPU
 extern "C" void ldc_entry_dyn(void **a) { dyn(*(float * *)a[0], *(int *)a[1]); }

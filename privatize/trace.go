@@ -1,0 +1,79 @@
+package privatize
+
+import (
+	"fmt"
+
+	"ldcheck/passes"
+	"ldcheck/privatize/manifest"
+)
+
+// Access tracing, for explaining races: every access to a target (the
+// global ones accessEdits wraps, and every use of a shared target) is
+// wrapped as (*LDC_TR(&(E), SITE, W)). SITE indexes the manifest's site
+// table, which keeps the access expression's file, line and column; W is
+// 1 when the access may store. Without -DLDC_TRACE the macro is the plain
+// pointer, so the checked modules are unchanged; the runtime's tracing
+// module, compiled with it, logs the accesses to the racy bytes.
+
+// siteTable collects the sites of one build, in the order they are made.
+type siteTable struct {
+	sites []manifest.Site
+}
+
+// siteKind says how an access uses the lvalue n (whose parent, past
+// parentheses, is p): read, write, or read-write (x += v, x++).
+func siteKind(n, p *passes.Node) string {
+	if !isWrite(n, p) {
+		return manifest.SiteRead
+	}
+	if p != nil && (p.Kind == "CompoundAssignOperator" || p.Kind == "UnaryOperator" && (p.Op == "++" || p.Op == "--")) {
+		return manifest.SiteReadWrite
+	}
+	return manifest.SiteWrite
+}
+
+// wrap makes lvalue n a site and returns the edits that trace it. The
+// wrapper goes just inside any hook of the same lvalue (orders one past
+// twice the depth, see accessEdits), so it sees the address the source
+// computes.
+func (st *siteTable) wrap(n, p *passes.Node) edits {
+	if st == nil || n.File == nil {
+		return nil
+	}
+	kind := siteKind(n, p)
+	id := len(st.sites)
+	st.sites = append(st.sites, manifest.Site{ID: id, File: n.File.Path, Line: n.Pos.Line, Col: n.Pos.Col, Kind: kind})
+	w := 0
+	if kind != manifest.SiteRead {
+		w = 1
+	}
+	d := depth(n)
+	var es edits
+	es.insert(n.Pos.Offset, "(*LDC_TR(&(", -1000+2*d+1)
+	es.insert(n.Pos.End, fmt.Sprintf("), %d, %d))", id, w), 1000-2*d-1)
+	return es
+}
+
+// sharedTraceEdits traces every access to the shared targets of body (by
+// declaration key): the whole lvalue around each reference, unless it is
+// an array that decays to a pointer or its address is taken (the accesses
+// through that pointer are wrapped where they happen, when they are).
+func sharedTraceEdits(body *passes.Node, shared map[string]bool, st *siteTable) edits {
+	var es edits
+	body.Walk(func(n *passes.Node) bool {
+		if n.Kind == "UnaryExpr" { // sizeof, alignof: not evaluated
+			return false
+		}
+		if n.Kind != "DeclRefExpr" || !shared[n.Ref] {
+			return true
+		}
+		e := lvalueAround(n)
+		p := parentSkippingParens(e)
+		if isArrayType(e.Type) || p != nil && p.Kind == "UnaryOperator" && p.Op == "&" {
+			return true
+		}
+		es = append(es, st.wrap(e, p)...)
+		return true
+	})
+	return es
+}
