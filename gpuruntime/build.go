@@ -143,7 +143,9 @@ func compileTrace(ctx context.Context, dir string, m *manifest.Manifest, opt Bui
 			m.TracePTX = ptx
 		}
 	}
-	if m.CPU != "" {
+	// SkipCPU (ldcheck compile --device-only) keeps the CPU library, and
+	// its tracing twin with it.
+	if m.CPU != "" && !opt.SkipCPU {
 		so := base + ".so"
 		flags := append([]string{"-DLDC_CPU", "-DLDC_TRACE", "-I" + opt.RuntimeInclude, "-std=" + std}, user...)
 		if opt.CPUInclude != "" {

@@ -31,6 +31,24 @@ type race struct {
 	Offset, Length               int64
 	Units                        []int
 	Count                        int
+	// Accesses are the two statements the traced rerun named (issue 14).
+	Accesses []struct {
+		File string
+		Line int
+	}
+}
+
+// statements is the pairs of lines the races of a report name ("12 14"),
+// sorted; empty when none was named.
+func statements(rs []race) string {
+	var out []string
+	for _, r := range rs {
+		if len(r.Accesses) == 2 {
+			out = append(out, fmt.Sprintf("%s:%d %s:%d", filepath.Base(r.Accesses[0].File), r.Accesses[0].Line, filepath.Base(r.Accesses[1].File), r.Accesses[1].Line))
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
 }
 
 type report struct {
@@ -66,7 +84,7 @@ func main() {
 	}
 	dirs, _ := filepath.Glob(filepath.Join(flag.Arg(0), "*"))
 	sort.Strings(dirs)
-	type row struct{ name, expect, cuda, cpu, same string }
+	type row struct{ name, expect, cuda, cpu, same, stmts string }
 	rows := make([]*row, len(dirs))
 	var mu sync.Mutex
 	logf := func(format string, args ...any) {
@@ -86,6 +104,7 @@ func main() {
 			return
 		}
 		expect, launch := header(src)
+		explain := explainHeader(src)
 		if launch == nil {
 			return
 		}
@@ -137,6 +156,25 @@ func main() {
 			r.same = "differs"
 			logf("%s: cuda races %+v\ncpu races %+v\n", name, reps["cuda"].Races, reps["cpu"].Races)
 		}
+		// The statements named: the same on both backends, and those of
+		// the source's "// explain:" header among them.
+		if reps["cuda"] != nil && reps["cpu"] != nil && len(reps["cuda"].Races)+len(reps["cpu"].Races) > 0 {
+			sc, sp := statements(reps["cuda"].Races), statements(reps["cpu"].Races)
+			switch {
+			case sc != sp:
+				r.stmts = "differ"
+				logf("%s: statements cuda [%s] cpu [%s]\n", name, sc, sp)
+			case explain == "":
+				r.stmts = "same, no header"
+			case strings.HasPrefix(explain, "none"):
+				r.stmts = "same (" + map[bool]string{true: "none, as the header says", false: "named, header says none"}[sc == ""] + ")"
+			case strings.Contains(", "+sc+",", " "+explain+","), strings.Contains(sc, explain):
+				r.stmts = "same, = header"
+			default:
+				r.stmts = "same, not the header's"
+				logf("%s: statements [%s], header %q\n", name, sc, explain)
+			}
+		}
 		// "unchecked": the kernel runs but ldcheck cannot check it; both
 		// backends must say so, with no race.
 		want := expect == "none" || expect == "unchecked"
@@ -175,12 +213,54 @@ func main() {
 		}
 	}
 	fmt.Printf("%d kernels, %d disagreements\n", n, bad)
+	// The statements of racy kernels (issue 14): reported apart, since
+	// naming them is an explanation on top of the verdict.
+	tally := map[string]int{}
+	for _, r := range rows {
+		if r != nil && r.stmts != "" {
+			tally[r.stmts]++
+			if r.stmts == "differ" || r.stmts == "same, not the header's" {
+				fmt.Printf("statements %s: %s\n", r.stmts, r.name)
+			}
+		}
+	}
+	var keys []string
+	for k := range tally {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Printf("statements %-40s %d kernels\n", k+":", tally[k])
+	}
 	if bad > 0 {
 		os.Exit(1)
 	}
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// explainHeader is the "// explain:" line of a source as "FILE:LINE FILE:LINE"
+// (a bare LINE is in the source itself), or "none ..." as written.
+func explainHeader(src string) string {
+	b, _ := os.ReadFile(src)
+	for _, line := range strings.Split(string(b), "\n") {
+		rest, ok := strings.CutPrefix(line, "// explain: ")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(rest)
+		if len(f) == 0 || f[0] == "none" || len(f) < 2 {
+			return strings.TrimSpace(rest)
+		}
+		for i := 0; i < 2; i++ {
+			if !strings.Contains(f[i], ":") {
+				f[i] = filepath.Base(src) + ":" + f[i]
+			}
+		}
+		return f[0] + " " + f[1]
+	}
+	return ""
+}
 
 func header(src string) (expect string, launch []string) {
 	b, _ := os.ReadFile(src)
