@@ -36,7 +36,7 @@ OUT=${OUT:-/tmp/det}
 BACKEND=${BACKEND:-cuda}
 mkdir -p "$OUT"
 W=$(mktemp -d)
-RUNS=5
+RUNS=${RUNS:-5}
 # Math functions whose results may differ between the GPU and the CPU
 # backend in the last bit.
 MATH='\b(sin|cos|tan|asin|acos|atan|atan2|sinh|cosh|tanh|exp|exp2|exp10|expm1|log|log2|log10|log1p|pow|sqrt|rsqrt|cbrt|erf|erfc|hypot|fmod|lgamma|tgamma)f?\s*\(|\b__(sinf|cosf|tanf|sincosf|expf|exp10f|logf|log2f|log10f|powf|fdividef|saturatef|[fd](add|sub|mul|div|rcp|sqrt|rsqrt|ma)_r[nzud])\s*\('

@@ -706,7 +706,7 @@ static __device__ LDC_ENGINE void *ldc_memset(void *dst, int c, unsigned long n)
 // on the GPU starting blocks in that order, as it does: a block waiting for
 // a turn that no running block will give would wait for ever; --timeout
 // ends such a run.)
-static __device__ LDC_ENGINE void ldc_det_wait_turn() {
+static __device__ LDC_ENGINE __noinline__ void ldc_det_wait_turn() {
   unsigned long long me = ldc_block_linear();
   while (*(volatile unsigned long long *)&ldc_g.det.counters[1] != me) {
     ldc_pause();
@@ -1051,7 +1051,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_word(int p, int targ
 // ldc_det_owner_slot is the owners of global page `page` (a deterministic
 // run), taken on its first merge; null when there is no room (the run is
 // void: the host runs it again with room for every page written).
-static __device__ LDC_ENGINE unsigned *ldc_det_owner_slot(unsigned page) {
+static __device__ LDC_ENGINE __noinline__ unsigned *ldc_det_owner_slot(unsigned page) {
   int *ps = &ldc_g.det.page_slot[page];
   int s = *(volatile int *)ps;
   if (s == -1 && atomicCAS(ps, -1, -2) == -1) {
@@ -1077,7 +1077,7 @@ static __device__ LDC_ENGINE unsigned *ldc_det_owner_slot(unsigned page) {
 // blocks. The calling block's value is kept, as in a run of the blocks one
 // after the other. Records name the blocks (unit_a the earlier) and no
 // block (block -1): that is how the host tells them from the warps' races.
-static __device__ LDC_ENGINE void ldc_det_owners(int ai, unsigned page, unsigned long long k, const unsigned char *bp, unsigned nb, unsigned uv, unsigned wr,
+static __device__ LDC_ENGINE __noinline__ void ldc_det_owners(int ai, unsigned page, unsigned long long k, const unsigned char *bp, unsigned nb, unsigned uv, unsigned wr,
                                                  unsigned long long offset, int block) {
   unsigned *own = ldc_det_owner_slot(page);
   if (!own) return;
@@ -1291,7 +1291,7 @@ static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_
 // ldc_det_settle: a deterministic run has no second pass: once a region's
 // writes are merged into the originals of the shared targets, every warp's
 // copy takes the merged bytes, and the next region starts from them.
-static __device__ LDC_ENGINE void ldc_det_settle(unsigned W, unsigned tid, unsigned n) {
+static __device__ LDC_ENGINE __noinline__ void ldc_det_settle(unsigned W, unsigned tid, unsigned n) {
   ldc_bar();
   for (int i = 0; i < ldc_g.nshared; i++) {
     unsigned long long bytes = ldc_g.shared_bytes[i];
@@ -1430,24 +1430,23 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
 // -1) in replay mode. It returns 1 when the thread must restore its locals
 // and run the region again (end of pass 1).
 static __device__ LDC_ENGINE int ldc_boundary(struct ldc_thread *t, int id) {
-  if (ldc_g.det.on) {
-    // A deterministic run: the merge at this region end is final (see
-    // struct ldc_det); the thread goes on, in pass 1, from here.
-    ldc_check(t, 1, id);
-    t->start = id;
-    t->atomic_start = t->natomic;
-    return 0;
-  }
-  if (t->pass == 1) {
+  // One call of ldc_check, not one per case: every call site is a copy of
+  // it in the kernel, and the registers of the biggest decide occupancy.
+  // A deterministic run's merge at a region end is final (see struct
+  // ldc_det): the thread goes on, in pass 1, from there.
+  int det = ldc_g.det.on, p = det ? 1 : t->pass;
+  if (p == 1) {
     t->end1 = id;
     t->differ = 0;
-    ldc_check(t, 1, id);
+  } else if (id != t->end1) {
+    t->differ = 1;
+  }
+  ldc_check(t, p, id);
+  if (p == 1 && !det) {
     t->pass = 2;
     t->natomic = t->atomic_start;
     return 1;
   }
-  if (id != t->end1) t->differ = 1;
-  ldc_check(t, 2, id);
   t->pass = 1;
   t->start = id;
   t->differ = 0;
