@@ -480,11 +480,19 @@ func TestRerunShards(t *testing.T) {
 			t.Errorf("rerunShards(%v, %d) = %d shards, %d slots; want %d, %d", tt.wanted, tt.capFit, s, c, tt.shards, tt.want)
 		}
 	}
-	for _, m := range []int64{2, 3, 5, 8, 33, 40, 64, 1000} {
-		cap, s := groupCap(m, 100)
-		per := (m + s - 1) / s
-		if cap%s != 0 || s&(s-1) != 0 || s > maxShards || s > m || per*s > m+m/8 || cap/s < per*100 {
-			t.Errorf("groupCap(%d, 100) = %d slots in %d shards", m, cap, s)
+	// Reshuffled groups: as many shards as fit, one where only the single
+	// pool of the m groups does.
+	for _, m := range []int64{2, 3, 5, 8, 13, 33, 40, 64, 1000} {
+		single := m*112 + 1024
+		for _, capFit := range []int64{single, 2 * single, 1 << 40} {
+			cap, s := groupCap(m, 100, capFit)
+			per := (m + s - 1) / s
+			if cap%s != 0 || s&(s-1) != 0 || s > maxShards || s > m || cap > capFit || cap/s < per*100 {
+				t.Errorf("groupCap(%d, 100, %d) = %d slots in %d shards", m, capFit, cap, s)
+			}
+			if capFit == 1<<40 && s != shardsFor(int(m)) {
+				t.Errorf("groupCap(%d, 100) with room to spare took %d shards", m, s)
+			}
 		}
 	}
 }

@@ -85,10 +85,7 @@ func (r *checkRun) levelBlock() error {
 		if plan != nil {
 			m = int64(plan.Copies) / 2
 		}
-		for m >= 2 {
-			if c, _ := groupCap(m, pages); c <= capFit {
-				break
-			}
+		for m >= 2 && m*pages+m*pages/8+1024 > capFit {
 			m = min(m-1, capFit/(pages+pages/8+1))
 		}
 		if m < 2 {
@@ -99,7 +96,7 @@ func (r *checkRun) levelBlock() error {
 			return err
 		}
 		plan = &pl
-		cap, shards = groupCap(m, pages)
+		cap, shards = groupCap(m, pages, capFit)
 		r.res.Notes = append(r.res.Notes, fmt.Sprintf("the blocks' private copies (%d copies of %d pages) do not fit in %s: checking in %d rounds of %d groups that share copies (warp reshuffling)",
 			st.wanted, st.pages, sizeString(r.budget), pl.Rounds, pl.Copies))
 	}
@@ -146,16 +143,20 @@ func rerunShards(wanted []int64, capFit int64) (shards, cap int64) {
 }
 
 // groupCap is the pool for m reshuffled groups of at most pages copies
-// each: group g takes its slots from shard g % shards. The shard count is
-// the largest power of two whose rounding of groups per shard wastes at
-// most an eighth of the room.
-func groupCap(m, pages int64) (cap, shards int64) {
-	shards = shardsFor(int(m))
-	for shards > 1 && shards*((m+shards-1)/shards) > m+m/8 {
-		shards /= 2
+// each: group g takes its slots from shard g % shards, so every shard
+// holds room for ceil(m / shards) groups. Where m is no multiple of the
+// shard count that rounding costs memory, and under a memory limit the
+// groups come first: the shard count is the largest power of two whose
+// pool fits capFit, and one shard (the single pool, which fits whenever m
+// was chosen to) where none does.
+func groupCap(m, pages, capFit int64) (cap, shards int64) {
+	for shards = shardsFor(int(m)); ; shards /= 2 {
+		per := (m + shards - 1) / shards
+		cap = shards * (per*(pages+pages/8) + 1024/shards)
+		if cap <= capFit || shards == 1 {
+			return cap, shards
+		}
 	}
-	per := (m + shards - 1) / shards
-	return shards * (per*(pages+pages/8) + 1024/shards), shards
 }
 
 // capFitting is the most slots a pool may have within the budget.
