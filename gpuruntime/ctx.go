@@ -54,6 +54,8 @@ type Alloc struct {
 type Pool struct {
 	Data, Slots, Keys, Vals, Heads, Pages, Counters, UnitCopy uint64
 	SlotBytes, Cap, TableMask                                 uint64
+	Shards, ShardCap                                          uint64 // slot shards (a power of two) and slots each
+	PageShards, PageSpan                                      uint64 // shards of Pages (a power of two) and entries each
 }
 
 // Segs mirrors struct ldc_segs: level 2's per-block segments.
@@ -84,7 +86,7 @@ const (
 	// FirstAtomicSlots is the atomic log's first room per thread; a
 	// kernel that needs more is run again with what it asked for.
 	FirstAtomicSlots = 16
-	CtxSize          = 1400
+	CtxSize          = 1432
 	RecordSize       = 56
 	TraceEntrySize   = 24
 )

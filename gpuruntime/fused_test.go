@@ -8,6 +8,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,13 +21,18 @@ import (
 // fusedBackend compiles the device runtime alone (its check kernels have
 // CPU entry points) and opens it on the CPU backend.
 func fusedBackend(t *testing.T) (*CPUBackend, DevPtr) {
+	return fusedBackendWith(t, "")
+}
+
+// fusedBackendWith compiles extra (test kernels) after the runtime.
+func fusedBackendWith(t *testing.T, extra string) (*CPUBackend, DevPtr) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := WriteRuntimeInclude(dir); err != nil {
 		t.Fatal(err)
 	}
 	src := filepath.Join(dir, "rt.cu")
-	os.WriteFile(src, []byte("#include \"ldcheck_rt.h\"\n"), 0o644)
+	os.WriteFile(src, []byte("#include \"ldcheck_rt.h\"\n"+extra), 0o644)
 	so := filepath.Join(dir, "rt.so")
 	if err := cpu.Compile(context.Background(), src, so, cpu.CompileOptions{Flags: []string{"-DLDC_CPU", "-I" + dir}}); err != nil {
 		t.Fatal(err)
@@ -200,7 +206,7 @@ func TestPageKernelsMatchModel(t *testing.T) {
 
 				sp := devBytes(t, b, s)
 				npages := (size + pageBytes - 1) / pageBytes
-				upload := func() (data, slots, heads, pages DevPtr) {
+				upload := func() (data, slots, heads DevPtr) {
 					raw := make([]byte, 0, 16*len(ps.slots))
 					for _, sl := range ps.slots {
 						raw = binary.LittleEndian.AppendUint32(raw, uint32(sl.Unit))
@@ -212,17 +218,37 @@ func TestPageKernelsMatchModel(t *testing.T) {
 					for _, h := range ps.heads {
 						hs = binary.LittleEndian.AppendUint32(hs, uint32(h))
 					}
-					pl := make([]byte, 0, 4*len(ps.pages))
-					for _, pg := range ps.pages {
-						pl = binary.LittleEndian.AppendUint32(pl, pg)
-					}
-					return devBytes(t, b, ps.data), devBytes(t, b, raw), devBytes(t, b, hs), devBytes(t, b, pl)
+					return devBytes(t, b, ps.data), devBytes(t, b, raw), devBytes(t, b, hs)
 				}
-				data, slots, heads, pages := upload()
+				// The pages listed, in pageShards shards as the device
+				// lists them (page p in shard p % pageShards), with the
+				// starts the host writes before a check kernel.
+				pageShards := []int64{32, 4, 1, 2, 8}[trials%5]
+				pageSpan := (int64(npages) + pageShards - 1) / pageShards
+				listPages := func() (pages, counters DevPtr) {
+					pl := bytes.Repeat([]byte{0xee}, int(4*pageShards*pageSpan)) // unused entries: a page far out of range
+					st := poolState{pageCounts: make([]int64, pageShards)}
+					for _, pg := range ps.pages {
+						j := int64(pg) & (pageShards - 1)
+						binary.LittleEndian.PutUint32(pl[4*(j*pageSpan+st.pageCounts[j]):], pg)
+						st.pageCounts[j]++
+					}
+					pages, counters = devBytes(t, b, pl), devBytes(t, b, make([]byte, poolCounterWords*8))
+					if err := (&pool{counters: counters}).writeStarts(b, st); err != nil {
+						t.Fatal(err)
+					}
+					return pages, counters
+				}
+				data, slots, heads := upload()
+				pages, counters := listPages()
+				pool := func() Pool {
+					return Pool{Data: uint64(data), Slots: uint64(slots), Heads: uint64(heads), Pages: uint64(pages), Counters: uint64(counters), SlotBytes: uint64(ps.slotBytes),
+						Shards: 1, ShardCap: uint64(len(ps.slots)), PageShards: uint64(pageShards), PageSpan: uint64(pageSpan)}
+				}
 				al := &alloc{base: sp, size: int64(size), pageBytes: int64(pageBytes), pages: int64(npages)}
 				ctx := Ctx{Records: uint64(records), NRecords: uint64(nrec), MaxRecords: maxRec, NAllocs: 1, Mode: ModeBlock}
 				ctx.Allocs[0] = al.ctx()
-				ctx.Pool = Pool{Data: uint64(data), Slots: uint64(slots), Heads: uint64(heads), Pages: uint64(pages), SlotBytes: uint64(ps.slotBytes)}
+				ctx.Pool = pool()
 				if err := b.Write(ctxAddr, ctx.Bytes()); err != nil {
 					t.Fatal(err)
 				}
@@ -264,11 +290,12 @@ func TestPageKernelsMatchModel(t *testing.T) {
 					}
 					ps.data[si*ps.slotBytes+j-pg*pageBytes] ^= 0x33
 				}
-				for _, ptr := range []DevPtr{data, slots, heads, pages} {
+				for _, ptr := range []DevPtr{data, slots, heads, pages, counters} {
 					b.Free(ptr)
 				}
-				data, slots, heads, pages = upload()
-				ctx.Pool = Pool{Data: uint64(data), Slots: uint64(slots), Heads: uint64(heads), Pages: uint64(pages), SlotBytes: uint64(ps.slotBytes)}
+				data, slots, heads = upload()
+				pages, counters = listPages()
+				ctx.Pool = pool()
 				if err := b.Write(ctxAddr, ctx.Bytes()); err != nil {
 					t.Fatal(err)
 				}
@@ -280,7 +307,7 @@ func TestPageKernelsMatchModel(t *testing.T) {
 				if d := cmp.Diff(modelRaces(wantRW), recordsToRaces(readRecs())); d != "" {
 					t.Fatalf("units %d size %d page %d: read-write races (-model +device):\n%s", units, size, pageBytes, d)
 				}
-				for _, ptr := range []DevPtr{sp, data, slots, heads, pages} {
+				for _, ptr := range []DevPtr{sp, data, slots, heads, pages, counters} {
 					b.Free(ptr)
 				}
 				trials++
@@ -289,6 +316,184 @@ func TestPageKernelsMatchModel(t *testing.T) {
 	}
 	if trials != 9*7*2 {
 		t.Fatalf("ran %d trials", trials)
+	}
+}
+
+// shardKernel writes pages of target 0 through level 1's copy-on-write
+// path: block 0 writes bytes [0, 16) of every page, block b > 0 bytes
+// [16b, 16b+16) of the pages p with p % 8 == b, each byte the value b+1.
+// No byte has two writers; block 0 asks for far more copies than the
+// others.
+const shardKernel = `
+extern "C" __global__ LDC_ENGINE void ldct_write_pages(unsigned long long npages) {
+  unsigned b = ldc_block_linear(), t = threadIdx.x;
+  const struct ldc_alloc *al = &ldc_g.allocs[0];
+  for (unsigned long long pg = 0; pg < npages; pg++) {
+    if (b != 0 && pg % 8 != b) continue;
+    unsigned long long off = pg * 128 + 16 * b + t % 16;
+    unsigned char *p = (unsigned char *)ldc_cow_grid(al, off, (void *)(al->base + off), 1);
+    *p = (unsigned char)(b + 1);
+  }
+}
+extern "C" LDC_ENGINE void ldc_entry_ldct_write_pages(void **a) { ldct_write_pages(*(unsigned long long *)a[0]); }
+`
+
+// TestSlotShardOverflow runs level 1's copy-on-write path on the CPU
+// backend with 8 slot shards of 8 slots: block 0's shard overflows while
+// the others fit, so the pass is void; the shards' counts size a second
+// pool in which everything fits, and the write-write kernel, walking the
+// pages listed in 32 shards, builds the union of the blocks' writes.
+func TestSlotShardOverflow(t *testing.T) {
+	b, ctxAddr := fusedBackendWith(t, shardKernel)
+	const npages, blocks = 64, 8
+	const maxRec = 1 << 10
+	records := devBytes(t, b, make([]byte, maxRec*RecordSize))
+	nrec := devBytes(t, b, make([]byte, 8))
+	base := devBytes(t, b, make([]byte, npages*128))
+	r := &checkRun{b: b, slotBytes: 128, totalPages: npages}
+	al := &alloc{base: base, size: npages * 128, pageBytes: 128, pages: npages}
+	run := func(cap, shards int64) (*pool, poolState) {
+		t.Helper()
+		if err := b.Write(base, make([]byte, npages*128)); err != nil { // the inputs, restored
+			t.Fatal(err)
+		}
+		p, err := r.newPool(cap, shards)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.reset(b); err != nil {
+			t.Fatal(err)
+		}
+		ctx := Ctx{Records: uint64(records), NRecords: uint64(nrec), MaxRecords: maxRec, NAllocs: 1, Mode: ModeBlock, Pass: 1, Pool: p.ctx()}
+		ctx.Allocs[0] = al.ctx()
+		if err := b.Write(ctxAddr, ctx.Bytes()); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Launch("ldct_write_pages", [3]uint32{blocks, 1, 1}, [3]uint32{32, 1, 1}, 0, [][]byte{u64(npages)}); err != nil {
+			t.Fatal(err)
+		}
+		st, err := p.state(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p, st
+	}
+	p, st := run(64, 8)
+	wantShards := []int64{npages, 8, 8, 8, 8, 8, 8, 8}
+	if !st.full || st.saturated || !slices.Equal(st.shardWanted, wantShards) || st.wanted != npages+7*8 || st.pages != npages {
+		t.Fatalf("first pass: full %v saturated %v, shards asked for %v (%d in all), %d pages; want void, %v, %d pages",
+			st.full, st.saturated, st.shardWanted, st.wanted, st.pages, wantShards, npages)
+	}
+	p.release(r)
+	shards, cap := rerunShards(st.shardWanted, 1<<20)
+	if shards != 8 || cap < 8*npages {
+		t.Fatalf("rerun sized %d slots in %d shards", cap, shards)
+	}
+	p, st = run(cap, shards)
+	defer p.release(r)
+	if st.full || !slices.Equal(st.shardWanted, wantShards) || st.pages != npages || st.copies(p.shardCap) != st.wanted {
+		t.Fatalf("second pass: full %v, shards asked for %v, %d pages", st.full, st.shardWanted, st.pages)
+	}
+	for j, n := range st.pageCounts {
+		if n != npages/maxShards {
+			t.Fatalf("page shard %d listed %d pages, want %d", j, n, npages/maxShards)
+		}
+	}
+	// The fingerprints visit every slot of the pool and must skip those
+	// no shard handed out.
+	fp := devBytes(t, b, make([]byte, 8*blocks))
+	if err := b.Launch("ldc_pages_fingerprint", fusedGrid(p.cap), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(p.cap)), u64(uint64(fp))}); err != nil {
+		t.Fatal(err)
+	}
+	gotFP := readDev(t, b, fp, 8*blocks)
+	for u := 0; u < blocks; u++ {
+		var sum uint64
+		for pg := 0; pg < npages; pg++ {
+			if u != 0 && pg%8 != u {
+				continue
+			}
+			copyOf := make([]byte, 128)
+			for k := 0; k < 16; k++ {
+				copyOf[16*u+k] = byte(u + 1)
+			}
+			h := testHash(uint64(pg) + 1)
+			for k := 0; k < 32; k++ {
+				h = testHash(h ^ uint64(binary.LittleEndian.Uint32(copyOf[4*k:])) ^ uint64(k)<<32)
+			}
+			sum += h
+		}
+		if got := binary.LittleEndian.Uint64(gotFP[8*u:]); got != sum {
+			t.Fatalf("unit %d's fingerprint is %x, want %x", u, got, sum)
+		}
+	}
+	if err := p.writeStarts(b, st); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Launch("ldc_pages_ww", fusedGrid(st.pages*32), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages))}); err != nil {
+		t.Fatal(err)
+	}
+	want := make([]byte, npages*128)
+	for pg := 0; pg < npages; pg++ {
+		for k := 0; k < 16; k++ {
+			want[pg*128+k] = 1
+			if w := pg % 8; w != 0 {
+				want[pg*128+16*w+k] = byte(w + 1)
+			}
+		}
+	}
+	if got := readDev(t, b, base, npages*128); !bytes.Equal(got, want) {
+		t.Fatalf("the union of the blocks' writes differs:\n got %x\nwant %x", got[:256], want[:256])
+	}
+	recs, truncated, err := readRecordBuffer(b, records, nrec, maxRec)
+	if err != nil || truncated || len(recs) != 0 {
+		t.Fatalf("records %v (truncated %v, %v), want none", recs, truncated, err)
+	}
+}
+
+// testHash is ldc_hash.
+func testHash(k uint64) uint64 {
+	k ^= k >> 33
+	k *= 0xff51afd7ed558ccd
+	k ^= k >> 33
+	k *= 0xc4ceb9fe1a85ec53
+	k ^= k >> 33
+	return k
+}
+
+// TestRerunShards: a void pass's shard counts size every shard for the
+// largest, merging shards (in halves) while that does not fit.
+func TestRerunShards(t *testing.T) {
+	for _, tt := range []struct {
+		wanted       []int64
+		capFit       int64
+		shards, want int64
+	}{
+		{[]int64{100, 100, 100, 100}, 1 << 20, 4, 4 * (100 + 12 + 256)},
+		{[]int64{800, 0, 0, 0}, 1 << 20, 4, 4 * (800 + 100 + 256)},
+		{[]int64{800, 0, 0, 0}, 3000, 2, 2 * (800 + 100 + 512)},
+		{[]int64{800, 0, 0, 0}, 1000, 1, 800 + 100 + 1024}, // does not fit: reshuffling decides
+		{[]int64{10, 20, 30, 40}, 3000, 4, 4 * (40 + 5 + 256)},
+		{[]int64{10, 20, 30, 40}, 1150, 1, 100 + 12 + 1024},
+		{[]int64{7}, 1 << 20, 1, 7 + 1024},
+	} {
+		if s, c := rerunShards(tt.wanted, tt.capFit); s != tt.shards || c != tt.want {
+			t.Errorf("rerunShards(%v, %d) = %d shards, %d slots; want %d, %d", tt.wanted, tt.capFit, s, c, tt.shards, tt.want)
+		}
+	}
+	// Reshuffled groups: as many shards as fit, one where only the single
+	// pool of the m groups does.
+	for _, m := range []int64{2, 3, 5, 8, 13, 33, 40, 64, 1000} {
+		single := m*112 + 1024
+		for _, capFit := range []int64{single, 2 * single, 1 << 40} {
+			cap, s := groupCap(m, 100, capFit)
+			per := (m + s - 1) / s
+			if cap%s != 0 || s&(s-1) != 0 || s > maxShards || s > m || cap > capFit || cap/s < per*100 {
+				t.Errorf("groupCap(%d, 100, %d) = %d slots in %d shards", m, capFit, cap, s)
+			}
+			if capFit == 1<<40 && s != shardsFor(int(m)) {
+				t.Errorf("groupCap(%d, 100) with room to spare took %d shards", m, s)
+			}
+		}
 	}
 }
 

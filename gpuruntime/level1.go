@@ -34,13 +34,14 @@ func (r *checkRun) levelBlock() error {
 	}
 	// A first guess: most kernels write a page or more per block, and a
 	// pass that runs out of room costs a whole run.
-	cap := min(max(2*r.totalPages, int64(units), 1024), capFit)
+	shards := shardsFor(units)
+	cap := shardRound(min(max(2*r.totalPages, int64(units), 1024), capFit), shards, capFit)
 	var plan *reshuffle.Plan
 	for attempt := 1; ; attempt++ {
 		if attempt > maxAttempts {
 			return fmt.Errorf("kernel %s: level 1 ran out of room for private copies %d times; giving up", r.l.Kernel.Name, maxAttempts)
 		}
-		p, err := r.newPool(cap)
+		p, err := r.newPool(cap, shards)
 		if err != nil {
 			return err
 		}
@@ -59,18 +60,23 @@ func (r *checkRun) levelBlock() error {
 		if err := r.restoreInputs(); err != nil {
 			return err
 		}
-		want := st.wanted + st.wanted/8 + 1024
+		wantShards, want := rerunShards(st.shardWanted, capFit)
 		if st.saturated {
 			// The table itself filled up: the count is only a lower bound.
-			want = max(want, 8*cap)
+			want = max(want, shardRound(8*cap, wantShards, 8*cap))
 		}
 		copies := units
 		if plan != nil {
 			copies = plan.Copies
 		}
 		if plan == nil && (want <= capFit || st.saturated && cap < capFit) {
-			r.res.Notes = append(r.res.Notes, fmt.Sprintf("level 1 asked for %d page copies or more, more than the %d first allotted; ran again with room for them", st.wanted, cap))
-			cap = min(want, capFit)
+			if st.wanted > cap {
+				r.res.Notes = append(r.res.Notes, fmt.Sprintf("level 1 asked for %d page copies or more, more than the %d first allotted; ran again with room for them", st.wanted, cap))
+			} else {
+				r.res.Notes = append(r.res.Notes, fmt.Sprintf("level 1 asked for %d page copies or more, more than one of its %d shards of %d copies holds; ran again with room for them", st.wanted, shards, cap/shards))
+			}
+			shards = wantShards
+			cap = shardRound(min(want, capFit), shards, capFit)
 			continue
 		}
 		// Reshuffle: M groups share copies, so a page has at most M.
@@ -90,9 +96,66 @@ func (r *checkRun) levelBlock() error {
 			return err
 		}
 		plan = &pl
-		cap = m*pages + m*pages/8 + 1024
+		cap, shards = groupCap(m, pages, capFit)
 		r.res.Notes = append(r.res.Notes, fmt.Sprintf("the blocks' private copies (%d copies of %d pages) do not fit in %s: checking in %d rounds of %d groups that share copies (warp reshuffling)",
 			st.wanted, st.pages, sizeString(r.budget), pl.Rounds, pl.Copies))
+	}
+}
+
+// shardRound rounds cap up to a multiple of shards, or down where that
+// would pass limit (cap is at least 64 and shards at most 32, so at least
+// two slots a shard remain).
+func shardRound(cap, shards, limit int64) int64 {
+	c := (cap + shards - 1) / shards * shards
+	if c > limit {
+		c = limit / shards * shards
+	}
+	return c
+}
+
+// rerunShards sizes the attempt after a void pass whose slot shards were
+// asked for wanted[j] slots: every shard needs room for the largest
+// count (with the margin a single pool had: an eighth and 1024 slots in
+// all), so a kernel whose units ask for very different numbers of copies
+// would waste most of the room of all but one shard. The shard count then
+// halves (units of a shard of len(wanted)/2 are those of shards j and
+// j + len(wanted)/2, so the counts merge exactly) while the pool does not
+// fit; one shard is the single pool. A saturated count stays a lower
+// bound.
+func rerunShards(wanted []int64, capFit int64) (shards, cap int64) {
+	counts := append([]int64(nil), wanted...)
+	for {
+		s := int64(len(counts))
+		var most int64
+		for _, w := range counts {
+			most = max(most, w)
+		}
+		cap = s * (most + most/8 + 1024/s)
+		if cap <= capFit || s == 1 {
+			return s, cap
+		}
+		half := counts[:s/2]
+		for j := range half {
+			half[j] += counts[int64(j)+s/2]
+		}
+		counts = half
+	}
+}
+
+// groupCap is the pool for m reshuffled groups of at most pages copies
+// each: group g takes its slots from shard g % shards, so every shard
+// holds room for ceil(m / shards) groups. Where m is no multiple of the
+// shard count that rounding costs memory, and under a memory limit the
+// groups come first: the shard count is the largest power of two whose
+// pool fits capFit, and one shard (the single pool, which fits whenever m
+// was chosen to) where none does.
+func groupCap(m, pages, capFit int64) (cap, shards int64) {
+	for shards = shardsFor(int(m)); ; shards /= 2 {
+		per := (m + shards - 1) / shards
+		cap = shards * (per*(pages+pages/8) + 1024/shards)
+		if cap <= capFit || shards == 1 {
+			return cap, shards
+		}
 	}
 }
 
@@ -251,8 +314,11 @@ func (r *checkRun) confirmBlockRW() {
 // pageCheck runs one of the page check kernels over the pages written.
 func (r *checkRun) pageCheck(phase, kernel string, st poolState) error {
 	words := st.pages * r.slotBytes / 4
-	copied := min(st.wanted, r.pool.cap) * r.slotBytes
+	copied := st.copies(r.pool.shardCap) * r.slotBytes
 	err := r.phase(phase, func() error {
+		if err := r.pool.writeStarts(r.b, st); err != nil {
+			return err
+		}
 		return r.b.Launch(kernel, fusedGrid(words), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages))})
 	})
 	if err != nil {
@@ -303,7 +369,8 @@ func (r *checkRun) reproducible(recs []Record, units int) ([]Record, error) {
 			if st.full {
 				return fmt.Errorf("internal error: the repeat of pass 1 ran out of room it had before")
 			}
-			n := min(st.wanted, r.pool.cap)
+			// Every slot: the kernel skips those past their shard's count.
+			n := r.pool.cap
 			if err := r.b.Launch("ldc_pages_fingerprint", fusedGrid(n), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(n)), u64(uint64(dev))}); err != nil {
 				return err
 			}

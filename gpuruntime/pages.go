@@ -110,20 +110,39 @@ type pool struct {
 	cap, tableSize int64
 	slotBytes      int64
 	totalPages     int64
-	data, slots    DevPtr
-	keys, vals     DevPtr
-	heads, pages   DevPtr
-	counters       DevPtr
-	unitCopy       DevPtr
+	// The slots are cut into shards of shardCap, one per unit residue,
+	// and the list of pages written into pageShards lists of pageSpan, one
+	// per page residue (see struct ldc_pool): their counters then spread
+	// over many addresses instead of serializing on one.
+	shards, shardCap     int64
+	pageShards, pageSpan int64
+	data, slots          DevPtr
+	keys, vals           DevPtr
+	heads, pages         DevPtr
+	counters             DevPtr
+	unitCopy             DevPtr
 }
+
+// maxShards is LDC_POOL_SHARDS: the most shards of either kind. Thirty-two
+// counters take what one counter serialized down to what the other
+// atomics of a copy cost.
+const maxShards = 32
+
+// poolCounterWords is LDC_POOL_COUNTERS: the flag's sector, a sector per
+// shard of either kind, and the page shards' starts.
+const (
+	poolStarts       = 4 * (1 + 2*maxShards)
+	poolCounterWords = poolStarts + maxShards + 1
+)
 
 // poolBytes is what a pool of cap slots takes. Its table has room for
 // four times as many claims as slots, so that a pass that runs out of
 // slots still counts (nearly) every copy the units asked for, and the
-// next attempt is sized once.
+// next attempt is sized once. The page list has up to maxShards entries
+// more than pages: each page shard rounds its share up.
 func poolBytes(cap, slotBytes, totalPages int64) int64 {
 	table := tableFor(2 * cap)
-	return cap*(slotBytes+16) + table*12 + totalPages*8 + 32
+	return cap*(slotBytes+16) + table*12 + totalPages*4 + (totalPages+maxShards)*4 + poolCounterWords*8
 }
 
 // tableFor sizes a hash table for n entries at most half full.
@@ -135,21 +154,39 @@ func tableFor(n int64) int64 {
 	return t
 }
 
-func (p *pool) ctx() Pool {
-	return Pool{Data: uint64(p.data), Slots: uint64(p.slots), Keys: uint64(p.keys), Vals: uint64(p.vals), Heads: uint64(p.heads),
-		Pages: uint64(p.pages), Counters: uint64(p.counters), UnitCopy: uint64(p.unitCopy), SlotBytes: uint64(p.slotBytes), Cap: uint64(p.cap), TableMask: uint64(p.tableSize - 1)}
+// shardsFor is the slot shards for units private copies: a power of two,
+// as many as there are units up to maxShards (a unit's slots all come
+// from one shard, so more shards than units would stay empty).
+func shardsFor(units int) int64 {
+	s := int64(1)
+	for s < maxShards && 2*s <= int64(units) {
+		s *= 2
+	}
+	return s
 }
 
-// newPool allocates a pool of cap slots.
-func (r *checkRun) newPool(cap int64) (*pool, error) {
-	p := &pool{cap: cap, tableSize: tableFor(2 * cap), slotBytes: r.slotBytes, totalPages: r.totalPages}
+func (p *pool) ctx() Pool {
+	return Pool{Data: uint64(p.data), Slots: uint64(p.slots), Keys: uint64(p.keys), Vals: uint64(p.vals), Heads: uint64(p.heads),
+		Pages: uint64(p.pages), Counters: uint64(p.counters), UnitCopy: uint64(p.unitCopy), SlotBytes: uint64(p.slotBytes), Cap: uint64(p.cap), TableMask: uint64(p.tableSize - 1),
+		Shards: uint64(p.shards), ShardCap: uint64(p.shardCap), PageShards: uint64(p.pageShards), PageSpan: uint64(p.pageSpan)}
+}
+
+// newPool allocates a pool of cap slots in shards shards (a power of two
+// dividing cap).
+func (r *checkRun) newPool(cap, shards int64) (*pool, error) {
+	if shards < 1 || shards > maxShards || shards&(shards-1) != 0 || cap%shards != 0 {
+		return nil, fmt.Errorf("internal error: a pool of %d slots in %d shards", cap, shards)
+	}
+	p := &pool{cap: cap, tableSize: tableFor(2 * cap), slotBytes: r.slotBytes, totalPages: r.totalPages,
+		shards: shards, shardCap: cap / shards, pageShards: maxShards}
+	p.pageSpan = (r.totalPages + p.pageShards - 1) / p.pageShards
 	var err error
 	allocs := []struct {
 		dst *DevPtr
 		n   int64
 	}{
 		{&p.data, cap * p.slotBytes}, {&p.slots, cap * 16}, {&p.keys, p.tableSize * 8}, {&p.vals, p.tableSize * 4},
-		{&p.heads, r.totalPages * 4}, {&p.pages, r.totalPages * 4}, {&p.counters, 32},
+		{&p.heads, r.totalPages * 4}, {&p.pages, p.pageShards * p.pageSpan * 4}, {&p.counters, poolCounterWords * 8},
 	}
 	for _, a := range allocs {
 		if *a.dst, err = r.alloc(a.n); err != nil {
@@ -166,7 +203,7 @@ func (p *pool) reset(b Backend) error {
 		ptr DevPtr
 		v   byte
 		n   int64
-	}{{p.keys, 0, p.tableSize * 8}, {p.vals, 0, p.tableSize * 4}, {p.heads, 0xff, p.totalPages * 4}, {p.counters, 0, 32}} {
+	}{{p.keys, 0, p.tableSize * 8}, {p.vals, 0, p.tableSize * 4}, {p.heads, 0xff, p.totalPages * 4}, {p.counters, 0, poolCounterWords * 8}} {
 		if err := b.Memset(z.ptr, z.v, z.n); err != nil {
 			return err
 		}
@@ -186,15 +223,50 @@ type poolState struct {
 	full          bool  // some unit found no room: the pass is void
 	// saturated: the table filled up too, so wanted is a lower bound.
 	saturated bool
+	// shardWanted is what each slot shard was asked for (it may pass the
+	// shard's room), pageCounts how many pages each page shard listed.
+	shardWanted, pageCounts []int64
+}
+
+// copies is the slots the pass filled: each shard's count up to its room.
+func (st poolState) copies(shardCap int64) int64 {
+	var n int64
+	for _, w := range st.shardWanted {
+		n += min(w, shardCap)
+	}
+	return n
 }
 
 func (p *pool) state(b Backend) (poolState, error) {
-	raw := make([]byte, 24)
+	raw := make([]byte, poolCounterWords*8)
 	if err := b.Read(raw, p.counters); err != nil {
 		return poolState{}, err
 	}
-	flag := binary.LittleEndian.Uint64(raw[16:])
-	return poolState{wanted: int64(binary.LittleEndian.Uint64(raw)), pages: int64(binary.LittleEndian.Uint64(raw[8:])), full: flag != 0, saturated: flag == 2}, nil
+	word := func(i int64) int64 { return int64(binary.LittleEndian.Uint64(raw[8*i:])) }
+	flag := word(2)
+	st := poolState{full: flag != 0, saturated: flag == 2}
+	for j := int64(0); j < p.shards; j++ {
+		st.shardWanted = append(st.shardWanted, word(4*(1+j)))
+		st.wanted += word(4 * (1 + j))
+	}
+	for j := int64(0); j < p.pageShards; j++ {
+		st.pageCounts = append(st.pageCounts, word(4*(1+maxShards+j)))
+		st.pages += word(4 * (1 + maxShards + j))
+	}
+	return st, nil
+}
+
+// writeStarts gives the check kernels the page shards' starts in the
+// dense numbering of the pages listed (ldc_pool_listed).
+func (p *pool) writeStarts(b Backend, st poolState) error {
+	raw := make([]byte, 0, 8*(len(st.pageCounts)+1))
+	var at int64
+	for _, n := range st.pageCounts {
+		raw = binary.LittleEndian.AppendUint64(raw, uint64(at))
+		at += n
+	}
+	raw = binary.LittleEndian.AppendUint64(raw, uint64(at))
+	return b.Write(p.counters+DevPtr(8*poolStarts), raw)
 }
 
 // segments is level 2's per-block copies: nseg segments, each with room

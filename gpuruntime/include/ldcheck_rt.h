@@ -90,17 +90,40 @@ struct ldc_slot {
 // Level 1's copies, for the whole grid: a hash table finds (unit, page)
 // -> slot; chains from heads[page] list every unit's slot of a page, for
 // the check kernels, which walk the pages listed in pages[].
+//
+// Every warp that copies a page takes a slot and (for a page's first copy)
+// a place in pages[]: one counter each for the whole grid serialized those
+// atomics in a single L2 unit, and made pass 1 several times pass 2 on
+// kernels that write millions of pages. Both are sharded instead, each
+// shard's counter in its own 32-byte sector (ldc_pool_slot_ctr and
+// ldc_pool_page_ctr below): slots of unit u come from shard u % shards,
+// which owns slots [j * shard_cap, (j + 1) * shard_cap); page p is listed
+// by shard p % page_shards in pages[j * page_span, (j + 1) * page_span),
+// where page_span is room for every page of that residue (no overflow).
+// A shard out of slots makes the pass void, as the whole pool running out
+// did; the host sizes the next attempt from every shard's count.
 struct ldc_pool {
   unsigned char *data;          // slot s at data + s * slot_bytes
   struct ldc_slot *slots;
   unsigned long long *keys;     // (unit+1) << 32 | (page+1); 0: empty
   unsigned *vals;               // slot+1 once its data is ready; 0 while copied; ~0u: no room
   int *heads;                   // per page: newest slot, -1 none, -2 wanted but no room
-  unsigned *pages;              // pages with a slot, in no particular order
-  unsigned long long *counters; // [0] slots wanted (may pass cap), [1] pages written, [2] no room: 1 slots, 2 table
+  unsigned *pages;              // pages with a slot, by shard (see above)
+  unsigned long long *counters; // LDC_POOL_COUNTERS words: [2] no room: 1 slots, 2 table; then the shards' counters
   const int *unit_copy;         // reshuffling: block -> private copy; null: each block its own
   unsigned long long slot_bytes, cap, table_mask;
+  unsigned long long shards, shard_cap;     // slot shards (a power of two, at most LDC_POOL_SHARDS), slots each: cap = shards * shard_cap
+  unsigned long long page_shards, page_span; // shards of pages[] (a power of two, at most LDC_POOL_SHARDS), entries each
 };
+
+// The pool's counters (64-bit words): [2] the no-room flag, alone in the
+// first sector; then a sector per slot shard (its slots wanted, which may
+// pass shard_cap), a sector per page shard (its pages listed), and
+// LDC_POOL_SHARDS + 1 words where the host writes, before a check kernel,
+// the page shards' starts in the dense numbering of listed pages.
+#define LDC_POOL_SHARDS 32
+#define LDC_POOL_STARTS (4 * (1 + 2 * LDC_POOL_SHARDS))
+#define LDC_POOL_COUNTERS (LDC_POOL_STARTS + LDC_POOL_SHARDS + 1)
 
 // Level 2's copies: each resident block holds one segment for its warps,
 // emptied at the end of every region. Segment layout (offsets below):
@@ -438,13 +461,38 @@ static __device__ LDC_ENGINE unsigned ldc_wait_val(unsigned *vals, long long h) 
 // the copy's first byte, or null for "use the base". *s >= 0 says the
 // caller took slot *s for entry *h and must fill it (ldc_copy_page) and
 // publish it (ldc_grid_publish) before anyone else may use it.
+static __device__ LDC_ENGINE __forceinline__ unsigned long long *ldc_pool_slot_ctr(const struct ldc_pool *P, unsigned long long j) { return &P->counters[4 * (1 + j)]; }
+static __device__ LDC_ENGINE __forceinline__ unsigned long long *ldc_pool_page_ctr(const struct ldc_pool *P, unsigned long long j) {
+  return &P->counters[4 * (1 + LDC_POOL_SHARDS + j)];
+}
+// ldc_pool_count_page counts page, written for the first time, in its
+// shard, and returns its place in pages[].
+static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_pool_count_page(const struct ldc_pool *P, unsigned page) {
+  unsigned long long j = page & (P->page_shards - 1);
+  return j * P->page_span + atomicAdd(ldc_pool_page_ctr(P, j), 1ULL);
+}
+// ldc_pool_listed is the i-th page listed, counting the shards' lists one
+// after the other (starts[] written by the host): the check kernels walk
+// a dense numbering. Empty shards repeat a start, so the search takes the
+// last shard starting at or before i.
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_pool_listed(const struct ldc_pool *P, unsigned long long i) {
+  const unsigned long long *starts = &P->counters[LDC_POOL_STARTS];
+  unsigned long long lo = 0, hi = P->page_shards;
+  while (hi - lo > 1) {
+    unsigned long long mid = (lo + hi) / 2;
+    if (starts[mid] <= i) lo = mid;
+    else hi = mid;
+  }
+  return P->pages[lo * P->page_span + (i - starts[lo])];
+}
+
 static __device__ LDC_ENGINE unsigned char *ldc_grid_find(unsigned page, int unit, int write, long long *s, long long *h) {
   struct ldc_pool *P = &ldc_g.pool;
   *s = -1;
   if (*(volatile unsigned long long *)&P->counters[2] == 2) {
     // The table is full: the pass is void and runs on to its end as
     // cheaply as it can, counting only the pages written.
-    if (write && atomicCAS(&P->heads[page], -1, -2) == -1) atomicAdd(&P->counters[1], 1ULL);
+    if (write && atomicCAS(&P->heads[page], -1, -2) == -1) ldc_pool_count_page(P, page);
     return 0;
   }
   unsigned long long key = ((unsigned long long)(unit + 1) << 32) | (page + 1ULL);
@@ -455,7 +503,7 @@ static __device__ LDC_ENGINE unsigned char *ldc_grid_find(unsigned page, int uni
       // No room even to count this copy: the pass is void, and the count
       // of copies wanted stops here (a lower bound).
       P->counters[2] = 2;
-      if (atomicCAS(&P->heads[page], -1, -2) == -1) atomicAdd(&P->counters[1], 1ULL);
+      if (atomicCAS(&P->heads[page], -1, -2) == -1) ldc_pool_count_page(P, page);
     }
     return 0;
   }
@@ -468,21 +516,25 @@ static __device__ LDC_ENGINE unsigned char *ldc_grid_find(unsigned page, int uni
     if (v == ~0u) return 0;
     return P->data + (unsigned long long)(v - 1) * P->slot_bytes;
   }
-  unsigned long long n = atomicAdd(&P->counters[0], 1ULL);
-  if (n >= P->cap) {
+  // The unit's shard: a unit's slots all come from one shard, so what the
+  // shards ask for does not depend on timing, and the host can size them.
+  unsigned long long j = (unsigned long long)unit & (P->shards - 1);
+  unsigned long long n = atomicAdd(ldc_pool_slot_ctr(P, j), 1ULL);
+  if (n >= P->shard_cap) {
     P->counters[2] = 1;
-    if (atomicCAS(&P->heads[page], -1, -2) == -1) atomicAdd(&P->counters[1], 1ULL);
+    if (atomicCAS(&P->heads[page], -1, -2) == -1) ldc_pool_count_page(P, page);
     __threadfence();
     atomicExch(&P->vals[*h], ~0u);
     return 0;
   }
+  n += j * P->shard_cap;
   *s = (long long)n;
   return P->data + n * P->slot_bytes;
 }
 static __device__ LDC_ENGINE void ldc_grid_publish(unsigned page, int unit, int block, long long s, long long h) {
   struct ldc_pool *P = &ldc_g.pool;
   int prev = atomicExch(&P->heads[page], (int)s);
-  if (prev == -1) P->pages[atomicAdd(&P->counters[1], 1ULL)] = page;
+  if (prev == -1) P->pages[ldc_pool_count_page(P, page)] = page;
   struct ldc_slot sl = {unit, prev < 0 ? -1 : prev, page, (unsigned)block};
   P->slots[s] = sl;
   __threadfence();
@@ -1592,7 +1644,8 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
 
 // ---- Level 1 (unit = block), driven by the host between launches ----
 //
-// The check kernels walk the pages the blocks wrote (ldc_g.pool.pages):
+// The check kernels walk the pages the blocks wrote (ldc_g.pool.pages, in
+// the dense numbering of ldc_pool_listed: npages is the shards' total):
 // each thread owns 4-byte words of pages (grid-stride, consecutive threads
 // on consecutive words) and walks the chain of the page's private copies.
 // No atomics, no divergence but on a race.
@@ -1606,7 +1659,7 @@ extern "C" __global__ LDC_ENGINE void ldc_pages_ww(unsigned long long npages) {
   unsigned long long wps = P->slot_bytes / 4, total = npages * wps;
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
   for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item < total; item += stride) {
-    unsigned page = P->pages[item / wps];
+    unsigned page = ldc_pool_listed(P, item / wps);
     unsigned long long k = item % wps, offset;
     int ai;
     unsigned char *bp;
@@ -1675,7 +1728,7 @@ extern "C" __global__ LDC_ENGINE void ldc_pages_rw(unsigned long long npages) {
   unsigned long long wps = P->slot_bytes / 4, total = npages * wps;
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
   for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item < total; item += stride) {
-    unsigned page = P->pages[item / wps];
+    unsigned page = ldc_pool_listed(P, item / wps);
     unsigned long long k = item % wps, offset;
     int ai;
     unsigned char *bp;
@@ -1701,10 +1754,13 @@ extern "C" __global__ LDC_ENGINE void ldc_pages_rw(unsigned long long npages) {
 // from the same state: a unit whose sums differ does not reproduce its own
 // results (warps racing inside a block), so its read-write differences are
 // no evidence about other blocks. Only run after read-write differences.
+// It visits every slot of the pool (nslots = cap): a slot is taken when
+// it is below its shard's count.
 extern "C" __global__ LDC_ENGINE void ldc_pages_fingerprint(unsigned long long nslots, unsigned long long *fp) {
   const struct ldc_pool *P = &ldc_g.pool;
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
   for (unsigned long long s = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; s < nslots; s += stride) {
+    if (s % P->shard_cap >= *ldc_pool_slot_ctr(P, s / P->shard_cap)) continue;
     unsigned page = P->slots[s].page;
     unsigned long long h = ldc_hash(page + 1ULL);
     for (unsigned long long k = 0; k < P->slot_bytes / 4; k++) {
