@@ -1,5 +1,6 @@
 // expect: race write-write global inter-block
 // launch: --kernel last --grid 2048 --block 64 --arg out=int[64]:zero
+// explain: 14 14
 // Every block writes its index + 1 to all of out[0..63], after a loop whose
 // length varies from block to block: which block writes last is up to the
 // scheduler, so on a GPU the outputs of --unchecked runs differ from run to
