@@ -1040,66 +1040,6 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_byte(int p, int spac
   }
 }
 
-// ldc_check_word is ldc_check_byte for 4 bytes at once (targets whose size
-// is a multiple of 4): the same results and records, a quarter of the loads.
-static __device__ LDC_ENGINE __forceinline__ void ldc_check_word(int p, int target, unsigned *s, unsigned *c, unsigned long long stride, unsigned W,
-                                                                 long long offset, const struct ldc_block_state *bs, int block) {
-  unsigned orig = *s;
-  if (p == 1) {
-    unsigned uv = orig, wr = 0, multi = 0, writers = 0, w0 = 0;
-    int last[4] = {-1, -1, -1, -1};
-    for (unsigned w = 0; w < W; w++) {
-      unsigned v = c[w * stride];
-      if (v == orig) continue;
-      writers++;
-      w0 = w;
-      unsigned m = ldc_bytemask(v ^ orig), ov = m & wr;
-      if (ov) {
-        for (unsigned b = 0; b < 4; b++)
-          if (ov >> (8 * b) & 0xffu) {
-            struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_SHARED, target, bs->from, bs->to, last[b], (int)w, block, -1, -1, offset + b,
-                                   ldc_byte(orig, b) | (ldc_byte(uv, b) << 8) | (ldc_byte(v, b) << 16)};
-            ldc_record_race(r);
-          }
-      }
-      multi |= ov;
-      wr |= m;
-      uv = (uv & ~m) | (v & m);
-      for (unsigned b = 0; b < 4; b++)
-        if (m >> (8 * b) & 0xffu) last[b] = (int)w;
-    }
-    // Flagged but unchanged: every copy already holds S = U.
-    if (writers == 0) return;
-    // The common case, one writer: U everywhere but in its own copy,
-    // which goes back to S (what the general loop below computes).
-    if (writers == 1) {
-      for (unsigned w = 0; w < W; w++) c[w * stride] = w == w0 ? orig : uv;
-      *s = uv;
-      return;
-    }
-    // U with each warp's own change reverted (every writer's, after a race).
-    for (unsigned w = 0; w < W; w++) {
-      unsigned v = c[w * stride], own = ldc_bytemask(v ^ orig) & multi;
-      for (unsigned b = 0; b < 4; b++)
-        if (last[b] == (int)w && !(multi >> (8 * b) & 0xffu)) own |= 0xffu << (8 * b);
-      c[w * stride] = (uv & ~own) | (orig & own);
-    }
-    *s = uv;
-  } else if (p == 2) {
-    for (unsigned w = 0; w < W; w++) {
-      unsigned v = c[w * stride];
-      if (v == orig) continue;
-      unsigned m = ldc_bytemask(v ^ orig);
-      for (unsigned b = 0; b < 4; b++)
-        if (m >> (8 * b) & 0xffu) {
-          struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_SHARED, target, bs->from, bs->to, (int)w, -1, block, -1, -1, offset + b, ldc_byte(orig, b) | (ldc_byte(v, b) << 8)};
-          ldc_record_race(r);
-        }
-      c[w * stride] = orig;
-    }
-  }
-}
-
 // ldc_det_owner_slot is the owners of global page `page` (a deterministic
 // run), taken on its first merge; null when there is no room (the run is
 // void: the host runs it again with room for every page written).
@@ -1146,10 +1086,12 @@ static __device__ LDC_ENGINE __noinline__ void ldc_det_owners(int ai, unsigned p
   }
 }
 
-// ldc_check_word_masked is ldc_check_word for a word of a tracked target
-// whose granule's writer mask is mask: only the warps in the mask can hold
-// anything but S in pass 1 or U in pass 2, so only their copies are read.
-// Pass 1 still stores U in every copy (each warp reads its own in pass 2).
+// ldc_check_word_masked is ldc_check_byte for 4 bytes at once (targets whose
+// size is a multiple of 4), for a word whose granule's writer mask is mask:
+// only the warps in the mask can hold anything but S in pass 1 or U in
+// pass 2, so only their copies are read (untracked targets pass every
+// warp). Pass 1 still stores U in every copy (each warp reads its own in
+// pass 2).
 static __device__ LDC_ENGINE __forceinline__ void ldc_check_word_masked(int p, int target, unsigned *s, unsigned *c, unsigned long long stride, unsigned W,
                                                                         unsigned mask, long long offset, const struct ldc_block_state *bs, int block) {
   unsigned orig = *s;
@@ -1439,7 +1381,7 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
       }
     } else if (words) {
       for (unsigned long k = tid; k < bytes / 4; k += n) {
-        ldc_check_word(p, i, (unsigned *)s + k, (unsigned *)c + k, bytes / 4, W, (long long)(4 * k), bs, block);
+        ldc_check_word_masked(p, i, (unsigned *)s + k, (unsigned *)c + k, bytes / 4, W, W == 32 ? ~0u : (1u << W) - 1u, (long long)(4 * k), bs, block);
         cmp += 4ull * W;
       }
     } else {
