@@ -109,6 +109,9 @@ func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOpt
 			return nil, &CompileError{Compiler: "the C++ compiler (CPU backend)", Output: err.Error(), Dir: dir}
 		}
 	}
+	if m.PTX != "" {
+		b.Notes = append(b.Notes, compileDet(ctx, dir, m, opt, nvcc, arch, std, user)...)
+	}
 	if len(m.Sites) > 0 {
 		b.Notes = append(b.Notes, compileTrace(ctx, dir, m, opt, nvcc, arch, std, user)...)
 	}
@@ -116,6 +119,31 @@ func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOpt
 		b.Notes = append(b.Notes, compileNative(ctx, dir, m, opt, nvcc, arch, std, user)...)
 	}
 	return b, nil
+}
+
+// compileDet compiles the device module of deterministic runs: the
+// instrumented source again with -DLDC_DET (see LDC_DET_ON in the runtime
+// header for why it is a module of its own). A failure costs
+// --deterministic on the GPU only, so it is a note, not an error.
+func compileDet(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOptions, nvcc, arch, std string, user []string) []string {
+	src := filepath.Join(dir, m.Output)
+	ptx := strings.TrimSuffix(m.Output, ".cu") + ".det.ptx"
+	var err error
+	if nvcc != "" {
+		args := append([]string{"-ptx", "-arch=" + arch, "-std=" + std, "-lineinfo", "--fmad=false", "-DLDC_DET", "-I" + opt.RuntimeInclude}, user...)
+		err = run(ctx, dir, nvcc, append(args, "-o", filepath.Join(dir, ptx), src))
+	} else if clang := findClang(opt.Clang); clang != "" {
+		args := append(clangArgs(opt.ClangInclude, std), "-ffp-contract=off", "-DLDC_DET", "-I"+opt.RuntimeInclude)
+		args = append(args, user...)
+		err = run(ctx, dir, clang, append(args, "-S", "-o", filepath.Join(dir, ptx), src))
+	} else {
+		return nil
+	}
+	if err != nil {
+		return []string{fmt.Sprintf("no deterministic device module (--deterministic will need --backend cpu): %v", err)}
+	}
+	m.DetPTX = ptx
+	return []string{"deterministic device module: " + ptx}
 }
 
 // compileTrace compiles the tracing modules: the instrumented source again

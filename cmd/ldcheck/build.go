@@ -228,9 +228,9 @@ func compileBuild(c *cli.Context, dir string, m *manifest.Manifest) (*gpuruntime
 		return nil, err
 	}
 	deviceOnly := c.Bool("device-only")
-	m.PTX, m.Arch, m.NativePTX = "", "", ""
+	m.PTX, m.Arch, m.NativePTX, m.TracePTX, m.DetPTX = "", "", "", "", ""
 	if !deviceOnly {
-		m.CPU, m.NativeCPU = "", ""
+		m.CPU, m.NativeCPU, m.TraceCPU = "", "", ""
 	}
 	built, err := gpuruntime.Compile(c.Context, dir, m, gpuruntime.BuildOptions{
 		Arch: c.String("arch"), NVCC: c.String("nvcc"), Includes: m.Includes, Defines: m.Defines, Std: m.Std,

@@ -214,7 +214,14 @@ func runRun(c *cli.Context) error {
 			notes = append(notes, fmt.Sprintf("--allow-atomics: %d atomic(s) of kernel %s depend on the order threads run them (the first: %s); outputs they reach may differ between runs", len(ops), k.Name, ops[0]))
 		}
 	}
-	b, bnotes, err := openBackend(dir, m, backendName, unchecked)
+	mod := checkedModule
+	switch {
+	case unchecked:
+		mod = nativeModule
+	case det:
+		mod = detModule
+	}
+	b, bnotes, err := openBackend(dir, m, backendName, mod)
 	notes = append(notes, bnotes...)
 	if err != nil {
 		return err
@@ -391,10 +398,19 @@ func orderDependentAtomics(m *manifest.Manifest, k *manifest.Kernel) []string {
 // experiment knob for occupancy; unset: the compiler's choice).
 const registerCapEnv = "LDCHECK_MAX_REGISTERS"
 
+// module is which of a build's compiled modules a run loads.
+type module int
+
+const (
+	checkedModule module = iota // the instrumented kernels
+	nativeModule                // the kernels as written (--unchecked)
+	detModule                   // the instrumented kernels with the deterministic merge (--deterministic; GPU only)
+)
+
 // openBackend picks the backend; auto prefers a usable GPU and says why
-// it falls back to the CPU. native opens the build's native modules (the
-// kernels as written, for --unchecked) instead of the instrumented ones.
-func openBackend(dir string, m *manifest.Manifest, name string, native bool) (gpuruntime.Backend, []string, error) {
+// it falls back to the CPU. mod says which of the build's modules to load.
+func openBackend(dir string, m *manifest.Manifest, name string, mod module) (gpuruntime.Backend, []string, error) {
+	native := mod == nativeModule
 	var notes []string
 	symbols := map[string]string{}
 	for _, k := range m.Kernels {
@@ -406,6 +422,10 @@ func openBackend(dir string, m *manifest.Manifest, name string, native bool) (gp
 		if m.NativeSource == "" {
 			return nil, notes, &exitError{exitFailed, fmt.Errorf("%s has no native module (the kernels as written, which --unchecked runs): it was made by an older ldcheck; run ldcheck build %s again", dir, m.Source)}
 		}
+	}
+	if mod == detModule {
+		// Never the checked module: it would run without the merge.
+		ptx, what = m.DetPTX, "deterministic "
 	}
 	if name == "cuda" || name == "auto" {
 		var err error

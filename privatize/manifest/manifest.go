@@ -59,6 +59,10 @@ type Manifest struct {
 	Sites    []Site `json:"sites,omitempty"`
 	TracePTX string `json:"trace_ptx,omitempty"`
 	TraceCPU string `json:"trace_cpu,omitempty"`
+	// DetPTX is the device module for `ldcheck run --deterministic`
+	// (compiled with -DLDC_DET; relative to the build dir, empty when not
+	// built). The CPU library serves both kinds of run.
+	DetPTX string `json:"det_ptx,omitempty"`
 }
 
 // Site is one traced access expression of the user's source.
