@@ -12,7 +12,8 @@
 #     kernel calls a math function: they may round differently),
 #   - 5 runs --unchecked --backend cuda     (racy kernels may differ: the
 #     proof that --deterministic fixes something; last_block_wins_racy does),
-# and prints one line per kernel, then the table; it exits 1 when a kernel's
+# and prints one line per kernel as it ends (JOBS kernels at a time,
+# default 8), then the sorted table; it exits 1 when a kernel's
 # deterministic cuda runs differ or (no math function) cuda differs from cpu.
 #
 #   OUT=dir benchmarks/profile/det.sh [BENCH...]
@@ -43,16 +44,19 @@ MATH='\b(sin|cos|tan|asin|acos|atan|atan2|sinh|cosh|tanh|exp|exp2|exp10|expm1|lo
 
 [ "${COMPILE:-yes}" = no ] || ls "$BUILDS" | xargs -P 12 -I{} sh -c "$LDCHECK compile --device-only --arch sm_90 $BUILDS/{} >/dev/null 2>&1 || echo COMPILEFAIL {}"
 
-fail=0
-rows=()
-for d in "$BUILDS"/*/; do
+# one BUILD: the runs of one kernel; prints its table row, and FAIL on a
+# line of its own when the kernel fails the check. Kernels run in parallel
+# (JOBS at a time: the GPU takes several processes), so a call that runs
+# out of time still prints the rows it finished.
+one() {
+  d=$1
   n=$(basename "$d")
   src=""
   for s in testdata/acceptance/$n.cu testdata/e2e/$n.cu; do [ -f "$s" ] && src=$s; done
-  [ -n "$src" ] || continue
+  [ -n "$src" ] || return 0
   launch=$(sed -n 's#^// launch: ##p' "$src" | head -1)
   expect=$(sed -n 's#^// expect: ##p' "$src" | head -1 | cut -d' ' -f1)
-  [ -n "$launch" ] || continue
+  [ -n "$launch" ] || return 0
   kernel=$(echo "$launch" | sed -n 's/.*--kernel \([^ ]*\).*/\1/p')
   # The pointer arguments, and whether an atomic depends on the order.
   info=$(python3 -c '
@@ -83,8 +87,8 @@ print("yes" if ordered else "no", " ".join(p["name"] for k in ks for p in k["par
   for i in $(seq 1 $RUNS); do exits="$exits$(run "--backend $BACKEND --deterministic $allow" det$i) "; done
   first=$(echo $exits | cut -d' ' -f1)
   if [ "$first" = 2 ] || [ "$first" = 3 ]; then
-    rows+=("$(printf '%-34s %-9s %-12s %s' "$n" "$expect" "exit $first" "$(head -c 100 "$W/$n.det1.log" | tr '\n' ' ')")")
-    continue
+    printf '%-34s %-9s %-12s %s\n' "$n" "$expect" "exit $first" "$(head -c 100 "$W/$n.det1.log" | tr '\n' ' ')"
+    return 0
   fi
   stable=yes
   for i in $(seq 2 $RUNS); do same det1 det$i || stable=no; done
@@ -99,19 +103,26 @@ print("yes" if ordered else "no", " ".join(p["name"] for k in ks for p in k["par
   # as a user would: nvcc's default --fmad=true, so floats may differ in
   # the last bit where the kernel multiplies and adds).
   [ "$expect" = none ] && { same det1 nat1 && native=yes || native=no; }
+  bad=""
   if [ "$atomics" = yes ]; then
     stable="$stable,atomics"
   else
-    [ "$stable" = no ] && fail=1
-    [ "$cpu" = no ] && [ "$math" = no ] && fail=1
+    [ "$stable" = no ] && bad=FAIL
+    [ "$cpu" = no ] && [ "$math" = no ] && bad=FAIL
   fi
-  rows+=("$(printf '%-34s %-9s %-12s %-12s %-6s %-6s %-9s %s' "$n" "$expect" "$(echo $exits | tr ' ' ,)" "$stable" "$cpu" "$math" "$varies" "${native:--}")")
-done
+  printf '%-34s %-9s %-12s %-12s %-6s %-6s %-9s %s %s\n' "$n" "$expect" "$(echo $exits | tr ' ' ,)" "$stable" "$cpu" "$math" "$varies" "${native:--}" "$bad"
+}
+export -f one
+export LDCHECK W RUNS BACKEND MATH
+
+ls -d "$BUILDS"/*/ | xargs -P "${JOBS:-8}" -I{} bash -c 'one {}' | tee "$W/rows"
+fail=0
+grep -q ' FAIL$' "$W/rows" && fail=1
 
 echo
 echo "deterministic runs on $BACKEND ($RUNS each) against cpu and against --unchecked $BACKEND runs (nat):"
-printf '%-34s %-9s %-12s %-12s %-6s %-6s %-9s %s\n' kernel expect "det exits" "5x same" "=cpu" "math" "nat vary" "det=native (race-free)"
-for r in "${rows[@]}"; do echo "$r"; done | sort
+printf '%-34s %-9s %-12s %-12s %-6s %-6s %-9s %s\n' kernel expect "det exits" "${RUNS}x same" "=cpu" "math" "nat vary" "det=native (race-free)"
+sort "$W/rows"
 
 if [ $# -gt 0 ]; then
   echo
@@ -125,6 +136,6 @@ if [ $# -gt 0 ]; then
     printf '%-14s %12s %16s %8s\n' "$p" "$nat" "$det" "$(awk -v a="$nat" -v b="$det" 'BEGIN { if (a > 0 && b > 0) printf "%.1fx", b / a; else print "-" }')"
   done
 fi
-cp "$W"/*.log "$OUT"/ 2>/dev/null
+[ "${KEEP_LOGS:-no}" = yes ] && cp "$W"/*.log "$OUT"/ 2>/dev/null
 rm -rf "$W"
 exit $fail
