@@ -36,12 +36,8 @@ type Ctx struct {
 
 // Det mirrors struct ldc_det: a deterministic run's state (det.go).
 type Det struct {
-	On       int32
-	_        int32
-	Counters uint64 // [0] owner slots wanted, [1] the block whose turn it is
-	PageSlot uint64 // per global page: its owner slot
-	Owners   uint64
-	Cap      uint64
+	On int32
+	_  int32
 }
 
 // Alloc mirrors struct ldc_alloc: a global target cut into pages.
@@ -86,7 +82,7 @@ const (
 	// FirstAtomicSlots is the atomic log's first room per thread; a
 	// kernel that needs more is run again with what it asked for.
 	FirstAtomicSlots = 16
-	CtxSize          = 1432
+	CtxSize          = 1400
 	RecordSize       = 56
 	TraceEntrySize   = 24
 )

@@ -161,10 +161,15 @@ func groupCap(m, pages, capFit int64) (cap, shards int64) {
 
 // capFitting is the most slots a pool may have within the budget.
 func (r *checkRun) capFitting() int64 {
+	return capFittingIn(r.budget, r.slotBytes, r.totalPages)
+}
+
+// capFittingIn is the most slots a pool may have within budget bytes.
+func capFittingIn(budget, slotBytes, totalPages int64) int64 {
 	lo, hi := int64(0), int64(1)<<40
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		if poolBytes(mid, r.slotBytes, r.totalPages) <= r.budget {
+		if poolBytes(mid, slotBytes, totalPages) <= budget {
 			lo = mid
 		} else {
 			hi = mid - 1

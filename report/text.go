@@ -42,13 +42,13 @@ func writeText(w io.Writer, d *Doc) {
 	case res.Unchecked != "":
 		fmt.Fprintf(w, "%s:%d: kernel %s ran unchecked (not instrumented: %s)\n", base, k.Line, k.Name, res.Unchecked)
 	case res.Deterministic && len(res.Races) == 0:
-		fmt.Fprintf(w, "%s:%d: kernel %s ran deterministically: no write-write conflict between warps or blocks (%s backend; blocks in increasing order, warps merged in increasing order at every barrier)\n", base, k.Line, k.Name, d.Backend)
+		fmt.Fprintf(w, "%s:%d: kernel %s ran deterministically: no write-write conflict between warps or blocks (%s backend; warps merged in increasing order at every barrier, blocks at the end)\n", base, k.Line, k.Name, d.Backend)
 		fmt.Fprintf(w, "  read-write races are not looked for in a deterministic run; run without --deterministic to check the kernel\n")
 	case res.Deterministic:
 		for i := range res.Races {
 			writeRace(w, d, &res.Races[i])
 		}
-		fmt.Fprintf(w, "%s: kernel %s: %d write-write conflict(s) while merging; the outputs are those of the warps and blocks run one after the other in increasing order, the same every run\n", base, k.Name, len(res.Races))
+		fmt.Fprintf(w, "%s: kernel %s: %d write-write conflict(s) while merging; the outputs are those of the warps merged in increasing order at every barrier and the blocks merged in increasing order at the end, the same every run\n", base, k.Name, len(res.Races))
 	case len(res.Races) == 0:
 		fmt.Fprintf(w, "%s:%d: kernel %s: no race found (%s backend; levels %s; %d bytes compared)\n", base, k.Line, k.Name, d.Backend, strings.Join(res.Levels, " and "), res.BytesCompared)
 		if res.RoundsPlanned > 1 {
@@ -180,7 +180,7 @@ func writeRace(w io.Writer, d *Doc, rc *gpuruntime.Race) {
 		fmt.Fprintf(w, "%s: note: at byte %d: %s %d ended with %#02x instead of %#02x once it saw the others' writes\n", regionAt, rc.Offset, unit, rc.Units[0], rc.Values.First, rc.Values.Original)
 	}
 	if rc.Kept != nil {
-		fmt.Fprintf(w, "%s: note: kept %s %d's value %#02x at byte %d (a deterministic run keeps the highest %s's, as if the %s ran one after the other in increasing order)\n",
+		fmt.Fprintf(w, "%s: note: kept %s %d's value %#02x at byte %d (a deterministic run keeps the highest %s's: the %s' changes are merged in increasing order)\n",
 			regionAt, unit, rc.Kept.Unit, rc.Kept.Value, rc.Offset, unit, units)
 	}
 	if rc.SameValue {

@@ -54,11 +54,12 @@ times.
 (LDetector 4.6): every warp runs on private copies; at every barrier the
 warps' changes are merged in increasing warp order (where two warps changed
 a byte, the highest warp's value is kept) and every warp goes on from the
-merged bytes; blocks run one after the other in increasing block index,
-each seeing what the blocks before it wrote. What it guarantees: the --out
-bytes are the same every run, on both backends, for any --mem-limit that
-fits, even for a racy kernel: those of the warps and blocks run in that
-order; a race-free kernel writes the bytes of an --unchecked run (on a GPU,
+merged bytes; blocks run side by side, each on its own copies of the
+global pages it writes, seeing the inputs and its own writes only, and
+their copies are merged in increasing block index when the kernel is done
+(where two blocks changed a byte, the highest block's value is kept). What
+it guarantees: the --out bytes are the same every run, on both backends,
+for any --mem-limit that fits, even for a racy kernel; a race-free kernel writes the bytes of an --unchecked run (on a GPU,
 up to the last bit of floats where the native module fuses multiply-adds,
 as nvcc does by default; ldcheck's modules do not). Conflicts the merges
 meet (two warps, or two blocks, changing one byte) are reported
@@ -79,14 +80,14 @@ if none, the outputs written either way. What it does not guarantee:
   - races between the lanes of one warp, and memory ldcheck does not
     privatize (what the build lists as unhandled: inline asm, heap memory),
     go as the hardware schedules them;
-  - a kernel ldcheck could not instrument is refused (exit 2);
-  - blocks run one at a time, so a long grid takes about as long as its
-    blocks run back to back; this relies on the GPU starting blocks in
-    increasing index (it does; --timeout ends a run that waits for ever).
-The private copies are one block's pages and, per page the blocks write,
-a record of the block that wrote each byte last (4 bytes a byte): when they
-do not fit --mem-limit, exit 2 with the bytes needed (a deterministic run
-cannot be split into rounds).
+  - a block that reads what another block writes in the same launch (a
+    read-write race between blocks) reads the input, not the other
+    block's value, whatever the order they ran in;
+  - a kernel ldcheck could not instrument is refused (exit 2).
+The private copies are each block's copies of the global pages it writes
+and the warps' copies of the blocks running at once: when they do not fit
+--mem-limit, exit 2 with the bytes needed (a deterministic run cannot be
+split into rounds).
 
 Arguments: --arg NAME=TYPE[COUNT]:INIT for pointer parameters (INIT: zero,
 iota, rand[:SEED], const:V, file:PATH with raw little-endian data), and

@@ -168,18 +168,15 @@ struct ldc_page_entry {
 };
 
 // A deterministic run (ldcheck run --deterministic) is level 2's first
-// pass alone: blocks run one at a time, in increasing linear index, and at
-// every region end the warps' writes are merged in warp order (the highest
-// warp's byte kept) and stay: no second pass, every warp's copy takes the
-// merged bytes. Blocks that write a byte an earlier block wrote are found
-// through owners[]: per byte of a global page some block wrote, the last
-// block that wrote it and the byte's value before the kernel.
+// pass alone: at every region end the warps' writes are merged in warp
+// order (the highest warp's byte kept) and stay: no second pass, every
+// warp's copy takes the merged bytes. Blocks run together, each on its
+// own copies of the global pages it writes (level 1's pool, one copy per
+// block): a block's merges go to its copies, the warps of a region start
+// from them, and the host merges the blocks' copies in block order once
+// the kernel is done (ldc_pages_ww: the highest block's byte kept).
 struct ldc_det {
   int on, pad;
-  unsigned long long *counters; // [0] owner slots wanted (may pass cap), [1] the block whose turn it is
-  int *page_slot;               // per global page: its owner slot, -1 none, -2 being taken, -3 no room
-  unsigned *owners;             // slot s: slot_bytes entries from owners + s * slot_bytes, (block+1) << 8 | original byte; 0 unwritten
-  unsigned long long cap;       // owner slots
 };
 
 struct ldc_ctx {
@@ -401,10 +398,11 @@ static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_page_of(cons
 // ldc_copy_page copies the valid bytes of page pg of al (the last page may
 // be short) from the base into dst: the part of lane rank of np lanes
 // copying it together (0 of 1: all of it).
-static __device__ LDC_ENGINE void ldc_copy_page(unsigned char *dst, const struct ldc_alloc *al, unsigned long long pg, unsigned rank = 0, unsigned np = 1) {
+static __device__ LDC_ENGINE void ldc_copy_page(unsigned char *dst, const struct ldc_alloc *al, unsigned long long pg, unsigned rank = 0, unsigned np = 1,
+                                                const unsigned char *from = 0) {
   unsigned long long start = pg * al->page_bytes, n = al->size - start;
   if (n > al->page_bytes) n = al->page_bytes;
-  const unsigned char *src = (const unsigned char *)(al->base + start);
+  const unsigned char *src = from ? from : (const unsigned char *)(al->base + start);
   if (((unsigned long long)src & 15) == 0 && n % 16 == 0) {
     const uint4 *s4 = (const uint4 *)src;
     uint4 *d4 = (uint4 *)dst;
@@ -589,6 +587,23 @@ static __device__ LDC_ENGINE void *ldc_cow_grid(const struct ldc_alloc *al, unsi
 #endif
 }
 
+// ldc_det_page: in a deterministic run, the calling block's own copy of
+// page pg of al (level 1's pool, unit = block), taken and copied from the
+// base when create; null when the block has none (the base holds the
+// inputs: no block stores there during the kernel) or the pool is out of
+// room (the run is then void, and runs again with more).
+static __device__ LDC_ENGINE __noinline__ unsigned char *ldc_det_page(const struct ldc_alloc *al, unsigned long long pg, int create) {
+  unsigned page = (unsigned)(al->first_page + pg);
+  int block = (int)ldc_block_linear();
+  long long s, h;
+  unsigned char *d = ldc_grid_find(page, block, create, &s, &h);
+  if (s >= 0) {
+    ldc_copy_page(d, al, pg);
+    ldc_grid_publish(page, block, block, s, h);
+  }
+  return d;
+}
+
 // Level 2: segment helpers.
 static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_seg_counters(unsigned char *seg) { return (unsigned *)seg; }
 static __device__ LDC_ENGINE __forceinline__ unsigned long long *ldc_seg_keys(unsigned char *seg) { return (unsigned long long *)(seg + ldc_g.segs.off_keys); }
@@ -684,10 +699,12 @@ static __device__ LDC_ENGINE void *ldc_cow_block(const struct ldc_alloc *al, uns
 #endif
     unsigned char *d = ldc_seg_find(seg, page, warp, write, &s, &h);
     if (s >= 0) {
-      ldc_copy_page(d, al, pg);
+      // A deterministic run's warps start from their block's copy.
+      ldc_copy_page(d, al, pg, 0, 1, LDC_DET_ON ? ldc_det_page(al, pg, 0) : 0);
       ldc_seg_snapshot(seg, s, 0, 1);
       if (!ldc_seg_publish(seg, page, warp, s, h)) d = 0;
     }
+    if (!d && LDC_DET_ON && !write) d = ldc_det_page(al, pg, 0);
     return d ? d + in : (void *)p;
 #if !defined(LDC_CPU)
   }
@@ -695,14 +712,18 @@ static __device__ LDC_ENGINE void *ldc_cow_block(const struct ldc_alloc *al, uns
   // store to (as in ldc_cow_grid).
   unsigned peers = ldc_match_any(__activemask(), page);
   unsigned lane = ldc_lane(), leader = __ffs(peers) - 1;
-  unsigned char *d = 0;
+  unsigned char *d = 0, *from = 0;
   s = -1;
-  if (lane == leader) d = ldc_seg_find(seg, page, warp, write, &s, &h);
+  if (lane == leader) {
+    d = ldc_seg_find(seg, page, warp, write, &s, &h);
+    if (LDC_DET_ON && s >= 0) from = ldc_det_page(al, pg, 0);
+  }
   d = (unsigned char *)__shfl_sync(peers, (unsigned long long)d, leader);
   s = __shfl_sync(peers, s, leader);
   if (s >= 0) {
     unsigned rank = __popc(peers & ((1u << lane) - 1u)), np = __popc(peers);
-    ldc_copy_page(d, al, pg, rank, np);
+    from = (unsigned char *)__shfl_sync(peers, (unsigned long long)from, leader);
+    ldc_copy_page(d, al, pg, rank, np, from);
     __syncwarp(peers);
     ldc_seg_snapshot(seg, s, rank, np);
     __syncwarp(peers);
@@ -764,22 +785,6 @@ static __device__ LDC_ENGINE void *ldc_memset(void *dst, int c, unsigned long n)
   return dst;
 }
 
-// ldc_det_wait_turn: a deterministic run's blocks run in increasing
-// linear index, each once the one before it gave its turn on. (This relies
-// on the GPU starting blocks in that order, as it does: a block waiting for
-// a turn that no running block will give would wait for ever; --timeout
-// ends such a run.)
-static __device__ LDC_ENGINE __noinline__ void ldc_det_wait_turn() {
-  unsigned long long me = ldc_block_linear();
-  while (*(volatile unsigned long long *)&ldc_g.det.counters[1] != me) {
-    ldc_pause();
-#if defined(LDC_CPU)
-    if (::ldc::launch_failed()) ::ldc::fail_fiber("gave up waiting for this block's turn (--deterministic): another block failed");
-#endif
-  }
-  __threadfence();
-}
-
 // Level 2 segments: a block takes one at its start and gives it back when
 // all its threads are done. Blocks that find none free wait: the holders
 // are running and will finish.
@@ -790,7 +795,6 @@ static __device__ LDC_ENGINE void ldc_seg_acquire() {
     bs->seg_peak = 0;
     bs->seg = 0;
     int n = ldc_g.segs.nseg;
-    if (LDC_DET_ON) ldc_det_wait_turn();
     {
       int g = (int)(ldc_block_linear() % (unsigned)n);
       while (atomicCAS(&ldc_g.segs.busy[g], 0, 1) != 0) {
@@ -847,7 +851,6 @@ static __device__ LDC_ENGINE void ldc_seg_release(const struct ldc_thread *t) {
     __threadfence();
     if (bs->seg_peak) atomicMax(&ldc_g.segs.status[1], bs->seg_peak);
     atomicExch(&ldc_g.segs.busy[bs->seg_index], 0);
-    if (LDC_DET_ON) atomicExch(&ldc_g.det.counters[1], ldc_block_linear() + 1ull);
     bs->seg = 0;
   }
 }
@@ -1051,52 +1054,6 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_byte(int p, int spac
   }
 }
 
-// ldc_det_owner_slot is the owners of global page `page` (a deterministic
-// run), taken on its first merge; null when there is no room (the run is
-// void: the host runs it again with room for every page written).
-static __device__ LDC_ENGINE __noinline__ unsigned *ldc_det_owner_slot(unsigned page) {
-  int *ps = &ldc_g.det.page_slot[page];
-  int s = *(volatile int *)ps;
-  if (s == -1 && atomicCAS(ps, -1, -2) == -1) {
-    // Zeroed here, not by the host: the slots are sized for every page the
-    // targets have, the blocks may write a few of them.
-    unsigned long long n = atomicAdd(&ldc_g.det.counters[0], 1ull);
-    s = n < ldc_g.det.cap ? (int)n : -3;
-    if (s >= 0)
-      for (unsigned long long j = 0; j < ldc_g.pool.slot_bytes; j++) ldc_g.det.owners[(unsigned long long)s * ldc_g.pool.slot_bytes + j] = 0;
-    __threadfence();
-    atomicExch(ps, s);
-  }
-  for (long long spins = 0; (s = *(volatile int *)ps) == -2; spins++) {
-    if (spins > (1LL << 24)) ldc_stuck("the owners of a page were never published");
-    ldc_pause();
-  }
-  return s < 0 ? 0 : ldc_g.det.owners + (unsigned long long)s * ldc_g.pool.slot_bytes;
-}
-
-// ldc_det_owners: the calling block's warps wrote bytes wr of word k of a
-// page (merged value uv; bp the word in the base, nb bytes valid), about to
-// be stored: a byte an earlier block wrote is a write-write race between
-// blocks. The calling block's value is kept, as in a run of the blocks one
-// after the other. Records name the blocks (unit_a the earlier) and no
-// block (block -1): that is how the host tells them from the warps' races.
-static __device__ LDC_ENGINE __noinline__ void ldc_det_owners(int ai, unsigned page, unsigned long long k, const unsigned char *bp, unsigned nb, unsigned uv, unsigned wr,
-                                                 unsigned long long offset, int block) {
-  unsigned *own = ldc_det_owner_slot(page);
-  if (!own) return;
-  unsigned cur = ldc_load_word(bp, nb);
-  for (unsigned b = 0; b < nb; b++) {
-    if (!(wr >> (8 * b) & 0xffu)) continue;
-    unsigned o = own[4 * k + b], orig = o ? (o & 0xffu) : ldc_byte(cur, b);
-    if (o && (int)(o >> 8) - 1 != block) {
-      struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, ai, -1, -1, (int)(o >> 8) - 1, block, -1, -1, -1, (long long)(offset + b),
-                             orig | (ldc_byte(cur, b) << 8) | (ldc_byte(uv, b) << 16)};
-      ldc_record_race(r);
-    }
-    own[4 * k + b] = ((unsigned)(block + 1) << 8) | orig;
-  }
-}
-
 // ldc_check_word_masked is ldc_check_byte for 4 bytes at once (targets whose
 // size is a multiple of 4), for a word whose granule's writer mask is mask:
 // only the warps in the mask can hold anything but S in pass 1 or U in
@@ -1240,8 +1197,15 @@ static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_
           }
         }
       }
-      if (wr && LDC_DET_ON) ldc_det_owners(ai, pl[q].page, k, bp, nb, uv, wr, offset, block);
-      if (wr) ldc_store_word(bp, uv, wr);
+      if (wr && LDC_DET_ON) {
+        // Into the block's own copy: the base keeps the inputs until the
+        // host merges the blocks in order.
+        const struct ldc_alloc *al = &ldc_g.allocs[ai];
+        unsigned char *own = ldc_det_page(al, pl[q].page - al->first_page, 1);
+        if (own) ldc_store_word(own + 4 * k, uv, wr);
+      } else if (wr) {
+        ldc_store_word(bp, uv, wr);
+      }
       written[q * wps + k] = (unsigned char)((wr & 1) | (wr >> 7 & 2) | (wr >> 14 & 4) | (wr >> 21 & 8));
       for (int s = pl[q].head; s >= 0; s = slots[s].next) {
         unsigned *dp = (unsigned *)ldc_seg_data(seg, s) + k, *sp = (unsigned *)ldc_seg_snap(seg, s) + k;
