@@ -49,6 +49,7 @@ func TestGolden(t *testing.T) {
 		"../testdata/kernels/atomic_count.cu",
 		"../testdata/kernels/host_code.cu",
 		"../testdata/kernels/unsupported.cu",
+		"../testdata/kernels/pred_barriers.cu",
 	} {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			got := instrument(t, lib, f).Source
