@@ -17,7 +17,7 @@ __global__ void forms(const int *in, int *out, int n) {
     if (v & 1) continue;
     acc++;
   } while (__syncthreads_count(v != 0) > 2);
-  if (t == n) acc = 0;
+  if (n > 1000) acc = 0;
   else if (__syncthreads_and(acc >= 0)) acc += 2;
   switch (__syncthreads_count(acc & 1)) {
   case 0: acc++; break;
