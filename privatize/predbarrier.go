@@ -55,9 +55,14 @@ type predCall struct {
 // resultName is the local that holds the block's result.
 func (pc *predCall) resultName(K int) string { return fmt.Sprintf("ldc_sv_%d_%d", K, pc.id) }
 
+// predName is the local that holds the thread's predicate, a value of the
+// region the barrier ends: compared between the passes like the other
+// locals, so a race whose effect is only on the predicate is found.
+func (pc *predCall) predName(K int) string { return fmt.Sprintf("ldc_pa_%d_%d", K, pc.id) }
+
 func (pc *predCall) hoist(K int) string {
-	return fmt.Sprintf("{ LDC_TR_BAR(%d); LDC_BARRIER_PRED(%d, %d, %s, %s, (%s), %s); ldc_r_%d_%d:; }",
-		pc.id, K, pc.id, predOps[pc.call], pc.call, pc.text, pc.resultName(K), K, pc.id)
+	return fmt.Sprintf("{ %s = (%s) ? 1 : 0; LDC_TR_BAR(%d); LDC_BARRIER_PRED(%d, %d, %s, %s, %s, %s); ldc_r_%d_%d:; }",
+		pc.predName(K), pc.text, pc.id, K, pc.id, predOps[pc.call], pc.call, pc.predName(K), pc.resultName(K), K, pc.id)
 }
 
 // tokenIndex returns the index of the first token at or after off.
@@ -253,7 +258,8 @@ func (kr *kernelRewrite) predEdits(calls []*predCall, leaves *edits, consumed ma
 			}
 		}
 		leaves.replace(pc.node.Pos.Offset, pc.node.Pos.End, repl)
-		locals = append(locals, &local{node: &passes.Node{Kind: "VarDecl", Type: "int", Name: repl}, name: pc.resultName(K)})
+		locals = append(locals, &local{node: &passes.Node{Kind: "VarDecl", Type: "int"}, name: pc.predName(K)},
+			&local{node: &passes.Node{Kind: "VarDecl", Type: "int"}, name: pc.resultName(K)})
 	}
 	// One set of statement edits per anchor, its barriers in source order.
 	type group struct {

@@ -1616,14 +1616,15 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
   } while (0)
 
 // LDC_BARRIER_PRED is a predicate barrier (OP one of LDC_PRED_*, F the
-// user's call): P is evaluated in the region the barrier ends, OUT gets
-// the block's result as the region that follows starts.
+// user's call): P, the thread's predicate (a local, 0 or 1, set in the
+// region the barrier ends), OUT gets the block's result as the region
+// that follows starts.
 #define LDC_BARRIER_PRED(K, ID, OP, F, P, OUT)                  \
   do {                                                          \
     if (ldc_t.mode != LDC_MODE_REPLAY) {                        \
       OUT = F(P);                                               \
     } else {                                                    \
-      ldc_t.pred = (P) ? 1 : 0;                                 \
+      ldc_t.pred = (P);                                         \
       if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
       else LDC_SAVE_##K(ldc_end);                               \
       ldc_t.pred_op = OP;                                       \
