@@ -185,12 +185,36 @@ func (rf *regionFlow) stmt(n *Node, in starts) starts {
 		return out.union(in)
 	case "ForStmt", "WhileStmt", "CXXForRangeStmt":
 		body := n.Children[len(n.Children)-1]
+		// The header's parts: a for's init runs once; the condition (a
+		// barrier in it, __syncthreads_or(...), ends a region at each
+		// test) before every iteration and at the exit; the increment
+		// after the body and continues.
+		var init, cond, inc []*Node
+		for _, c := range n.Children[:len(n.Children)-1] {
+			switch {
+			case n.Kind == "WhileStmt":
+				cond = append(cond, c)
+			case n.Kind == "ForStmt" && rf.forPart(n, c) == 0:
+				init = append(init, c)
+			case n.Kind == "ForStmt" && rf.forPart(n, c) == 1:
+				cond = append(cond, c)
+			case n.Kind == "ForStmt":
+				inc = append(inc, c)
+			}
+		}
+		through := func(parts []*Node, s starts) starts {
+			for _, c := range parts {
+				s = rf.expr(c, s)
+			}
+			return s
+		}
+		in = through(init, in)
 		j := &jumps{breaks: starts{}, continues: starts{}, isLoop: true}
 		rf.stack = append(rf.stack, j)
 		head := in
 		for {
-			out := rf.stmt(body, head)
-			next := in.union(out).union(j.continues)
+			out := rf.stmt(body, through(cond, head))
+			next := in.union(through(inc, out.union(j.continues)))
 			if next.equal(head) {
 				break
 			}
@@ -200,7 +224,7 @@ func (rf *regionFlow) stmt(n *Node, in starts) starts {
 		if rf.infinite(n) {
 			return j.breaks
 		}
-		return head.union(j.breaks)
+		return through(cond, head).union(j.breaks)
 	case "DoStmt":
 		body := n.Children[0]
 		j := &jumps{breaks: starts{}, continues: starts{}, isLoop: true}
@@ -209,6 +233,9 @@ func (rf *regionFlow) stmt(n *Node, in starts) starts {
 		var out starts
 		for {
 			out = rf.stmt(body, head).union(j.continues)
+			for _, c := range n.Children[1:] {
+				out = rf.expr(c, out) // the condition
+			}
 			next := in.union(out)
 			if next.equal(head) {
 				break
@@ -249,6 +276,25 @@ func (rf *regionFlow) stmt(n *Node, in starts) starts {
 		return rf.stmt(n.Children[len(n.Children)-1], in)
 	}
 	return rf.expr(n, in)
+}
+
+// forPart says which part of for statement n's header child c is in: 0
+// init, 1 condition, 2 increment (the ';' before it at the header's depth).
+func (rf *regionFlow) forPart(n, c *Node) int {
+	depth, part := 0, 0
+	for i := n.Pos.Offset; i < c.Pos.Offset && i < len(rf.src); i++ {
+		switch rf.src[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ';':
+			if depth == 1 {
+				part++
+			}
+		}
+	}
+	return part
 }
 
 // infinite reports whether a loop has no exit but break: for(;;), while(1),

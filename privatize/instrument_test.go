@@ -49,6 +49,7 @@ func TestGolden(t *testing.T) {
 		"../testdata/kernels/atomic_count.cu",
 		"../testdata/kernels/host_code.cu",
 		"../testdata/kernels/unsupported.cu",
+		"../testdata/kernels/pred_barriers.cu",
 	} {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			got := instrument(t, lib, f).Source
@@ -199,5 +200,34 @@ func untraced(src string) string {
 			return src
 		}
 		src = src[:i] + src[i+len(open):j] + src[j+end+2:]
+	}
+}
+
+// TestPredicateBarrierPlaces: predicate barriers that cannot be moved to a
+// statement of their own (right of &&, in a for increment) leave their
+// kernel uninstrumented with a reason that names the line; the others are
+// instrumented.
+func TestPredicateBarrierPlaces(t *testing.T) {
+	lib, err := clang.Load("")
+	if err != nil {
+		t.Fatalf("needs libclang 15 (make deps): %v", err)
+	}
+	res := instrument(t, lib, "../testdata/kernels/pred_barriers.cu")
+	want := map[string]string{
+		"forms":        "",
+		"guarded":      "line 37: __syncthreads_or right of &&",
+		"in_increment": "line 42: __syncthreads_count in a for loop's init or increment",
+	}
+	for _, k := range res.Manifest.Kernels {
+		w, ok := want[k.Name]
+		if !ok {
+			continue
+		}
+		if w == "" && (!k.Instrumented || k.Reason != "") {
+			t.Errorf("kernel %s: not instrumented: %s", k.Name, k.Reason)
+		}
+		if w != "" && (k.Instrumented || !strings.Contains(k.Reason, w)) {
+			t.Errorf("kernel %s: instrumented %v, reason %q, want one with %q", k.Name, k.Instrumented, k.Reason, w)
+		}
 	}
 }

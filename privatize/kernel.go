@@ -86,8 +86,8 @@ func (kr *kernelRewrite) unsupported(u *passes.Unit, a *passes.Analysis) string 
 		if b.Context == "device-function" {
 			return fmt.Sprintf("the barrier in device function %s (called at line %d) would end a region inside a call; inline %s into the kernel", b.Via, b.Pos.Line, b.Via)
 		}
-		if !b.Warp && b.Call != "__syncthreads" && b.Call != "thread_block::sync" && b.Call != "cooperative_groups::sync" {
-			return fmt.Sprintf("%s at line %d: only __syncthreads() and block.sync() can be replayed so far", b.Call, b.Pos.Line)
+		if !b.Warp && b.Call != "__syncthreads" && b.Call != "thread_block::sync" && b.Call != "cooperative_groups::sync" && predOps[b.Call] == "" {
+			return fmt.Sprintf("%s at line %d: only __syncthreads(), __syncthreads_and/or/count() and block.sync() can be replayed so far", b.Call, b.Pos.Line)
 		}
 	}
 	for _, d := range a.Diagnostics {
@@ -252,11 +252,15 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 	var leaves edits
 	var err error
 	barrierIDs := map[int]int{} // call offset -> barrier ID
+	predIDs := map[int]passes.Barrier{}
 	for _, b := range k.Barriers {
-		if !b.Warp {
+		if !b.Warp && predOps[b.Call] != "" {
+			predIDs[b.Pos.Offset] = b
+		} else if !b.Warp {
 			barrierIDs[b.Pos.Offset] = b.ID
 		}
 	}
+	var preds []*predCall
 	body.Walk(func(n *passes.Node) bool {
 		if err != nil {
 			return false
@@ -282,6 +286,10 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 				}
 			}
 		case "CallExpr":
+			if b, ok := predIDs[n.Pos.Offset]; ok && n.Name == b.Call {
+				preds = append(preds, &predCall{node: n, id: b.ID, call: b.Call})
+				return true // the predicate's own references are rewritten
+			}
 			if id, ok := barrierIDs[n.Pos.Offset]; ok {
 				end, ok := kr.semicolonAfter(n.Pos.End)
 				if !ok || n.Parent == nil || !isStatementParent(n.Parent) {
@@ -347,9 +355,19 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 		leaves = append(leaves, sw...)
 	}
 
+	// Predicate barriers move to statements of their own (predbarrier.go).
+	consumed := map[int]bool{}
+	if len(preds) > 0 {
+		pe, pl, e := kr.predEdits(preds, &leaves, consumed)
+		if e != nil {
+			return nil, "", e
+		}
+		es = append(es, pe...)
+		locals = append(locals, pl...)
+	}
+
 	// Declarations become assignments; the edits inside an initializer are
 	// applied to its text here and dropped from the leaves.
-	consumed := map[int]bool{}
 	body.Walk(func(n *passes.Node) bool {
 		if err != nil || n.Kind != "DeclStmt" {
 			return err == nil
@@ -552,6 +570,9 @@ func (kr *kernelRewrite) implicitConstruction(init *passes.Node) bool {
 func (kr *kernelRewrite) subApply(leaves edits, p passes.Pos, consumed map[int]bool) (string, error) {
 	var inner edits
 	for i, lf := range leaves {
+		if consumed[i] {
+			continue // applied already, as part of a text that moved
+		}
 		if lf.from >= p.Offset && lf.to <= p.End && !(lf.from == lf.to && (lf.from == p.End && lf.order == 0 || lf.from == p.Offset && lf.order == 1)) {
 			inner = append(inner, edit{from: lf.from - p.Offset, to: lf.to - p.Offset, text: lf.text, order: lf.order})
 			consumed[i] = true

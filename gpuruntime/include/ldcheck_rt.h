@@ -244,11 +244,16 @@ struct ldc_thread {
   int done;        // returned from the kernel and checked
   int natomic, atomic_start;
   unsigned long long compared; // bytes of private copies this thread's checks compared
+  // At a predicate barrier (__syncthreads_and/or/count): its LDC_PRED_* op
+  // and the thread's predicate, 0 elsewhere; ldc_check leaves the block's
+  // result in pred.
+  int pred_op, pred;
 };
 
 struct ldc_block_state {
   void *shared_orig[LDC_MAX_SHARED];
   int pass, from, to;
+  int pred_op;        // the op of the predicate barrier being checked, 0 none
   int seg_index;      // level 2: the segment this block holds, -1 none
   unsigned seg_peak;  // the most slots one of its regions took (told the host once, at the end)
   unsigned long long compared; // bytes its threads' checks compared (told the host once, at the end)
@@ -332,11 +337,17 @@ static __device__ LDC_ENGINE __forceinline__ unsigned ldc_match_any(unsigned mas
 #if defined(LDC_CPU)
 static __device__ LDC_ENGINE __forceinline__ void ldc_bar() { __syncthreads(); }
 static __device__ LDC_ENGINE __forceinline__ int ldc_bar_and(int p) { return __syncthreads_and(p); }
+static __device__ LDC_ENGINE __forceinline__ int ldc_bar_count(int p) { return __syncthreads_count(p); }
 #else
 static __device__ LDC_ENGINE __forceinline__ void ldc_bar() { asm volatile("barrier.sync 0;" ::: "memory"); }
 static __device__ LDC_ENGINE __forceinline__ int ldc_bar_and(int p) {
   int out;
   asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.s32 p, %1, 0;\n\tbarrier.red.and.pred q, 0, p;\n\tselp.s32 %0, 1, 0, q;\n\t}" : "=r"(out) : "r"(p) : "memory");
+  return out;
+}
+static __device__ LDC_ENGINE __forceinline__ int ldc_bar_count(int p) {
+  int out;
+  asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.s32 p, %1, 0;\n\tbarrier.red.popc.u32 %0, 0, p;\n\t}" : "=r"(out) : "r"(p) : "memory");
   return out;
 }
 #endif
@@ -864,6 +875,7 @@ static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
   t->done = 0;
   t->natomic = 0;
   t->compared = 0;
+  t->pred_op = t->pred = 0;
   // Set before any thread adds to it: every thread passes at least one
   // region end (a barrier) before ldc_idle adds.
   if (t->mode == LDC_MODE_REPLAY && ldc_thread_linear() == 0) ldc_block()->compared = 0;
@@ -1284,6 +1296,26 @@ static __device__ LDC_ENGINE __noinline__ void ldc_det_settle(unsigned W, unsign
   }
 }
 
+// ldc_check_pred reduces the predicates of the threads at a predicate
+// barrier over the block (every thread of the block calls it, bs->pred_op
+// is block-uniform after ldc_check's first barrier) and gives each of them
+// the result in t->pred. Threads elsewhere (done, or at the exit) take no
+// part, as exited threads on the hardware: 0 for count and or, ignored by
+// and. Run at the end of each pass, so the result a thread goes on with is
+// that of the last (checked) pass.
+#define LDC_PRED_AND 1
+#define LDC_PRED_OR 2
+#define LDC_PRED_COUNT 3
+static __device__ LDC_ENGINE void ldc_check_pred(struct ldc_thread *t, struct ldc_block_state *bs, unsigned tid, unsigned n) {
+  int op = bs->pred_op, at = t->pred_op != 0;
+  int r = ldc_bar_count(op == LDC_PRED_AND ? (!at || t->pred) : (at && t->pred));
+  // Every thread read bs->pred_op before the barrier above; the next
+  // writes come after ldc_check's last barrier.
+  if (tid == 0) bs->pred_op = 0;
+  if (at) t->pred = op == LDC_PRED_AND ? r == (int)n : op == LDC_PRED_OR ? r != 0 : r;
+  t->pred_op = 0;
+}
+
 // ldc_check is the block-cooperative check at the end of a region: every
 // thread of the block calls it, those that reached the barrier (or the
 // exit) with pass 1 or 2 and those already done with pass 0. It returns 1
@@ -1303,9 +1335,11 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
     bs->from = t->start;
     bs->to = id;
   }
+  if (t->pred_op) bs->pred_op = t->pred_op;
   if (ldc_bar_and(t->done)) return 1;
   int p = bs->pass;
   unsigned tid = ldc_thread_linear(), n = ldc_block_threads(), W = ldc_warps();
+  if (bs->pred_op) ldc_check_pred(t, bs, tid, n);
   int block = (int)ldc_block_linear();
   // Counted in a register, added to the thread's total once: t lives in
   // local memory, and a read-modify-write of it per word cost more than
@@ -1541,6 +1575,28 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
         LDC_LOAD_##K(ldc_start);                                \
         goto ldc_dispatch_##K;                                  \
       }                                                         \
+      LDC_SAVE_##K(ldc_start);                                  \
+    }                                                           \
+  } while (0)
+
+// LDC_BARRIER_PRED is a predicate barrier (OP one of LDC_PRED_*, F the
+// user's call): P, the thread's predicate (a local, 0 or 1, set in the
+// region the barrier ends), OUT gets the block's result as the region
+// that follows starts.
+#define LDC_BARRIER_PRED(K, ID, OP, F, P, OUT)                  \
+  do {                                                          \
+    if (ldc_t.mode != LDC_MODE_REPLAY) {                        \
+      OUT = F(P);                                               \
+    } else {                                                    \
+      ldc_t.pred = (P);                                         \
+      if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
+      else LDC_SAVE_##K(ldc_end);                               \
+      ldc_t.pred_op = OP;                                       \
+      if (ldc_boundary(&ldc_t, ID)) {                           \
+        LDC_LOAD_##K(ldc_start);                                \
+        goto ldc_dispatch_##K;                                  \
+      }                                                         \
+      OUT = ldc_t.pred;                                         \
       LDC_SAVE_##K(ldc_start);                                  \
     }                                                           \
   } while (0)
