@@ -238,7 +238,11 @@ func runRun(c *cli.Context) error {
 	l := gpuruntime.Launch{Source: m.KernelSource(k), Kernel: k, Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared}
 	var argText []string
 	for _, v := range values {
-		l.Args = append(l.Args, gpuruntime.Arg{Param: v.Param, Buffer: v.Buffer, Data: v.Data})
+		var ptrs []gpuruntime.Ptr
+		for _, p := range v.Ptrs {
+			ptrs = append(ptrs, gpuruntime.Ptr(p))
+		}
+		l.Args = append(l.Args, gpuruntime.Arg{Param: v.Param, Buffer: v.Buffer, Data: v.Data, Ptrs: ptrs})
 		argText = append(argText, v.String())
 	}
 	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: unchecked, Deterministic: det, WarmUp: c.Bool("warmup"), EveryShared: c.Bool("every-shared-byte"), IgnoreSameValue: c.Bool("ignore-same-value")}
