@@ -203,8 +203,9 @@ func elemFields(t clang.Type) []manifest.Field {
 }
 
 // recordFields lists record type rt's fields (nested structs flattened
-// with dots, up to a few levels) at their byte offsets from base. Bit
-// fields are left out: they have no byte of their own.
+// with dots, up to a few levels; small arrays of structs element by
+// element, "cells[1].mass") at their byte offsets from base. Bit fields
+// are left out: they have no byte of their own.
 func recordFields(rt clang.Type, prefix string, base int64, depth int) []manifest.Field {
 	var out []manifest.Field
 	for _, ch := range rt.Declaration().Children() {
@@ -218,13 +219,47 @@ func recordFields(rt clang.Type, prefix string, base int64, depth int) []manifes
 			continue
 		}
 		name, off := prefix+ch.Spelling(), base+bits/8
-		if ft.Kind() == clang.TypeRecord && depth < 3 {
+		if ft.Kind() == clang.TypeRecord && depth < maxFieldDepth {
 			if inner := recordFields(ft, name+".", off, depth+1); len(inner) > 0 {
 				out = append(out, inner...)
 				continue
 			}
 		}
+		if inner := recordArrayFields(ft, name, off, depth); len(inner) > 0 {
+			out = append(out, inner...)
+			continue
+		}
 		out = append(out, manifest.Field{Name: name, Offset: off, Size: size, Type: ft.Spelling()})
+	}
+	return out
+}
+
+// maxFieldDepth and maxFieldArray bound how far recordFields flattens:
+// nested structs, and arrays of structs of up to maxFieldArray elements.
+const (
+	maxFieldDepth = 3
+	maxFieldArray = 16
+)
+
+// recordArrayFields flattens the fields of a small array of structs at
+// off, element by element ("name[0].a", "name[1].a"); nil for other
+// types.
+func recordArrayFields(ft clang.Type, name string, off int64, depth int) []manifest.Field {
+	if ft.Kind() != clang.TypeConstantArray || depth >= maxFieldDepth {
+		return nil
+	}
+	et := ft.Elem().Canonical()
+	n, es := ft.ArraySize(), et.Size()
+	if et.Kind() != clang.TypeRecord || n <= 0 || n > maxFieldArray || es <= 0 {
+		return nil
+	}
+	var out []manifest.Field
+	for i := int64(0); i < n; i++ {
+		inner := recordFields(et, fmt.Sprintf("%s[%d].", name, i), off+i*es, depth+1)
+		if len(inner) == 0 {
+			return nil
+		}
+		out = append(out, inner...)
 	}
 	return out
 }

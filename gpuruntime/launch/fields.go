@@ -166,6 +166,9 @@ func (p *litParser) value(depth int, of string) (*lit, string) {
 	if text == "" {
 		return nil, fmt.Sprintf("missing value%s (want %s)", forWhat(of), fieldSyntax)
 	}
+	if strings.ContainsAny(text, " \t") {
+		return nil, fmt.Sprintf("%q is not one value%s; separate fields and elements with ,", text, forWhat(of))
+	}
 	if p.i < len(p.s) && strings.ContainsRune("{[=@", rune(p.s[p.i])) {
 		return nil, fmt.Sprintf("unexpected %q after %s%s (want %s)", p.s[p.i:p.i+1], text, forWhat(of), fieldSyntax)
 	}
@@ -208,6 +211,7 @@ type layout struct {
 	path  string          // from the top ("inner.a")
 	field *manifest.Field // a leaf: the manifest's field
 	kids  []*layout       // a struct
+	elems []*layout       // an array of structs ("cells[1].mass")
 }
 
 func buildLayout(fields []manifest.Field) *layout {
@@ -217,16 +221,40 @@ func buildLayout(fields []manifest.Field) *layout {
 		n := top
 		parts := strings.Split(f.Name, ".")
 		for j, part := range parts {
-			c := n.child(part)
+			path := strings.Join(parts[:j+1], ".")
+			base, idx, isElem := elemPart(part)
+			c := n.child(base)
 			if c == nil {
-				c = &layout{name: part, path: strings.Join(parts[:j+1], ".")}
+				c = &layout{name: base, path: strings.TrimSuffix(path, part) + base}
 				n.kids = append(n.kids, c)
+			}
+			if isElem {
+				for len(c.elems) <= idx {
+					c.elems = append(c.elems, nil)
+				}
+				if c.elems[idx] == nil {
+					c.elems[idx] = &layout{name: part, path: path}
+				}
+				c = c.elems[idx]
 			}
 			n = c
 		}
 		n.field = f
 	}
 	return top
+}
+
+// elemPart splits "cells[1]" into "cells" and 1.
+func elemPart(part string) (base string, idx int, ok bool) {
+	i := strings.IndexByte(part, '[')
+	if i <= 0 || !strings.HasSuffix(part, "]") {
+		return part, 0, false
+	}
+	n, err := strconv.Atoi(part[i+1 : len(part)-1])
+	if err != nil || n < 0 || n > 1<<20 {
+		return part, 0, false
+	}
+	return part[:i], n, true
 }
 
 func (l *layout) child(name string) *layout {
@@ -247,13 +275,25 @@ func (l *layout) describe() string {
 			parts = append(parts, fmt.Sprintf("%s (%s)", k.name, k.field.Type))
 			continue
 		}
-		var names []string
-		for _, kk := range k.kids {
-			names = append(names, kk.name)
+		if len(k.elems) > 0 {
+			parts = append(parts, fmt.Sprintf("%s[%d] of {%s}", k.name, len(k.elems), k.elems[0].names()))
+			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s {%s}", k.name, strings.Join(names, ", ")))
+		parts = append(parts, fmt.Sprintf("%s {%s}", k.name, k.names()))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// names lists the names of l's fields.
+func (l *layout) names() string {
+	if l == nil {
+		return ""
+	}
+	var names []string
+	for _, k := range l.kids {
+		names = append(names, k.name)
+	}
+	return strings.Join(names, ", ")
 }
 
 // funcPointerField is the first field of fields whose type is or holds a
@@ -309,6 +349,23 @@ func (c *encoder) encode(l *layout, v *lit, off int) string {
 	name := c.what
 	if l.path != "" {
 		name = "field " + l.path
+	}
+	if len(l.elems) > 0 {
+		if v.kind != litList {
+			return fmt.Sprintf("%s is an array of %d structs (fields: %s); want %s=[{FIELD=VALUE,...},...]", name, len(l.elems), l.elems[0].describe(), l.name)
+		}
+		if len(v.elems) > len(l.elems) {
+			return fmt.Sprintf("%s has %d elements; got %d", name, len(l.elems), len(v.elems))
+		}
+		for i, ev := range v.elems {
+			if l.elems[i] == nil {
+				return fmt.Sprintf("%s[%d]: the build does not know its fields; give the parameter's bytes (hex:BYTES)", name, i)
+			}
+			if msg := c.encode(l.elems[i], ev, off); msg != "" {
+				return msg
+			}
+		}
+		return ""
 	}
 	if v.kind != litStruct {
 		return fmt.Sprintf("%s is a struct (fields: %s); want %s={FIELD=VALUE,...}", name, l.describe(), leafName(l.path))
