@@ -258,3 +258,32 @@ func TestLayoutTypes(t *testing.T) {
 		t.Errorf("a function pointer is not an array")
 	}
 }
+
+// FuzzBindFields: no field-wise value panics Bind, and every error is an
+// *Error (exit 2).
+func FuzzBindFields(f *testing.F) {
+	for _, s := range []string{
+		"p={n=5,inner={scale=1.5,bias=-2},v=[7,8],flags=[[1],[2,3]],pairs=[{},{a=9}],data=@in}",
+		"p={data=@cells}", "cells=Cell[2]:{next=@cells,id=iota}", "p={flags=[[1,2],[3]]}", "p={pairs=[{a=rand}]}",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a, err := ParseArg(s)
+		if err != nil {
+			return
+		}
+		sp := Spec{Grid: Dim3{1, 1, 1}, Block: Dim3{1, 1, 1}, Args: []Arg{a}}
+		for _, other := range []string{"p={}", "cells=Cell[1]:{}"} {
+			if other[0] != a.Name[0] {
+				o, _ := ParseArg(other)
+				sp.Args = append(sp.Args, o)
+			}
+		}
+		if _, _, err := Bind(structKernel(), sp); err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("%q: %T %v is not an *Error", s, err, err)
+			}
+		}
+	})
+}
