@@ -338,8 +338,8 @@ func TestStructLayouts(t *testing.T) {
 	}
 	want := []f{{"data", 0, 8, "const float *"}, {"n", 8, 4, "int"}, {"inner.scale", 12, 4, "float"}, {"inner.bias", 16, 2, "short"},
 		{"v", 20, 12, "int[3]"}, {"pairs[0].a", 32, 4, "int"}, {"pairs[0].b", 36, 4, "float"}, {"pairs[1].a", 40, 4, "int"}, {"pairs[1].b", 44, 4, "float"},
-		{"cb", 48, 8, "void (*)(int)"}}
-	if d := cmp.Diff(want, flat(ps[0].Fields), cmp.AllowUnexported(f{})); d != "" || ps[0].Size != 56 || ps[0].Pointer || ps[0].ElemFields != nil {
+		{"cb", 48, 8, "void (*)(int)"}, {"tag", 56, 4, "int"}, {"weight", 56, 4, "float"}}
+	if d := cmp.Diff(want, flat(ps[0].Fields), cmp.AllowUnexported(f{})); d != "" || ps[0].Size != 64 || ps[0].Pointer || ps[0].ElemFields != nil {
 		t.Errorf("by-value params_t p (size %d, pointer %v, elem fields %v) (-want +got):\n%s", ps[0].Size, ps[0].Pointer, ps[0].ElemFields, d)
 	}
 	want = []f{{"mass", 0, 4, "float"}, {"next", 8, 8, "Cell *"}}

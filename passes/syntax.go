@@ -208,7 +208,16 @@ func elemFields(t clang.Type) []manifest.Field {
 // are left out: they have no byte of their own.
 func recordFields(rt clang.Type, prefix string, base int64, depth int) []manifest.Field {
 	var out []manifest.Field
-	for _, ch := range rt.Declaration().Children() {
+	children := rt.Declaration().Children()
+	for _, ch := range children {
+		if (ch.Kind() == clang.StructDecl || ch.Kind() == clang.UnionDecl) && depth < maxFieldDepth {
+			// An anonymous struct or union member: its fields are the
+			// record's own (v.i for union { int i; float f; }).
+			if at, off, ok := anonymousMember(rt, ch, children); ok {
+				out = append(out, recordFields(at, prefix, base+off, depth+1)...)
+			}
+			continue
+		}
 		if ch.Kind() != clang.FieldDecl || ch.Spelling() == "" {
 			continue
 		}
@@ -232,6 +241,34 @@ func recordFields(rt clang.Type, prefix string, base int64, depth int) []manifes
 		out = append(out, manifest.Field{Name: name, Offset: off, Size: size, Type: ft.Spelling()})
 	}
 	return out
+}
+
+// anonymousMember tells whether record declaration d, a child of record
+// type rt's declaration, is an anonymous member of rt (no field of rt has
+// its type, and its first field is found by name in rt); it returns d's
+// type and byte offset in rt.
+func anonymousMember(rt clang.Type, d clang.Cursor, siblings []clang.Cursor) (clang.Type, int64, bool) {
+	at := d.Type().Canonical()
+	if at.Kind() != clang.TypeRecord || at.Size() <= 0 {
+		return at, 0, false
+	}
+	spelling := at.Spelling()
+	for _, s := range siblings {
+		if s.Kind() == clang.FieldDecl && strings.Contains(s.Type().Canonical().Spelling(), spelling) {
+			return at, 0, false // a named member's type (or array, pointer of it)
+		}
+	}
+	for _, f := range d.Children() {
+		if f.Kind() != clang.FieldDecl || f.Spelling() == "" {
+			continue
+		}
+		outer, inner := rt.OffsetOf(f.Spelling()), at.OffsetOf(f.Spelling())
+		if outer < 0 || inner < 0 || (outer-inner)%8 != 0 {
+			return at, 0, false
+		}
+		return at, (outer - inner) / 8, true
+	}
+	return at, 0, false
 }
 
 // maxFieldDepth and maxFieldArray bound how far recordFields flattens:

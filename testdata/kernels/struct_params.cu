@@ -1,6 +1,7 @@
 // Structs passed by value, and pointers to structs: the front end lays
 // each out (offsets, sizes and types of the fields, nested structs with
-// dots, small arrays of structs element by element), so that ldcheck run
+// dots, small arrays of structs element by element, the fields of
+// anonymous unions as the struct's own), so that ldcheck run
 // can take them field by field (--arg 'p={n=5,inner={scale=1.5}}').
 typedef struct {
   float scale;
@@ -14,6 +15,7 @@ typedef struct Params {
   int v[3];
   Pair pairs[2];
   void (*cb)(int);
+  union { int tag; float weight; };
 } params_t;
 using cell = struct Cell { float mass; Cell *next; };
 __global__ void fields(params_t p, cell *cells, float *out) {
