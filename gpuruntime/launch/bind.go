@@ -647,6 +647,12 @@ func (b *binder) ptrs(a *Arg, refs []fieldRef, stride int64, count int) ([]Ptr, 
 			return nil, errorf("--arg", a.raw(), "field %s: @%s names no buffer; want @NAME, NAME a pointer parameter of kernel %s (%s)", r.path, r.name, b.k.Name, b.paramList(true))
 		}
 		ptrs = append(ptrs, Ptr{Offset: int64(r.off), Stride: stride, Count: count, Param: i})
+		for _, t := range b.k.Targets {
+			if t.Kind == manifest.KindParam && t.Param == i && !t.Private {
+				b.note("--arg %s: field %s points to %s, which the kernel writes: accesses through the field are not checked, and reads through it can see other threads' writes, which ldcheck may report as a read-write race", a.raw(), r.path, r.name)
+				break
+			}
+		}
 	}
 	return ptrs, nil
 }

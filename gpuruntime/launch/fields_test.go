@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -139,6 +140,22 @@ func TestBindStructBuffer(t *testing.T) {
 	}
 	if got := v.String(); got != "cells=Cell[3]:{mass=rand:5,id=iota,next=@cells}" {
 		t.Errorf("String() = %s", got)
+	}
+}
+
+// TestBindPointerToTarget: a pointer field to a buffer the kernel writes
+// (a checked target) says that accesses through it are not checked.
+func TestBindPointerToTarget(t *testing.T) {
+	k := structKernel()
+	k.Targets = []manifest.Target{{Name: "cells", Kind: manifest.KindParam, Param: 2, Space: manifest.SpaceGlobal}}
+	_, notes, err := Bind(k, spec(t, "p={data=@cells}", "cells=Cell[1]:{}"))
+	want := "--arg p={data=@cells}: field data points to cells, which the kernel writes: accesses through the field are not checked, and reads through it can see other threads' writes, which ldcheck may report as a read-write race"
+	if err != nil || len(notes) == 0 || notes[0] != want {
+		t.Errorf("err %v, notes %q\nwant %s", err, notes, want)
+	}
+	_, notes, _ = Bind(k, spec(t, "p={data=@in}", "cells=Cell[1]:{}"))
+	if strings.Contains(strings.Join(notes, "\n"), "not checked") {
+		t.Errorf("a pointer to an input: notes %q", notes)
 	}
 }
 
