@@ -383,6 +383,10 @@ func (b *binder) scalar(i int, p manifest.Param, a *Arg) (Value, error) {
 		typeName = t.name
 	case known:
 		t = ct.t
+	case a != nil && len(p.Fields) > 0 && a.Type == "":
+		return Value{}, errorf("--arg", a.raw(), "%s is a struct (%s); give its fields: --arg %s={FIELD=VALUE,...} (fields: %s), or its %d bytes: %s=hex:BYTES or %s=file:PATH", p.Name, decl(p), p.Name, buildLayout(p.Fields).describe(), p.Size, p.Name, p.Name)
+	case len(p.Fields) > 0 && a == nil && p.Name != "":
+		return Value{}, errorf("", "", "no --arg for %s (%s): give its fields, --arg %s={FIELD=VALUE,...} (fields: %s; those left out are zero), or its %d bytes: %s=hex:BYTES or %s=file:PATH", name, decl(p), p.Name, buildLayout(p.Fields).describe(), p.Size, p.Name, p.Name)
 	case a != nil:
 		return Value{}, errorf("--arg", a.raw(), "ldcheck cannot tell what %s (%s, %d bytes) takes; give its TYPE: --arg %s=TYPE:%s, e.g. %s=int:%s, or its %d bytes: %s=hex:BYTES or %s=file:PATH", p.Name, decl(p), p.Size, p.Name, a.Scalar, p.Name, a.Scalar, p.Size, p.Name, p.Name)
 	default:

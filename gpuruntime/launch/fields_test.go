@@ -182,6 +182,7 @@ func TestBindStructErrors(t *testing.T) {
 		{"p={data=@n}", "--arg p={data=@n}: field data: @n names no buffer; want @NAME, NAME a pointer parameter of kernel k (its pointer parameters: const float *in, Cell *cells)"},
 		{"p={n=@in}", "--arg p={n=@in}: field n (int) is not a pointer; @in sets pointer fields only"},
 		{"p={data=5}", "--arg p={data=5}: field data is a pointer (const float *); want @NAME, the buffer of pointer parameter NAME (e.g. data=@in), or 0"},
+		{"p=5", "--arg p=5: p is a struct (Params p); give its fields: --arg p={FIELD=VALUE,...} (fields: " + fields + "), or its 44 bytes: p=hex:BYTES or p=file:PATH"},
 		{"n={a=1}", "--arg n={a=1}: n is not a struct (int n); want n=VALUE"},
 		{"p=float[4]:zero", "--arg p=float[4]:zero: p is not a pointer (Params p); want p={FIELD=VALUE,...}"},
 		{"cells=Node[4]:{mass=1}", "--arg cells=Node[4]:{mass=1}: cells points to Cell, not Node; want cells=Cell[4]:{FIELD=VALUE,...} (fields: mass (float), id (int), next (Cell *))"},
@@ -207,6 +208,15 @@ func TestBindStructErrors(t *testing.T) {
 		if _, ok := err.(*Error); err != nil && !ok {
 			t.Errorf("%s: %T is not an *Error (exit 2)", tc.arg, err)
 		}
+	}
+}
+
+// TestBindStructMissing: a struct without --arg says how to give it.
+func TestBindStructMissing(t *testing.T) {
+	_, _, err := Bind(structKernel(), spec(t, "cells=Cell[1]:{}"))
+	want := "no --arg for p (Params p): give its fields, --arg p={FIELD=VALUE,...} (fields: data (const float *), n (int), inner {scale, bias}, v (int[3]), flags (unsigned char[2][2]), pairs[2] of {a}; those left out are zero), or its 44 bytes: p=hex:BYTES or p=file:PATH"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
 	}
 }
 
