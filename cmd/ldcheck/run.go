@@ -97,7 +97,8 @@ field, and @BUF a pointer field to the address of pointer parameter BUF's
 buffer on the backend that runs (--arg 'p={data=@in,n=1024}' --arg
 in=float[1024]:rand), 0 a null one. A buffer of structs takes the same
 fields for every element, --arg 'cells=Cell[256]:{mass=1.5,id=iota}', where
-iota (the element's index) and rand[:SEED] vary per element. Any by-value
+iota (the element's index) and rand[:SEED] vary per element; Cell[256]:zero,
+:rand[:SEED] (number fields random, pointers null) and :file:PATH work too. Any by-value
 parameter also takes its bytes, --arg NAME=hex:BYTES (little-endian, _ may
 separate them) or NAME=file:PATH, exactly its size. Parameters that are or
 hold function pointers are refused. A pointer without --arg gets grid x block

@@ -254,7 +254,7 @@ func funcPointer(i int, p manifest.Param, a Arg, given bool) error {
 }
 
 func (b *binder) buffer(p manifest.Param, a Arg) (Value, error) {
-	if a.Init.Kind == "fields" {
+	if a.Init.Struct {
 		return b.structBuffer(p, a)
 	}
 	ct, known := pointee(p)
@@ -605,6 +605,15 @@ func (b *binder) byValueFields(p manifest.Param, a *Arg) (Value, error) {
 // given (rand and iota fields vary from element to element).
 func (b *binder) structBuffer(p manifest.Param, a Arg) (Value, error) {
 	elem := structName(p.Elem)
+	if a.Init.Kind != "fields" && (len(p.ElemFields) == 0 || a.Type != elem) {
+		// Not the kernel's struct: a TYPE misspelt, as ParseArg would
+		// have said had it known there was no struct of that name.
+		msg := unknownType(a.Type)
+		if len(p.ElemFields) > 0 {
+			msg += fmt.Sprintf("; %s points to %s, so %s=%s[%d]:%s", p.Name, elem, p.Name, elem, a.Count, a.Init)
+		}
+		return Value{}, errorf("--arg", a.raw(), "%s", msg)
+	}
 	if len(p.ElemFields) == 0 || p.ElemSize <= 0 {
 		what := fmt.Sprintf("%s points to %s, not a struct whose fields the build knows", p.Name, normalizeCType(p.Elem))
 		if !named(p.Elem) && !isVoid(p.Elem) {
@@ -620,8 +629,19 @@ func (b *binder) structBuffer(p manifest.Param, a Arg) (Value, error) {
 	}
 	esize := int(p.ElemSize)
 	c := encoder{what: elem, e: encoded{data: make([]byte, esize)}, buf: true}
-	if msg := c.encode(buildLayout(p.ElemFields), a.Init.Fields, 0); msg != "" {
-		return Value{}, errorf("--arg", a.raw(), "%s", msg)
+	switch a.Init.Kind {
+	case "fields":
+		if msg := c.encode(buildLayout(p.ElemFields), a.Init.Fields, 0); msg != "" {
+			return Value{}, errorf("--arg", a.raw(), "%s", msg)
+		}
+	case "rand":
+		c.e.gens = randFields(p.ElemFields, &rng{uint64(a.Init.Seed)})
+	case "file":
+		data, err := readInit(a.Init.Path, elemType{name: elem, size: esize, kind: kindUint}, a.Count, a.raw())
+		if err != nil {
+			return Value{}, err
+		}
+		return Value{Param: p, Buffer: true, Data: data, Count: a.Count, ElemSize: esize, Type: elem, Init: a.Init}, nil
 	}
 	data := make([]byte, a.Count*esize)
 	for i := 0; i < a.Count; i++ {

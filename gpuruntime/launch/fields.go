@@ -512,3 +512,33 @@ func structName(t string) string {
 	}
 	return strings.Join(keep, " ")
 }
+
+// randFields fills every number field of a struct (array elements each)
+// from r, element after element; pointers and what --arg cannot read stay
+// zero.
+func randFields(fields []manifest.Field, r *rng) []fieldGen {
+	var gens []fieldGen
+	var add func(typ string, size, off int)
+	add = func(typ string, size, off int) {
+		if isFuncType(typ) || strings.HasSuffix(strings.TrimSpace(typ), "*") {
+			return
+		}
+		if elem, n, ok := firstDim(typ); ok {
+			if n > 0 && size%n == 0 {
+				for i := 0; i < n; i++ {
+					add(elem, size/n, off+i*(size/n))
+				}
+			}
+			return
+		}
+		if t, ok := leafType(typ, size); ok {
+			if _, named := lookupCType(typ); named {
+				gens = append(gens, fieldGen{off: off, t: t, r: r})
+			}
+		}
+	}
+	for _, f := range fields {
+		add(f.Type, int(f.Size), int(f.Offset))
+	}
+	return gens
+}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -140,6 +142,60 @@ func TestBindStructBuffer(t *testing.T) {
 	}
 	if got := v.String(); got != "cells=Cell[3]:{mass=rand:5,id=iota,next=@cells}" {
 		t.Errorf("String() = %s", got)
+	}
+}
+
+// TestBindStructBufferInits: zero, rand and file for a buffer of
+// structs; a TYPE that is not the kernel's struct is an unknown TYPE.
+func TestBindStructBufferInits(t *testing.T) {
+	k := structKernel()
+	vals, _, err := Bind(k, spec(t, "p={}", "cells=Cell[3]:zero"))
+	if err != nil || !bytes.Equal(vals[2].Data, make([]byte, 48)) || vals[2].String() != "cells=Cell[3]:zero" {
+		t.Fatalf("zero: %v %+v", err, vals)
+	}
+	vals, _, err = Bind(k, spec(t, "p={}", "cells=Cell[3]:rand:9"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rng{9}
+	f, _ := lookupType("float")
+	i32, _ := lookupType("int")
+	for i := 0; i < 3; i++ {
+		el := vals[2].Data[i*16:]
+		mass, id := uint64(binary.LittleEndian.Uint32(el)), uint64(binary.LittleEndian.Uint32(el[4:]))
+		if wm, wi := r.randBits(f), r.randBits(i32); mass != wm || id != wi {
+			t.Errorf("cells[%d]: mass bits %#x id %d, want %#x %d", i, mass, id, wm, wi)
+		}
+		if !bytes.Equal(el[8:16], make([]byte, 8)) {
+			t.Errorf("cells[%d].next is not null: %x", i, el[8:16])
+		}
+	}
+	path := filepath.Join(t.TempDir(), "cells.bin")
+	os.WriteFile(path, bytes.Repeat([]byte{7}, 32), 0o644)
+	vals, _, err = Bind(k, spec(t, "p={}", "cells=Cell[2]:file:"+path))
+	if err != nil || !bytes.Equal(vals[2].Data, bytes.Repeat([]byte{7}, 32)) {
+		t.Errorf("file: %v", err)
+	}
+	_, _, err = Bind(k, spec(t, "p={}", "cells=Cell[3]:file:"+path))
+	if want := "is 32 bytes, shorter than Cell[3] (48 bytes); Cell[2] reads all of it"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("file of the wrong size: %v", err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"p={}", "cells=Cel[3]:zero"}, `--arg cells=Cel[3]:zero: unknown TYPE "Cel" (want ` + strings.Join(TypeNames(), ", ") + "); cells points to Cell, so cells=Cell[3]:zero"},
+		{[]string{"p={}", "cells=Cell[1]:{}", "in=flaot[4]:rand"}, `--arg in=flaot[4]:rand: unknown TYPE "flaot" (want ` + strings.Join(TypeNames(), ", ") + ")"},
+	} {
+		if _, _, err := Bind(k, spec(t, tc.args...)); err == nil || err.Error() != tc.want {
+			t.Errorf("%v:\n got %v\nwant %s", tc.args, err, tc.want)
+		}
+	}
+	// Spellings that are numbers or vectors stay unknown TYPEs at once.
+	for _, s := range []string{"v=float4[4]:zero", "v=Cell[4]:iota", "v=Cell[4]:const:1"} {
+		if _, err := ParseArg(s); err == nil || !strings.Contains(err.Error(), "unknown TYPE") {
+			t.Errorf("ParseArg(%q): %v, want an unknown TYPE", s, err)
+		}
 	}
 }
 

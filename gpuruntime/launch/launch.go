@@ -28,7 +28,9 @@
 //	                         parameter BUF's buffer)
 //	--arg NAME=STRUCT[COUNT]:{FIELD=VALUE,...}   a buffer of structs, every
 //	                         element with those fields (rand[:SEED] and iota
-//	                         vary per element)
+//	                         vary per element); STRUCT[COUNT]:zero,
+//	                         :rand[:SEED] (every number field random,
+//	                         pointers null) and :file:PATH too
 //	--out NAME=PATH          write buffer NAME to PATH after the run
 //
 // Buffer contents and scalars are little-endian, as on the GPU.
@@ -164,6 +166,10 @@ type Init struct {
 	// Fields are a struct element's fields ({FIELD=VALUE,...}), the same
 	// for every element but for rand and iota.
 	Fields *lit
+	// Struct says that the buffer's TYPE is not one of --arg's but the
+	// name of a struct, which Bind checks against the kernel's element
+	// type (fields, zero, rand and file).
+	Struct bool
 }
 
 // String is the INIT spelling: "zero", "rand:1", "const:2.5", "file:x.bin".

@@ -162,9 +162,9 @@ func ParseArg(s string) (Arg, error) {
 		typ := val[:n]
 		t, ok := lookupType(typ)
 		end := strings.IndexByte(val, ']')
-		if !ok && end > 0 && strings.HasPrefix(val[end+1:], ":{") {
-			// A buffer of structs, field-wise: Bind checks TYPE against
-			// the kernel's element type and knows its size.
+		if !ok && end > 0 && (strings.HasPrefix(val[end+1:], ":{") || structInit(typ, val[end+1:])) {
+			// A buffer of structs: Bind checks TYPE against the kernel's
+			// element type and knows its size.
 			return parseStructBuffer(a, typ, val[n+1:end], val[end+2:], fail)
 		}
 		if !ok {
@@ -265,12 +265,32 @@ func parseStructBuffer(a Arg, typ, countText, fields string, fail func(string, .
 	case count < 1:
 		return fail("COUNT is %d; a buffer needs at least 1 element", count)
 	}
+	if !strings.HasPrefix(fields, "{") {
+		in, msg := parseInit(elemType{}, fields)
+		if msg != "" {
+			return fail("%s", msg)
+		}
+		in.Struct = true
+		a.Type, a.Count, a.Init = typ, int(count), in
+		return a, nil
+	}
 	l, msg := parseLit(fields)
 	if msg != "" {
 		return fail("%s", msg)
 	}
-	a.Type, a.Count, a.Init = typ, int(count), Init{Kind: "fields", Fields: l, Const: fields}
+	a.Type, a.Count, a.Init = typ, int(count), Init{Kind: "fields", Fields: l, Const: fields, Struct: true}
 	return a, nil
+}
+
+// structInit tells a buffer of a struct TYPE with an INIT that needs no
+// numeric TYPE (rest is ":zero", ":rand[:SEED]" or ":file:PATH"); the
+// spellings of C scalars, vectors and halves are not struct TYPEs.
+func structInit(typ, rest string) bool {
+	if _, ok := lookupCType(typ); ok || strings.Contains(unknownType(typ), "not supported") || typ == "unsigned" {
+		return false
+	}
+	kind, _, _ := strings.Cut(strings.TrimPrefix(rest, ":"), ":")
+	return strings.HasPrefix(rest, ":") && (kind == "zero" || kind == "rand" || kind == "file")
 }
 
 // parseInit parses INIT for a buffer of t; msg is empty when it is good.
