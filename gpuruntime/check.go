@@ -15,6 +15,44 @@ type Arg struct {
 	Param  manifest.Param
 	Buffer bool
 	Data   []byte
+	// Ptrs are the places in Data that must hold the address of another
+	// argument's buffer (a struct's pointer field): the backend's address,
+	// known only once the buffers are allocated.
+	Ptrs []Ptr
+}
+
+// Ptr is Count 8-byte addresses of argument Param's buffer in an Arg's
+// Data, the first at byte Offset, each Stride bytes after the one before.
+type Ptr struct {
+	Offset, Stride int64
+	Count          int
+	Param          int
+}
+
+// withAddresses returns args with every Ptr written into a copy of its
+// Data, bufs being the buffers' addresses (by argument).
+func withAddresses(args []Arg, bufs []DevPtr) ([]Arg, error) {
+	out := slices.Clone(args)
+	for i, a := range out {
+		if len(a.Ptrs) == 0 {
+			continue
+		}
+		data := slices.Clone(a.Data)
+		for _, p := range a.Ptrs {
+			if p.Param < 0 || p.Param >= len(args) || !args[p.Param].Buffer {
+				return nil, fmt.Errorf("argument %d: a pointer to argument %d, which is not a buffer", i, p.Param)
+			}
+			for k := 0; k < p.Count; k++ {
+				at := p.Offset + int64(k)*p.Stride
+				if at < 0 || at+8 > int64(len(data)) {
+					return nil, fmt.Errorf("argument %d: a pointer at byte %d of %d", i, at, len(data))
+				}
+				binary.LittleEndian.PutUint64(data[at:], uint64(bufs[p.Param]))
+			}
+		}
+		out[i].Data = data
+	}
+	return out, nil
 }
 
 // Launch is one kernel launch to check.
@@ -340,21 +378,33 @@ func (r *checkRun) setup() error {
 		return fmt.Errorf("kernel %s takes %d arguments, got %d", k.Name, len(k.Params), len(r.l.Args))
 	}
 	for _, a := range r.l.Args {
+		var p DevPtr
+		if a.Buffer {
+			var err error
+			if p, err = r.alloc(int64(len(a.Data))); err != nil {
+				return err
+			}
+		}
+		r.bufs = append(r.bufs, p)
+	}
+	// Pointer fields get the buffers' addresses; the restores after each
+	// run write the same bytes.
+	args, err := withAddresses(r.l.Args, r.bufs)
+	if err != nil {
+		return err
+	}
+	r.l.Args = args
+	for i, a := range r.l.Args {
 		if !a.Buffer {
-			r.bufs = append(r.bufs, 0)
 			r.args = append(r.args, a.Data)
 			continue
 		}
-		p, err := r.alloc(int64(len(a.Data)))
-		if err != nil {
-			return err
-		}
+		p := r.bufs[i]
 		param := a.Param
 		r.named[p] = named{name: a.Param.Name, param: &param, size: int64(len(a.Data))}
 		if err := r.b.Write(p, a.Data); err != nil {
 			return err
 		}
-		r.bufs = append(r.bufs, p)
 		r.args = append(r.args, u64(uint64(p)))
 	}
 	for _, t := range k.Targets {

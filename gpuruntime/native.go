@@ -32,17 +32,27 @@ func RunNative(b Backend, l Launch, opt Options) (*Result, error) {
 		}
 	}()
 	for _, a := range l.Args {
+		var p DevPtr
+		if a.Buffer {
+			var err error
+			if p, err = b.Alloc(max(int64(len(a.Data)), 1)); err != nil {
+				return nil, err
+			}
+		}
+		n.bufs = append(n.bufs, p)
+	}
+	args, err := withAddresses(l.Args, n.bufs)
+	if err != nil {
+		return nil, err
+	}
+	l.Args = args
+	n.l.Args = args
+	for i, a := range l.Args {
 		if !a.Buffer {
-			n.bufs = append(n.bufs, 0)
 			n.args = append(n.args, a.Data)
 			continue
 		}
-		size := max(int64(len(a.Data)), 1)
-		p, err := b.Alloc(size)
-		if err != nil {
-			return nil, err
-		}
-		n.bufs = append(n.bufs, p)
+		p := n.bufs[i]
 		if err := b.Write(p, a.Data); err != nil {
 			return nil, err
 		}

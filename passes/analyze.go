@@ -149,7 +149,7 @@ func reachableFuncs(f *Func, funcs map[string]*Func) []*Func {
 func paramsPass(f *Func) []Param {
 	ps := []Param{}
 	for _, p := range f.Params {
-		q := Param{Name: p.Name, Type: p.Type, Size: p.Size, ElemFields: p.ElemFields}
+		q := Param{Name: p.Name, Type: p.Type, Size: p.Size}
 		elem, ok := pointee(p.Type)
 		if !ok && p.Pointee != "" {
 			elem, ok = p.Pointee, true // a typedef of a pointer type
@@ -163,6 +163,9 @@ func paramsPass(f *Func) []Param {
 				// Structs, typedefs and aliases: clang knows their size.
 				q.ElemSize = p.PointeeSize
 			}
+			q.ElemFields = p.ElemFields
+		} else {
+			q.Fields = p.ElemFields // a struct passed by value: its own layout
 		}
 		ps = append(ps, q)
 	}

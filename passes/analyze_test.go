@@ -16,6 +16,7 @@ import (
 
 	"ldcheck/passes"
 	"ldcheck/passes/clang"
+	"ldcheck/privatize/manifest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -308,5 +309,61 @@ __global__ void k(int *c, unsigned *u, float *f, double *d, unsigned long long *
 	slices.Sort(want)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("atomic classes (-want +got):\n%s", diff)
+	}
+}
+
+// TestStructLayouts: struct parameters, by value and pointed to, get
+// their fields' layout from clang whatever names them (a typedef, an
+// alias, a struct declared in an included header), nested structs and
+// small arrays of structs flattened. Written by hand, unlike the golden
+// files.
+func TestStructLayouts(t *testing.T) {
+	lib := loadClang(t)
+	a := analyze(t, lib, "../testdata/kernels/struct_params.cu")
+	if len(a.Kernels) != 1 || len(a.Kernels[0].Params) != 3 {
+		t.Fatalf("want one kernel of 3 parameters, got %+v", a.Kernels)
+	}
+	ps := a.Kernels[0].Params
+	type f struct {
+		name      string
+		off, size int64
+		typ       string
+	}
+	flat := func(fs []manifest.Field) []f {
+		var out []f
+		for _, x := range fs {
+			out = append(out, f{x.Name, x.Offset, x.Size, x.Type})
+		}
+		return out
+	}
+	want := []f{{"data", 0, 8, "const float *"}, {"n", 8, 4, "int"}, {"inner.scale", 12, 4, "float"}, {"inner.bias", 16, 2, "short"},
+		{"v", 20, 12, "int[3]"}, {"pairs[0].a", 32, 4, "int"}, {"pairs[0].b", 36, 4, "float"}, {"pairs[1].a", 40, 4, "int"}, {"pairs[1].b", 44, 4, "float"},
+		{"cb", 48, 8, "void (*)(int)"}, {"tag", 56, 4, "int"}, {"weight", 56, 4, "float"}}
+	if d := cmp.Diff(want, flat(ps[0].Fields), cmp.AllowUnexported(f{})); d != "" || ps[0].Size != 64 || ps[0].Pointer || ps[0].ElemFields != nil {
+		t.Errorf("by-value params_t p (size %d, pointer %v, elem fields %v) (-want +got):\n%s", ps[0].Size, ps[0].Pointer, ps[0].ElemFields, d)
+	}
+	want = []f{{"mass", 0, 4, "float"}, {"next", 8, 8, "Cell *"}}
+	if d := cmp.Diff(want, flat(ps[1].ElemFields), cmp.AllowUnexported(f{})); d != "" || ps[1].ElemSize != 16 || ps[1].Fields != nil {
+		t.Errorf("cell *cells (elem size %d, fields %v) (-want +got):\n%s", ps[1].ElemSize, ps[1].Fields, d)
+	}
+	if ps[2].Fields != nil || ps[2].ElemFields != nil {
+		t.Errorf("float *out has fields: %+v", ps[2])
+	}
+
+	// A struct declared in an included header.
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "cell.h"), []byte("typedef struct { float mass; struct { int lo, hi; } span; } cell_t;\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "k.cu"), []byte("#include \"cell.h\"\n__global__ void k(cell_t c, cell_t *cs) { cs[threadIdx.x] = c; }\n"), 0o644)
+	a = analyze(t, lib, filepath.Join(dir, "k.cu"))
+	if len(a.Kernels) != 1 || len(a.Kernels[0].Params) != 2 {
+		t.Fatalf("want one kernel of 2 parameters, got %+v", a.Kernels)
+	}
+	ps = a.Kernels[0].Params
+	want = []f{{"mass", 0, 4, "float"}, {"span.lo", 4, 4, "int"}, {"span.hi", 8, 4, "int"}}
+	if d := cmp.Diff(want, flat(ps[0].Fields), cmp.AllowUnexported(f{})); d != "" {
+		t.Errorf("cell_t c, declared in a header (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(want, flat(ps[1].ElemFields), cmp.AllowUnexported(f{})); d != "" {
+		t.Errorf("cell_t *cs, declared in a header (-want +got):\n%s", d)
 	}
 }

@@ -203,11 +203,21 @@ func elemFields(t clang.Type) []manifest.Field {
 }
 
 // recordFields lists record type rt's fields (nested structs flattened
-// with dots, up to a few levels) at their byte offsets from base. Bit
-// fields are left out: they have no byte of their own.
+// with dots, up to a few levels; small arrays of structs element by
+// element, "cells[1].mass") at their byte offsets from base. Bit fields
+// are left out: they have no byte of their own.
 func recordFields(rt clang.Type, prefix string, base int64, depth int) []manifest.Field {
 	var out []manifest.Field
-	for _, ch := range rt.Declaration().Children() {
+	children := rt.Declaration().Children()
+	for _, ch := range children {
+		if (ch.Kind() == clang.StructDecl || ch.Kind() == clang.UnionDecl) && depth < maxFieldDepth {
+			// An anonymous struct or union member: its fields are the
+			// record's own (v.i for union { int i; float f; }).
+			if at, off, ok := anonymousMember(rt, ch, children); ok {
+				out = append(out, recordFields(at, prefix, base+off, depth+1)...)
+			}
+			continue
+		}
 		if ch.Kind() != clang.FieldDecl || ch.Spelling() == "" {
 			continue
 		}
@@ -218,13 +228,75 @@ func recordFields(rt clang.Type, prefix string, base int64, depth int) []manifes
 			continue
 		}
 		name, off := prefix+ch.Spelling(), base+bits/8
-		if ft.Kind() == clang.TypeRecord && depth < 3 {
+		if ft.Kind() == clang.TypeRecord && depth < maxFieldDepth {
 			if inner := recordFields(ft, name+".", off, depth+1); len(inner) > 0 {
 				out = append(out, inner...)
 				continue
 			}
 		}
+		if inner := recordArrayFields(ft, name, off, depth); len(inner) > 0 {
+			out = append(out, inner...)
+			continue
+		}
 		out = append(out, manifest.Field{Name: name, Offset: off, Size: size, Type: ft.Spelling()})
+	}
+	return out
+}
+
+// anonymousMember tells whether record declaration d, a child of record
+// type rt's declaration, is an anonymous member of rt (no field of rt has
+// its type, and its first field is found by name in rt); it returns d's
+// type and byte offset in rt.
+func anonymousMember(rt clang.Type, d clang.Cursor, siblings []clang.Cursor) (clang.Type, int64, bool) {
+	at := d.Type().Canonical()
+	if at.Kind() != clang.TypeRecord || at.Size() <= 0 {
+		return at, 0, false
+	}
+	spelling := at.Spelling()
+	for _, s := range siblings {
+		if s.Kind() == clang.FieldDecl && strings.Contains(s.Type().Canonical().Spelling(), spelling) {
+			return at, 0, false // a named member's type (or array, pointer of it)
+		}
+	}
+	for _, f := range d.Children() {
+		if f.Kind() != clang.FieldDecl || f.Spelling() == "" {
+			continue
+		}
+		outer, inner := rt.OffsetOf(f.Spelling()), at.OffsetOf(f.Spelling())
+		if outer < 0 || inner < 0 || (outer-inner)%8 != 0 {
+			return at, 0, false
+		}
+		return at, (outer - inner) / 8, true
+	}
+	return at, 0, false
+}
+
+// maxFieldDepth and maxFieldArray bound how far recordFields flattens:
+// nested structs, and arrays of structs of up to maxFieldArray elements.
+const (
+	maxFieldDepth = 3
+	maxFieldArray = 16
+)
+
+// recordArrayFields flattens the fields of a small array of structs at
+// off, element by element ("name[0].a", "name[1].a"); nil for other
+// types.
+func recordArrayFields(ft clang.Type, name string, off int64, depth int) []manifest.Field {
+	if ft.Kind() != clang.TypeConstantArray || depth >= maxFieldDepth {
+		return nil
+	}
+	et := ft.Elem().Canonical()
+	n, es := ft.ArraySize(), et.Size()
+	if et.Kind() != clang.TypeRecord || n <= 0 || n > maxFieldArray || es <= 0 {
+		return nil
+	}
+	var out []manifest.Field
+	for i := int64(0); i < n; i++ {
+		inner := recordFields(et, fmt.Sprintf("%s[%d].", name, i), off+i*es, depth+1)
+		if len(inner) == 0 {
+			return nil
+		}
+		out = append(out, inner...)
 	}
 	return out
 }

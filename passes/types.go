@@ -63,8 +63,10 @@ type Param struct {
 	Elem      string `json:"elem,omitempty"`
 	ElemSize  int64  `json:"elem_size,omitempty"`
 	ElemConst bool   `json:"elem_const,omitempty"`
-	// ElemFields is the pointee's layout when it is a struct.
+	// ElemFields is the pointee's layout when it is a struct; Fields the
+	// parameter's own when it is a struct passed by value.
 	ElemFields []manifest.Field `json:"elem_fields,omitempty"`
+	Fields     []manifest.Field `json:"fields,omitempty"`
 }
 
 // Space is a memory space.

@@ -71,8 +71,11 @@ A clean verdict holds for the inputs and launch you gave.`
 
 func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
-		Name:  "ldcheck",
-		Usage: "find data races in CUDA kernels by running them twice and comparing bytes",
+		Name: "ldcheck",
+		// A repeated flag's value is one value: --arg 'p={n=5,s=1.5}' and
+		// -D 'MAX(a,b)=...' hold commas.
+		DisableSliceFlagSeparator: true,
+		Usage:                     "find data races in CUDA kernels by running them twice and comparing bytes",
 		Description: `ldcheck gives every warp (or block) a private copy of each variable that may
 race, runs each region between barriers twice, and compares the bytes the
 warps wrote: two warps changing the same byte is a write-write race; a warp

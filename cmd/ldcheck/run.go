@@ -91,9 +91,18 @@ split into rounds).
 
 Arguments: --arg NAME=TYPE[COUNT]:INIT for pointer parameters (INIT: zero,
 iota, rand[:SEED], const:V, file:PATH with raw little-endian data), and
---arg NAME=VALUE for scalars; a by-value parameter of any type (a struct)
-takes its bytes, --arg NAME=hex:BYTES (little-endian, _ may separate them)
-or NAME=file:PATH, exactly its size. A pointer without --arg gets grid x block
+--arg NAME=VALUE for scalars. A struct passed by value is given field by
+field, with the layout the build recorded: --arg 'p={n=1024,scale=1.5}';
+fields left out are zero, {...} sets a nested struct, [V,...] an array
+field, and @BUF a pointer field to the address of pointer parameter BUF's
+buffer on the backend that runs (--arg 'p={data=@in,n=1024}' --arg
+in=float[1024]:rand), 0 a null one. A buffer of structs takes the same
+fields for every element, --arg 'cells=Cell[256]:{mass=1.5,id=iota}', where
+iota (the element's index) and rand[:SEED] vary per element; Cell[256]:zero,
+:rand[:SEED] (number fields random, pointers null) and :file:PATH work too. Any by-value
+parameter also takes its bytes, --arg NAME=hex:BYTES (little-endian, _ may
+separate them) or NAME=file:PATH, exactly its size. Parameters that are or
+hold function pointers are refused. A pointer without --arg gets grid x block
 elements (at least 1 MiB) of seeded random data, an integer scalar gets the
 total thread count; run says what it assumed.
 
@@ -113,7 +122,7 @@ typed_values; --format sarif writes SARIF 2.1.0 for code scanning.
 			&cli.StringFlag{Name: "grid", Usage: "grid size `X[,Y[,Z]]` in blocks"},
 			&cli.StringFlag{Name: "block", Usage: "block size `X[,Y[,Z]]` in threads"},
 			&cli.StringFlag{Name: "shared", Usage: "dynamic shared memory `BYTES` (e.g. 4KiB)"},
-			&cli.StringSliceFlag{Name: "arg", Usage: "kernel argument `NAME=TYPE[COUNT]:INIT` or NAME=VALUE (repeatable)"},
+			&cli.StringSliceFlag{Name: "arg", Usage: "kernel argument `NAME=TYPE[COUNT]:INIT`, NAME=VALUE or NAME={FIELD=VALUE,...} (repeatable)"},
 			&cli.StringSliceFlag{Name: "out", Usage: "write buffer NAME after the run to PATH, raw little-endian: `NAME=PATH` (repeatable)"},
 			&cli.StringFlag{Name: "backend", Value: "auto", Usage: "`BACKEND`: auto (cuda when a GPU is usable, else cpu), cpu or cuda"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report `FORMAT`: text (compiler-style diagnostics), json, or sarif (SARIF 2.1.0 for code scanning: one result per race, rule ldcheck/write-write or ldcheck/read-write, the other access as a related location; locations relative to the current directory)"},
@@ -239,7 +248,11 @@ func runRun(c *cli.Context) error {
 	l := gpuruntime.Launch{Source: m.KernelSource(k), Kernel: k, Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared}
 	var argText []string
 	for _, v := range values {
-		l.Args = append(l.Args, gpuruntime.Arg{Param: v.Param, Buffer: v.Buffer, Data: v.Data})
+		var ptrs []gpuruntime.Ptr
+		for _, p := range v.Ptrs {
+			ptrs = append(ptrs, gpuruntime.Ptr(p))
+		}
+		l.Args = append(l.Args, gpuruntime.Arg{Param: v.Param, Buffer: v.Buffer, Data: v.Data, Ptrs: ptrs})
 		argText = append(argText, v.String())
 	}
 	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: unchecked, Deterministic: det, WarmUp: c.Bool("warmup"), EveryShared: c.Bool("every-shared-byte"), IgnoreSameValue: c.Bool("ignore-same-value")}

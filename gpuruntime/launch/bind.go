@@ -24,6 +24,20 @@ type Value struct {
 	ElemSize int    // bytes per element of Type
 	Type     string // the TYPE Data holds ("float", "uint", ...)
 	Init     Init   // how a buffer was filled; zero for a scalar
+	// Ptrs are pointer fields of Data that must hold the address another
+	// parameter's buffer has on the backend that runs ({data=@in}).
+	Ptrs []Ptr
+	// Spelled is a struct given field by field, as given ({n=5,...}).
+	Spelled string
+}
+
+// Ptr says where Data holds pointers to parameter Param's buffer: Count
+// 8-byte addresses, the first at byte Offset, each Stride bytes after the
+// one before (the same field of each element of a buffer of structs).
+type Ptr struct {
+	Offset, Stride int64
+	Count          int
+	Param          int
 }
 
 // String is the --arg that makes v: "x=float[1024]:rand:3", "n=16384",
@@ -36,6 +50,9 @@ func (v Value) String() string {
 	}
 	if v.Buffer {
 		return fmt.Sprintf("%s=%s[%d]:%s", name, v.Type, v.Count, v.Init)
+	}
+	if v.Spelled != "" {
+		return name + "=" + v.Spelled
 	}
 	t, ok := lookupType(v.Type)
 	if !ok || len(v.Data) < t.size {
@@ -116,6 +133,9 @@ func Bind(k *manifest.Kernel, s Spec) (values []Value, notes []string, err error
 	}
 	for i, p := range k.Params {
 		a, given := b.args[p.Name]
+		if err := funcPointer(i, p, a, given); err != nil {
+			return nil, nil, err
+		}
 		var v Value
 		var err error
 		switch {
@@ -216,7 +236,27 @@ func named(t string) bool {
 	return ok
 }
 
+// funcPointer refuses a parameter that is, or holds, a function pointer:
+// ldcheck has no device function's address to give it.
+func funcPointer(i int, p manifest.Param, a Arg, given bool) error {
+	flag, value := "", ""
+	if given {
+		flag, value = "--arg", a.raw()
+	}
+	const why = "not supported (ldcheck cannot pass the address of a device function)"
+	if (p.Pointer && isFuncType(p.Elem)) || (!p.Pointer && isFuncType(p.Type)) {
+		return errorf(flag, value, "kernel parameter %s (%s) is a function pointer: %s", paramName(i, p), decl(p), why)
+	}
+	if f, ok := funcPointerField(p.Fields); ok {
+		return errorf(flag, value, "kernel parameter %s (%s) holds a function pointer, field %s (%s): %s", paramName(i, p), decl(p), f.Name, f.Type, why)
+	}
+	return nil
+}
+
 func (b *binder) buffer(p manifest.Param, a Arg) (Value, error) {
+	if a.Init.Struct {
+		return b.structBuffer(p, a)
+	}
 	ct, known := pointee(p)
 	if a.IsBytes() {
 		example := "float[1024]"
@@ -315,10 +355,17 @@ func (b *binder) defaultBuffer(i int, p manifest.Param) (Value, error) {
 func (b *binder) scalar(i int, p manifest.Param, a *Arg) (Value, error) {
 	name := paramName(i, p)
 	if a != nil && a.IsBuffer() {
-		return Value{}, errorf("--arg", a.raw(), "%s is not a pointer (%s); want %s=VALUE", p.Name, decl(p), p.Name)
+		want := "VALUE"
+		if len(p.Fields) > 0 {
+			want = "{FIELD=VALUE,...}"
+		}
+		return Value{}, errorf("--arg", a.raw(), "%s is not a pointer (%s); want %s=%s", p.Name, decl(p), p.Name, want)
 	}
 	if a != nil && a.IsBytes() {
 		return byValueBytes(p, a)
+	}
+	if a != nil && a.Fields != nil {
+		return b.byValueFields(p, a)
 	}
 	ct, known := lookupCType(p.Type)
 	known = known && ct.lanes == 1 && (p.Size == 0 || p.Size == int64(ct.t.size))
@@ -336,6 +383,10 @@ func (b *binder) scalar(i int, p manifest.Param, a *Arg) (Value, error) {
 		typeName = t.name
 	case known:
 		t = ct.t
+	case a != nil && len(p.Fields) > 0 && a.Type == "":
+		return Value{}, errorf("--arg", a.raw(), "%s is a struct (%s); give its fields: --arg %s={FIELD=VALUE,...} (fields: %s), or its %d bytes: %s=hex:BYTES or %s=file:PATH", p.Name, decl(p), p.Name, buildLayout(p.Fields).describe(), p.Size, p.Name, p.Name)
+	case len(p.Fields) > 0 && a == nil && p.Name != "":
+		return Value{}, errorf("", "", "no --arg for %s (%s): give its fields, --arg %s={FIELD=VALUE,...} (fields: %s; those left out are zero), or its %d bytes: %s=hex:BYTES or %s=file:PATH", name, decl(p), p.Name, buildLayout(p.Fields).describe(), p.Size, p.Name, p.Name)
 	case a != nil:
 		return Value{}, errorf("--arg", a.raw(), "ldcheck cannot tell what %s (%s, %d bytes) takes; give its TYPE: --arg %s=TYPE:%s, e.g. %s=int:%s, or its %d bytes: %s=hex:BYTES or %s=file:PATH", p.Name, decl(p), p.Size, p.Name, a.Scalar, p.Name, a.Scalar, p.Size, p.Name, p.Name)
 	default:
@@ -528,4 +579,104 @@ func (b *binder) checkShared() error {
 		return errorf("--shared", "", "required: kernel %s uses extern __shared__ %s (line %d), which needs dynamic shared memory; give its size, e.g. --shared %s", b.k.Name, t.Name, t.Line, example)
 	}
 	return nil
+}
+
+// byValueFields is a struct passed by value, given field by field.
+func (b *binder) byValueFields(p manifest.Param, a *Arg) (Value, error) {
+	if len(p.Fields) == 0 {
+		if _, scalar := lookupCType(p.Type); scalar {
+			return Value{}, errorf("--arg", a.raw(), "%s is not a struct (%s); want %s=VALUE", p.Name, decl(p), p.Name)
+		}
+		return Value{}, errorf("--arg", a.raw(), "the build does not know the fields of %s (%s); rebuild with this ldcheck, or give its %d bytes: %s=hex:BYTES or %s=file:PATH", p.Name, decl(p), p.Size, p.Name, p.Name)
+	}
+	c := encoder{what: fmt.Sprintf("%s (%s)", p.Name, normalizeCType(p.Type)), e: encoded{data: make([]byte, p.Size)}}
+	if msg := c.encode(buildLayout(p.Fields), a.Fields, 0); msg != "" {
+		return Value{}, errorf("--arg", a.raw(), "%s", msg)
+	}
+	ptrs, err := b.ptrs(a, c.e.refs, 0, 1)
+	if err != nil {
+		return Value{}, err
+	}
+	_, spelled, _ := strings.Cut(a.raw(), "=")
+	return Value{Param: p, Data: c.e.data, Count: 1, ElemSize: len(c.e.data), Type: "fields", Ptrs: ptrs, Spelled: spelled}, nil
+}
+
+// structBuffer is a buffer of structs whose every element gets the fields
+// given (rand and iota fields vary from element to element).
+func (b *binder) structBuffer(p manifest.Param, a Arg) (Value, error) {
+	elem := structName(p.Elem)
+	if a.Init.Kind != "fields" && (len(p.ElemFields) == 0 || a.Type != elem) {
+		// Not the kernel's struct: a TYPE misspelt, as ParseArg would
+		// have said had it known there was no struct of that name.
+		msg := unknownType(a.Type)
+		if len(p.ElemFields) > 0 {
+			msg += fmt.Sprintf("; %s points to %s, so %s=%s[%d]:%s", p.Name, elem, p.Name, elem, a.Count, a.Init)
+		}
+		return Value{}, errorf("--arg", a.raw(), "%s", msg)
+	}
+	if len(p.ElemFields) == 0 || p.ElemSize <= 0 {
+		what := fmt.Sprintf("%s points to %s, not a struct whose fields the build knows", p.Name, normalizeCType(p.Elem))
+		if !named(p.Elem) && !isVoid(p.Elem) {
+			what = fmt.Sprintf("the build does not know the fields of %s (%s points to it); rebuild with this ldcheck", normalizeCType(p.Elem), p.Name)
+		}
+		return Value{}, errorf("--arg", a.raw(), "%s; want %s=TYPE[COUNT]:INIT, INIT one of %s", what, p.Name, initSyntax)
+	}
+	if a.Type != elem {
+		return Value{}, errorf("--arg", a.raw(), "%s points to %s, not %s; want %s=%s[%d]:{FIELD=VALUE,...} (fields: %s)", p.Name, elem, a.Type, p.Name, elem, a.Count, buildLayout(p.ElemFields).describe())
+	}
+	if int64(a.Count) > maxBufferBytes/p.ElemSize {
+		return Value{}, errorf("--arg", a.raw(), "%s[%d] is too large (at most %d bytes a buffer)", a.Type, a.Count, int64(maxBufferBytes))
+	}
+	esize := int(p.ElemSize)
+	c := encoder{what: elem, e: encoded{data: make([]byte, esize)}, buf: true}
+	switch a.Init.Kind {
+	case "fields":
+		if msg := c.encode(buildLayout(p.ElemFields), a.Init.Fields, 0); msg != "" {
+			return Value{}, errorf("--arg", a.raw(), "%s", msg)
+		}
+	case "rand":
+		c.e.gens = randFields(p.ElemFields, &rng{uint64(a.Init.Seed)})
+	case "file":
+		data, err := readInit(a.Init.Path, elemType{name: elem, size: esize, kind: kindUint}, a.Count, a.raw())
+		if err != nil {
+			return Value{}, err
+		}
+		return Value{Param: p, Buffer: true, Data: data, Count: a.Count, ElemSize: esize, Type: elem, Init: a.Init}, nil
+	}
+	data := make([]byte, a.Count*esize)
+	for i := 0; i < a.Count; i++ {
+		el := data[i*esize : (i+1)*esize]
+		copy(el, c.e.data)
+		for _, g := range c.e.gens {
+			bits := iotaBits(g.t, i)
+			if !g.iota {
+				bits = g.r.randBits(g.t)
+			}
+			put(el[g.off:], g.t.size, bits)
+		}
+	}
+	ptrs, err := b.ptrs(&a, c.e.refs, int64(esize), a.Count)
+	if err != nil {
+		return Value{}, err
+	}
+	return Value{Param: p, Buffer: true, Data: data, Count: a.Count, ElemSize: esize, Type: elem, Init: a.Init, Ptrs: ptrs}, nil
+}
+
+// ptrs resolves the @NAMEs of pointer fields to parameters.
+func (b *binder) ptrs(a *Arg, refs []fieldRef, stride int64, count int) ([]Ptr, error) {
+	var ptrs []Ptr
+	for _, r := range refs {
+		i, ok := b.byName[r.name]
+		if !ok || !b.k.Params[i].Pointer {
+			return nil, errorf("--arg", a.raw(), "field %s: @%s names no buffer; want @NAME, NAME a pointer parameter of kernel %s (%s)", r.path, r.name, b.k.Name, b.paramList(true))
+		}
+		ptrs = append(ptrs, Ptr{Offset: int64(r.off), Stride: stride, Count: count, Param: i})
+		for _, t := range b.k.Targets {
+			if t.Kind == manifest.KindParam && t.Param == i && !t.Private {
+				b.note("--arg %s: field %s points to %s, which the kernel writes: accesses through the field are not checked, and reads through it can see other threads' writes, which ldcheck may report as a read-write race", a.raw(), r.path, r.name)
+				break
+			}
+		}
+	}
+	return ptrs, nil
 }

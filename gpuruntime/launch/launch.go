@@ -21,6 +21,16 @@
 //	                         typedef, an enum): TYPE's size must match
 //	--arg NAME=hex:BYTES     a by-value parameter of any type (a struct) as
 //	--arg NAME=file:PATH     its bytes: exactly the parameter's size
+//	--arg NAME={FIELD=VALUE,...}   a struct by value, field by field:
+//	                         omitted fields are zero; {...} for a nested
+//	                         struct, [V,...] for an array field, @BUF for
+//	                         a pointer field (the address of pointer
+//	                         parameter BUF's buffer)
+//	--arg NAME=STRUCT[COUNT]:{FIELD=VALUE,...}   a buffer of structs, every
+//	                         element with those fields (rand[:SEED] and iota
+//	                         vary per element); STRUCT[COUNT]:zero,
+//	                         :rand[:SEED] (every number field random,
+//	                         pointers null) and :file:PATH too
 //	--out NAME=PATH          write buffer NAME to PATH after the run
 //
 // Buffer contents and scalars are little-endian, as on the GPU.
@@ -124,7 +134,10 @@ type Arg struct {
 	// at BytesFile for file:PATH): a struct --arg cannot spell by fields.
 	BytesGiven []byte
 	BytesFile  string
-	Raw        string // the flag's value as given, for messages
+	// Fields is a struct passed by value given field by field
+	// ({FIELD=VALUE,...}).
+	Fields *lit
+	Raw    string // the flag's value as given, for messages
 }
 
 // IsBytes tells a by-value parameter given as its bytes.
@@ -146,10 +159,17 @@ func (a Arg) Bytes() (uint64, bool) {
 
 // Init says how a buffer starts.
 type Init struct {
-	Kind  string // "zero", "iota", "rand", "const" or "file"
+	Kind  string // "zero", "iota", "rand", "const", "file" or "fields"
 	Seed  int64  // rand
-	Const string // const: the value as typed (already checked against the type)
+	Const string // const: the value as typed (already checked against the type); fields: {...} as typed
 	Path  string // file
+	// Fields are a struct element's fields ({FIELD=VALUE,...}), the same
+	// for every element but for rand and iota.
+	Fields *lit
+	// Struct says that the buffer's TYPE is not one of --arg's but the
+	// name of a struct, which Bind checks against the kernel's element
+	// type (fields, zero, rand and file).
+	Struct bool
 }
 
 // String is the INIT spelling: "zero", "rand:1", "const:2.5", "file:x.bin".
@@ -161,6 +181,8 @@ func (in Init) String() string {
 		return "const:" + in.Const
 	case "file":
 		return "file:" + in.Path
+	case "fields":
+		return in.Const
 	}
 	return in.Kind
 }

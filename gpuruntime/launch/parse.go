@@ -161,10 +161,15 @@ func ParseArg(s string) (Arg, error) {
 	case n > 0 && n < len(val) && val[n] == '[':
 		typ := val[:n]
 		t, ok := lookupType(typ)
+		end := strings.IndexByte(val, ']')
+		if !ok && end > 0 && (strings.HasPrefix(val[end+1:], ":{") || structInit(typ, val[end+1:])) {
+			// A buffer of structs: Bind checks TYPE against the kernel's
+			// element type and knows its size.
+			return parseStructBuffer(a, typ, val[n+1:end], val[end+2:], fail)
+		}
 		if !ok {
 			return fail("%s", unknownType(typ))
 		}
-		end := strings.IndexByte(val, ']')
 		if end < 0 {
 			return fail("missing ] after %s[ (want %s=%s[COUNT]:INIT, e.g. %s=%s[1024]:zero)", typ, name, typ, name, typ)
 		}
@@ -188,6 +193,9 @@ func ParseArg(s string) (Arg, error) {
 		}
 		if rest[0] != ':' {
 			return fail("want :INIT after %s, got %q (INIT is %s)", val[:end+1], rest, initSyntax)
+		}
+		if strings.HasPrefix(rest, ":{") {
+			return fail("%s is not a struct: {FIELD=VALUE,...} sets the fields of a buffer of structs (want %s=%s[%s]:INIT, INIT one of %s)", typ, name, typ, countText, initSyntax)
 		}
 		in, msg := parseInit(t, rest[1:])
 		if msg != "" {
@@ -227,6 +235,13 @@ func ParseArg(s string) (Arg, error) {
 			return fail("%v", err)
 		}
 		a.Type, a.Scalar = typ, v
+	case strings.HasPrefix(strings.TrimSpace(val), "{"):
+		// A struct passed by value, field by field.
+		l, msg := parseLit(val)
+		if msg != "" {
+			return fail("%s", msg)
+		}
+		a.Fields = l
 	default:
 		if strings.ContainsAny(val, "[]") {
 			return fail("want %s=TYPE[COUNT]:INIT with TYPE one of %s", name, strings.Join(TypeNames(), ", "))
@@ -234,6 +249,48 @@ func ParseArg(s string) (Arg, error) {
 		a.Scalar = val
 	}
 	return a, nil
+}
+
+// parseStructBuffer parses NAME=TYPE[COUNT]:{FIELD=VALUE,...}, a buffer
+// of structs each element of which gets the fields given.
+func parseStructBuffer(a Arg, typ, countText, fields string, fail func(string, ...any) (Arg, error)) (Arg, error) {
+	count, err := strconv.ParseInt(countText, 10, 64)
+	switch {
+	case countText == "":
+		return fail("missing COUNT in %s[] (want %s=%s[COUNT]:{FIELD=VALUE,...})", typ, a.Name, typ)
+	case err != nil && !isDigits(countText):
+		return fail("COUNT %q is not a positive integer (want e.g. %s[1024])", countText, typ)
+	case err != nil || count > maxBufferBytes:
+		return fail("%s[%s] is too large (at most %d bytes a buffer)", typ, countText, int64(maxBufferBytes))
+	case count < 1:
+		return fail("COUNT is %d; a buffer needs at least 1 element", count)
+	}
+	if !strings.HasPrefix(fields, "{") {
+		in, msg := parseInit(elemType{}, fields)
+		if msg != "" {
+			return fail("%s", msg)
+		}
+		in.Struct = true
+		a.Type, a.Count, a.Init = typ, int(count), in
+		return a, nil
+	}
+	l, msg := parseLit(fields)
+	if msg != "" {
+		return fail("%s", msg)
+	}
+	a.Type, a.Count, a.Init = typ, int(count), Init{Kind: "fields", Fields: l, Const: fields, Struct: true}
+	return a, nil
+}
+
+// structInit tells a buffer of a struct TYPE with an INIT that needs no
+// numeric TYPE (rest is ":zero", ":rand[:SEED]" or ":file:PATH"); the
+// spellings of C scalars, vectors and halves are not struct TYPEs.
+func structInit(typ, rest string) bool {
+	if _, ok := lookupCType(typ); ok || strings.Contains(unknownType(typ), "not supported") || typ == "unsigned" {
+		return false
+	}
+	kind, _, _ := strings.Cut(strings.TrimPrefix(rest, ":"), ":")
+	return strings.HasPrefix(rest, ":") && (kind == "zero" || kind == "rand" || kind == "file")
 }
 
 // parseInit parses INIT for a buffer of t; msg is empty when it is good.

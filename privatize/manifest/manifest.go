@@ -147,6 +147,13 @@ type Param struct {
 	Elem     string `json:"elem,omitempty"`
 	ElemSize int64  `json:"elem_size,omitempty"`
 	Const    bool   `json:"const,omitempty"` // pointee is const
+	// Fields is the layout of a by-value struct parameter, ElemFields that
+	// of a pointer parameter's struct element type (nested fields
+	// flattened with dots, as in Target.Fields), so that --arg can set
+	// them field by field; empty for other types or when clang could not
+	// lay the struct out.
+	Fields     []Field `json:"fields,omitempty"`
+	ElemFields []Field `json:"elem_fields,omitempty"`
 }
 
 // Barrier is a block barrier the hooks report by ID.

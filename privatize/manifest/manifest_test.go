@@ -80,6 +80,12 @@ func TestValidate(t *testing.T) {
 		{"field outside the element", func(m *Manifest) {
 			m.Kernels[0].Targets[1].Fields = []Field{{Name: "x", Offset: 2, Size: 4, Type: "float"}}
 		}, "target out: field x (bytes 2..5) lies outside the 4-byte element"},
+		{"parameter field outside the parameter", func(m *Manifest) {
+			m.Kernels[0].Params[0].Fields = []Field{{Name: "n", Offset: 6, Size: 4, Type: "int"}}
+		}, "parameter in: field n (bytes 6..9) lies outside the 8-byte element"},
+		{"element field outside the element", func(m *Manifest) {
+			m.Kernels[0].Params[0].ElemFields = []Field{{Name: "m", Offset: 2, Size: 4, Type: "float"}}
+		}, "parameter in's element: field m (bytes 2..5) lies outside the 4-byte element"},
 		{"field without a name", func(m *Manifest) { m.Kernels[0].Targets[1].Fields = []Field{{Offset: 0, Size: 4}} }, "target out: a field has no name"},
 		{"field of no size", func(m *Manifest) { m.Kernels[0].Targets[1].Fields = []Field{{Name: "y", Offset: 0}} }, "target out: field y at offset 0, size 0"},
 		{"site out of order", func(m *Manifest) { m.Sites = []Site{{ID: 3, File: "/src/reduce.cu", Line: 1, Col: 1, Kind: SiteRead}} }, "site 0: id 3, but it is entry 0"},

@@ -87,6 +87,8 @@ func (v *validator) kernel(i int, k *Kernel) {
 		v.check(p.Size > 0, "parameter %s: size %d bytes, want at least 1", name, p.Size)
 		v.check(p.ElemSize >= 0, "parameter %s: elem_size %d bytes is negative", name, p.ElemSize)
 		v.check(p.Type != "", "parameter %s: required field \"type\" is missing or empty", name)
+		v.fields("parameter "+name, p.Fields, p.Size)
+		v.fields("parameter "+name+"'s element", p.ElemFields, p.ElemSize)
 	}
 	barriers := map[int]bool{}
 	for _, b := range k.Barriers {
@@ -127,11 +129,7 @@ func (v *validator) kernel(i int, k *Kernel) {
 		if len(t.Dims) > 0 && t.Bytes > 0 && t.ElemSize > 0 {
 			v.check(elems*t.ElemSize == t.Bytes, "%s: dimensions %v of %d-byte elements make %d bytes, but the target has %d", what, t.Dims, t.ElemSize, elems*t.ElemSize, t.Bytes)
 		}
-		for _, f := range t.Fields {
-			v.check(f.Name != "", "%s: a field has no name", what)
-			v.check(f.Offset >= 0 && f.Size > 0, "%s: field %s at offset %d, size %d (want a place in the element)", what, f.Name, f.Offset, f.Size)
-			v.check(t.ElemSize == 0 || f.Offset+f.Size <= t.ElemSize, "%s: field %s (bytes %d..%d) lies outside the %d-byte element", what, f.Name, f.Offset, f.Offset+f.Size-1, t.ElemSize)
-		}
+		v.fields(what, t.Fields, t.ElemSize)
 		switch t.Kind {
 		case KindParam:
 			ok := t.Param >= 0 && t.Param < len(k.Params)
@@ -165,6 +163,16 @@ func (v *validator) kernel(i int, k *Kernel) {
 	for _, u := range k.Unchecked {
 		v.required("unchecked variable: name", u.Name)
 		v.check(u.Requires.valid(), "unchecked %s: requires %q, want %q or nothing", u.Name, u.Requires, Requires1DLaunch)
+	}
+}
+
+// fields checks a struct layout: each field named and inside the struct's
+// size (when known).
+func (v *validator) fields(what string, fs []Field, size int64) {
+	for _, f := range fs {
+		v.check(f.Name != "", "%s: a field has no name", what)
+		v.check(f.Offset >= 0 && f.Size > 0, "%s: field %s at offset %d, size %d (want a place in the element)", what, f.Name, f.Offset, f.Size)
+		v.check(size == 0 || f.Offset+f.Size <= size, "%s: field %s (bytes %d..%d) lies outside the %d-byte element", what, f.Name, f.Offset, f.Offset+f.Size-1, size)
 	}
 }
 
