@@ -19,8 +19,11 @@ type Arg struct {
 
 // Launch is one kernel launch to check.
 type Launch struct {
-	Source      string // the kernel's source file, for reports
-	Kernel      *manifest.Kernel
+	Source string // the kernel's source file, for reports
+	Kernel *manifest.Kernel
+	// Sites are the build's sites (manifest.Sites): atomic-plain races
+	// name their statements from them.
+	Sites       []manifest.Site
 	Grid, Block [3]uint32
 	Shared      int64
 	Args        []Arg
@@ -157,6 +160,8 @@ type checkRun struct {
 	// launch's context.
 	pool *pool
 	segs *segments
+	// ap is the atomic-plain check's table (atomicplain.go).
+	ap apTable
 }
 
 func (r *checkRun) phase(name string, f func() error) error {
@@ -436,6 +441,9 @@ func (r *checkRun) setup() error {
 	if err := r.b.Memset(r.aover, 0, 8); err != nil {
 		return err
 	}
+	if err := r.apSetup(); err != nil {
+		return err
+	}
 	if k.Instrumented && !r.opt.Unchecked {
 		if err := r.setBudget(); err != nil {
 			return err
@@ -522,6 +530,13 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 	}
 	if r.segs != nil {
 		c.Segs = r.segs.ctx()
+	}
+	if mode == ModeReplay && !r.opt.Deterministic {
+		ap, err := r.apReset()
+		if err != nil {
+			return err
+		}
+		c.Ap = ap
 	}
 	c.Pool.SlotBytes = uint64(r.slotBytes)
 	for _, f := range extra {

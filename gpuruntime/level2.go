@@ -124,7 +124,12 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 			r.segs = nil
 		}
 		if !full {
-			r.addRaces(recs, manifest.ScopeInterWarp)
+			warp, grid := splitGridAP(recs)
+			r.addRaces(warp, manifest.ScopeInterWarp)
+			r.addRaces(grid, manifest.ScopeInterBlock)
+			if err := r.apFull(); err != nil {
+				return err
+			}
 			raw := make([]byte, 8)
 			if err := r.b.Read(raw, r.compared); err != nil {
 				return err

@@ -54,6 +54,18 @@ func (st *siteTable) wrap(n, p *passes.Node) edits {
 	return es
 }
 
+// add makes n a site of the given kind (not traced: the atomics and the
+// plain accesses of atomically updated variables, which name atomic-plain
+// races) and returns its ID; -1 without a table.
+func (st *siteTable) add(n *passes.Node, kind, v string) int {
+	if st == nil || n.File == nil {
+		return -1
+	}
+	id := len(st.sites)
+	st.sites = append(st.sites, manifest.Site{ID: id, File: n.File.Path, Line: n.Pos.Line, Col: n.Pos.Col, Kind: kind, Var: v})
+	return id
+}
+
 // sharedTraceEdits traces every access to the shared targets of body (by
 // declaration key): the whole lvalue around each reference, unless it is
 // an array that decays to a pointer or its address is taken (the accesses

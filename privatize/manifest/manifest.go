@@ -71,7 +71,10 @@ type Site struct {
 	File string `json:"file"` // absolute
 	Line int    `json:"line"`
 	Col  int    `json:"col"`
-	Kind string `json:"kind"` // SiteRead, SiteWrite or SiteReadWrite
+	Kind string `json:"kind"` // SiteRead, SiteWrite, SiteReadWrite or SiteAtomic
+	// Var is the variable accessed, for the accesses of variables that
+	// atomics update (they name atomic-plain races).
+	Var string `json:"var,omitempty"`
 }
 
 // Site kinds.
@@ -79,6 +82,7 @@ const (
 	SiteRead      = "read"
 	SiteWrite     = "write"
 	SiteReadWrite = "read-write" // x += v, x++: reads and stores
+	SiteAtomic    = "atomic"     // an atomic operation (atomicAdd, ...)
 )
 
 // Kernel is one __global__ function.
