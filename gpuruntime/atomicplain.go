@@ -33,10 +33,14 @@ func (r *checkRun) wantsAtomicPlain() bool {
 	return k.Instrumented && !r.opt.Unchecked && !r.opt.Deterministic && (k.Atomics > 0 || len(k.Atomic) > 0)
 }
 
+// apMaxEntries bounds the table (768 MiB).
+const apMaxEntries = 1 << 24
+
 // apSetup allocates the table, sized for the words the atomically updated
-// buffers hold, in every block and in the grid (at least 4096 entries, at
-// most 2M: 96 MiB). An access that finds no room makes the check
-// incomplete, which a note says.
+// buffers hold, in every block and in the grid, and 512 words of shared
+// memory a block (at least 4096 entries, at first at most 2M: 96 MiB). A
+// launch where an access found no room runs again with a larger table
+// (apGrow).
 func (r *checkRun) apSetup() error {
 	if !r.wantsAtomicPlain() {
 		return nil
@@ -51,11 +55,20 @@ func (r *checkRun) apSetup() error {
 			}
 		}
 	}
-	want := min(words, 1<<16)*int64(min(r.l.blocks()+1, 16)) + 64*int64(r.l.blocks()+1)
+	blocks := int64(r.l.blocks()) + 1
+	want := min(words, 1<<21)*min(blocks, 64) + 512*blocks
 	entries := int64(4096)
 	for entries < 2*want && entries < 1<<21 {
 		entries *= 2
 	}
+	return r.apAlloc(entries)
+}
+
+// apAlloc (re)allocates the table with room for entries words.
+func (r *checkRun) apAlloc(entries int64) error {
+	r.free(r.ap.keys)
+	r.free(r.ap.vals)
+	r.ap = apTable{full: r.ap.full}
 	var err error
 	if r.ap.keys, err = r.alloc(entries * 8); err != nil {
 		return &MemoryError{Need: entries * apEntryBytes, What: "the atomic-plain check's table"}
@@ -63,8 +76,10 @@ func (r *checkRun) apSetup() error {
 	if r.ap.vals, err = r.alloc(entries * 5 * 8); err != nil {
 		return &MemoryError{Need: entries * apEntryBytes, What: "the atomic-plain check's table"}
 	}
-	if r.ap.full, err = r.alloc(8); err != nil {
-		return err
+	if r.ap.full == 0 {
+		if r.ap.full, err = r.alloc(8); err != nil {
+			return err
+		}
 	}
 	r.ap.entries = entries
 	return nil
@@ -87,19 +102,31 @@ func (r *checkRun) apReset() (Ap, error) {
 	return Ap{Keys: uint64(r.ap.keys), Vals: uint64(r.ap.vals), Mask: uint64(r.ap.entries - 1), Full: uint64(r.ap.full)}, nil
 }
 
-// apFull adds a note when an access found no room in the table.
-func (r *checkRun) apFull() error {
+// apGrow is called after a level-2 launch: when an access found no room
+// in the table, it makes a table four times larger and says so (true: the
+// launch must run again), or, at the largest size, adds a note that the
+// check was incomplete.
+func (r *checkRun) apGrow() (bool, error) {
 	if r.ap.entries == 0 {
-		return nil
+		return false, nil
 	}
 	raw := make([]byte, 8)
 	if err := r.b.Read(raw, r.ap.full); err != nil {
-		return err
+		return false, err
 	}
-	if raw[0] != 0 {
-		r.res.Notes = append(r.res.Notes, fmt.Sprintf("the atomic-plain check's table (%d words) filled up: races between plain accesses and atomics on the words it had no room for were not checked", r.ap.entries))
+	if raw[0] == 0 {
+		return false, nil
 	}
-	return nil
+	if r.ap.entries < apMaxEntries {
+		old := r.ap.entries
+		if err := r.apAlloc(min(4*old, apMaxEntries)); err != nil {
+			return false, err
+		}
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf("the atomic-plain check's table (%d words) filled up; level 2 ran again with room for %d", old, r.ap.entries))
+		return true, nil
+	}
+	r.res.Notes = append(r.res.Notes, fmt.Sprintf("the atomic-plain check's table (%d words) filled up: races between plain accesses and atomics on the words it had no room for were not checked", r.ap.entries))
+	return false, nil
 }
 
 // splitGridAP moves the atomic-plain records between blocks (block -1)

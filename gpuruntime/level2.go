@@ -124,12 +124,19 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 			r.segs = nil
 		}
 		if !full {
+			again, err := r.apGrow()
+			if err != nil {
+				return err
+			}
+			if again {
+				if err := r.restoreInputs(); err != nil {
+					return err
+				}
+				continue
+			}
 			warp, grid := splitGridAP(recs)
 			r.addRaces(warp, manifest.ScopeInterWarp)
 			r.addRaces(grid, manifest.ScopeInterBlock)
-			if err := r.apFull(); err != nil {
-				return err
-			}
 			raw := make([]byte, 8)
 			if err := r.b.Read(raw, r.compared); err != nil {
 				return err
