@@ -189,6 +189,9 @@ func (r *checkRun) apRace(race *Race, rec Record, scope manifest.Scope) {
 	}
 	if race.target == nil && race.Variable != "" {
 		race.target = &manifest.Target{Name: race.Variable, Space: manifest.Space(race.Space)}
+		if s, ok := r.apSite(reporter); ok && s.Var == race.Variable {
+			race.target.Elem, race.target.ElemSize = s.Elem, s.ElemSize
+		}
 	}
 	if race.target != nil {
 		race.elemSize = max(race.target.ElemSize, 1)

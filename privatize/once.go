@@ -64,7 +64,7 @@ func onceEdits(body *passes.Node, sc *onceScope) (edits, bool) {
 				// the log needs no room for it (histograms do thousands).
 				nr = 1
 			}
-			site := sc.sites.add(n, manifest.SiteAtomic, varName(n.Children[1]))
+			site := sc.sites.add(n, manifest.SiteAtomic, varName(n.Children[1]), strings.TrimSuffix(strings.TrimSpace(n.Children[1].Type), "*"))
 			c := calleeSpan(n)
 			es.replace(c.Pos.Offset, c.Pos.End, fmt.Sprintf("LDC_AOP(%s, %d, %d, %d, %s)", n.Name, site, sh, nr, apBase(n.Children[1], sc)))
 			address[n.Children[1]] = true
@@ -182,7 +182,7 @@ func plainEdit(n *passes.Node, sc *onceScope, cas map[string]bool) edits {
 		es.insert(n.Pos.End, ")", 3000-d)
 		return es
 	}
-	site := sc.sites.add(n, siteKind(n, p), b.Name)
+	site := sc.sites.add(n, siteKind(n, p), b.Name, n.Type)
 	note := fmt.Sprintf("(*LDC_AP_PLAIN(%d, %d, %s, &(", site, sh, apBase(n, sc))
 	if write {
 		// Stores are made once too (LDC_AP_WRITE).

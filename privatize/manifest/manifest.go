@@ -75,6 +75,11 @@ type Site struct {
 	// Var is the variable accessed, for the accesses of variables that
 	// atomics update (they name atomic-plain races).
 	Var string `json:"var,omitempty"`
+	// Elem and ElemSize are the scalar type such an access reads or
+	// writes, when the build knew its size (reports name var[3], not
+	// var[byte 12]).
+	Elem     string `json:"elem,omitempty"`
+	ElemSize int64  `json:"elem_size,omitempty"`
 }
 
 // Site kinds.
