@@ -147,10 +147,29 @@ func casTargets(body *passes.Node) map[string]bool {
 	return out
 }
 
+// assignedThrough says whether n is the left operand of an assignment
+// behind nodes libclang does not expose (a volatile lvalue's is such a
+// node, which isWrite takes for a read).
+func assignedThrough(n *passes.Node) bool {
+	c := n
+	for p := n.Parent; p != nil; c, p = p, p.Parent {
+		switch p.Kind {
+		case "UnexposedExpr", "ParenExpr":
+			continue
+		case "BinaryOperator":
+			return p.Op == "=" && len(p.Children) > 0 && p.Children[0] == c
+		case "CompoundAssignOperator":
+			return len(p.Children) > 0 && p.Children[0] == c
+		}
+		return false
+	}
+	return false
+}
+
 // plainEdit wraps n when it is a plain access of a variable that atomics
 // update: a read is read once (LDC_READ_ONCE) and every access, but the
-// reads of a compare-and-swap loop (casTargets), is noted for the
-// atomic-plain check (LDC_AP_PLAIN).
+// reads of a compare-and-swap loop (casTargets) and volatile accesses, is
+// noted for the atomic-plain check (LDC_AP_PLAIN; stores: LDC_AP_WRITE).
 func plainEdit(n *passes.Node, sc *onceScope, cas map[string]bool) edits {
 	if !isLvalueKind(n.Kind) || extendsParent(n) || isArrayType(n.Type) || isPointerType(n.Type) {
 		return nil
@@ -172,25 +191,31 @@ func plainEdit(n *passes.Node, sc *onceScope, cas map[string]bool) edits {
 	}
 	var es edits
 	d := depth(n)
-	write := isWrite(n, p)
+	write := isWrite(n, p) || assignedThrough(n)
 	macro := "LDC_READ_ONCE("
 	if sh == 1 {
 		macro = "LDC_READ_ONCE_SHARED("
 	}
-	if !write && cas[b.Ref] {
+	// A volatile access is a relaxed one at system scope (PTX ISA, memory
+	// consistency model): morally strong, so no data race with an atomic.
+	// Neither it nor a compare-and-swap loop's first read is noted (site
+	// -2); both are still made once.
+	site := -2
+	if !strings.Contains(n.Type, "volatile") && (write || !cas[b.Ref]) {
+		site = sc.sites.add(n, siteKind(n, p), b.Name, n.Type)
+	}
+	if write {
+		// Stores are made once too (LDC_AP_WRITE).
+		es.insert(n.Pos.Offset, fmt.Sprintf("(*LDC_AP_WRITE(%d, %d, %s, &(", site, sh, apBase(n, sc)), -3000+d)
+		es.insert(n.Pos.End, ")))", 3000-d)
+		return es
+	}
+	if site == -2 {
 		es.insert(n.Pos.Offset, macro, -3000+d)
 		es.insert(n.Pos.End, ")", 3000-d)
 		return es
 	}
-	site := sc.sites.add(n, siteKind(n, p), b.Name, n.Type)
 	note := fmt.Sprintf("(*LDC_AP_PLAIN(%d, %d, %s, &(", site, sh, apBase(n, sc))
-	if write {
-		// Stores are made once too (LDC_AP_WRITE).
-		note = strings.Replace(note, "LDC_AP_PLAIN", "LDC_AP_WRITE", 1)
-		es.insert(n.Pos.Offset, note, -3000+d)
-		es.insert(n.Pos.End, ")))", 3000-d)
-		return es
-	}
 	es.insert(n.Pos.Offset, macro+note, -3000+d)
 	es.insert(n.Pos.End, "))))", 3000-d)
 	return es

@@ -1638,7 +1638,8 @@ static __device__ LDC_ENGINE __noinline__ void ldc_ap_access(const struct ldc_th
   }
 }
 static __device__ LDC_ENGINE __forceinline__ void ldc_ap_note(const struct ldc_thread *t, int site, int space, const void *base, const void *p, unsigned long n, int atomic) {
-  if (ldc_g.ap.mask && t->mode == LDC_MODE_REPLAY && t->pass == 2 && !LDC_DET_ON) ldc_ap_access(t, site, space, base, p, n, atomic);
+  // site -2: an access the check leaves out (volatile, a CAS loop's first read).
+  if (ldc_g.ap.mask && site != -2 && t->mode == LDC_MODE_REPLAY && t->pass == 2 && !LDC_DET_ON) ldc_ap_access(t, site, space, base, p, n, atomic);
 }
 // LDC_AP_PLAIN wraps the address of a plain access to a variable that
 // atomics update (SH: 1 for shared memory).
