@@ -136,7 +136,12 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 			}
 			warp, grid := splitGridAP(recs)
 			r.addRaces(warp, manifest.ScopeInterWarp)
-			r.addRaces(grid, manifest.ScopeInterBlock)
+			// Only when there are any: addRaces finishes every race so far
+			// again, and the typed values of those it already finished
+			// are lost then (their records are dropped).
+			if len(grid) > 0 {
+				r.addRaces(grid, manifest.ScopeInterBlock)
+			}
 			raw := make([]byte, 8)
 			if err := r.b.Read(raw, r.compared); err != nil {
 				return err
