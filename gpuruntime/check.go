@@ -57,8 +57,11 @@ func withAddresses(args []Arg, bufs []DevPtr) ([]Arg, error) {
 
 // Launch is one kernel launch to check.
 type Launch struct {
-	Source      string // the kernel's source file, for reports
-	Kernel      *manifest.Kernel
+	Source string // the kernel's source file, for reports
+	Kernel *manifest.Kernel
+	// Sites are the build's sites (manifest.Sites): atomic-plain races
+	// name their statements from them.
+	Sites       []manifest.Site
 	Grid, Block [3]uint32
 	Shared      int64
 	Args        []Arg
@@ -195,6 +198,8 @@ type checkRun struct {
 	// launch's context.
 	pool *pool
 	segs *segments
+	// ap is the atomic-plain check's table (atomicplain.go).
+	ap apTable
 }
 
 func (r *checkRun) phase(name string, f func() error) error {
@@ -486,6 +491,9 @@ func (r *checkRun) setup() error {
 	if err := r.b.Memset(r.aover, 0, 8); err != nil {
 		return err
 	}
+	if err := r.apSetup(); err != nil {
+		return err
+	}
 	if k.Instrumented && !r.opt.Unchecked {
 		if err := r.setBudget(); err != nil {
 			return err
@@ -572,6 +580,13 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 	}
 	if r.segs != nil {
 		c.Segs = r.segs.ctx()
+	}
+	if mode == ModeReplay && !r.opt.Deterministic {
+		ap, err := r.apReset()
+		if err != nil {
+			return err
+		}
+		c.Ap = ap
 	}
 	c.Pool.SlotBytes = uint64(r.slotBytes)
 	for _, f := range extra {

@@ -32,6 +32,12 @@ type Ctx struct {
 	DynOffset           uint64
 	Compared            uint64 // level 2 adds the bytes its checks compared here
 	Det                 Det
+	Ap                  Ap
+}
+
+// Ap mirrors struct ldc_ap: the atomic-plain check's table (atomicplain.go).
+type Ap struct {
+	Keys, Vals, Mask, Full uint64
 }
 
 // Det mirrors struct ldc_det: a deterministic run's state (det.go).
@@ -75,6 +81,7 @@ const (
 const (
 	RecordWW    = 1
 	RecordRW    = 2
+	RecordAP    = 3 // atomic-plain: a plain access and another unit's atomic
 	SpaceShared = 1
 	SpaceGlobal = 2
 	SpaceLocal  = 3
@@ -82,7 +89,7 @@ const (
 	// FirstAtomicSlots is the atomic log's first room per thread; a
 	// kernel that needs more is run again with what it asked for.
 	FirstAtomicSlots = 16
-	CtxSize          = 1400
+	CtxSize          = 1432
 	RecordSize       = 56
 	TraceEntrySize   = 24
 )

@@ -124,7 +124,24 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 			r.segs = nil
 		}
 		if !full {
-			r.addRaces(recs, manifest.ScopeInterWarp)
+			again, err := r.apGrow()
+			if err != nil {
+				return err
+			}
+			if again {
+				if err := r.restoreInputs(); err != nil {
+					return err
+				}
+				continue
+			}
+			warp, grid := splitGridAP(recs)
+			r.addRaces(warp, manifest.ScopeInterWarp)
+			// Only when there are any: addRaces finishes every race so far
+			// again, and the typed values of those it already finished
+			// are lost then (their records are dropped).
+			if len(grid) > 0 {
+				r.addRaces(grid, manifest.ScopeInterBlock)
+			}
 			raw := make([]byte, 8)
 			if err := r.b.Read(raw, r.compared); err != nil {
 				return err

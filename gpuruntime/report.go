@@ -210,7 +210,10 @@ func (r *checkRun) addRaces(recs []Record, scope manifest.Scope) {
 				race.Kept = &RaceKept{Unit: int(rec.UnitB), Value: second}
 			}
 		}
-		race.bytes = map[int64]Record{rec.Offset: rec}
+		if rec.Kind == RecordAP {
+			r.apRace(&race, rec, scope)
+		}
+		race.bytes = map[int64]Record{race.Offset: rec}
 		r.merge(race)
 	}
 	for i := range r.res.Races {
@@ -220,7 +223,9 @@ func (r *checkRun) addRaces(recs []Record, scope manifest.Scope) {
 		if rc.target != nil && rc.Space != "local" {
 			rc.Element = Element(rc.target, rc.Offset)
 			rc.LastElement = Element(rc.target, rc.Offset+rc.Length-1)
-			rc.Typed = typedFromRecords(rc)
+			if rc.Kind != "atomic-plain" {
+				rc.Typed = typedFromRecords(rc)
+			}
 			if _, _, typ, ok := scalarAt(rc.target, rc.Offset); ok {
 				rc.Type = typ
 			}

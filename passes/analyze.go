@@ -196,6 +196,16 @@ var scalarSizes = map[string]int64{
 
 func scalarSize(t string) int64 { return scalarSizes[t] }
 
+// ScalarSize is the size in bytes of a scalar C type (int, float, unsigned
+// long long, ...), 0 for other types.
+func ScalarSize(t string) int64 {
+	t = strings.TrimSpace(t)
+	for _, q := range []string{"const ", "volatile "} {
+		t = strings.TrimPrefix(t, q)
+	}
+	return scalarSize(strings.TrimSpace(t))
+}
+
 func variableOf(n *Node) *Variable {
 	v := &Variable{Name: n.Name, Type: n.Type, Space: n.Space, Bytes: n.Size, Extern: n.Extern, Pos: n.Pos, Decl: n.Pos}
 	if n.Parent != nil && n.Parent.Kind == "DeclStmt" && len(n.Parent.Children) == 1 {

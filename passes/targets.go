@@ -313,7 +313,7 @@ func (ka *kernelAnalysis) targetsPass(k *Kernel) ([]Target, []Unchecked) {
 		}
 		switch {
 		case atomic != "":
-			unchecked = append(unchecked, Unchecked{Name: c.name, Line: atomicLine, Atomic: true, Reason: fmt.Sprintf("touched by %s at line %d: variables updated by atomics are not privatized, so races on them are not checked", atomic, atomicLine)})
+			unchecked = append(unchecked, Unchecked{Name: c.name, Line: atomicLine, Atomic: true, Reason: fmt.Sprintf("touched by %s at line %d: variables updated by atomics are not privatized, so races between their plain accesses are not checked (their plain accesses against other units' atomics are: atomic-plain)", atomic, atomicLine)})
 			continue
 		case c.space == Constant:
 			unchecked = append(unchecked, Unchecked{Name: c.name, Line: c.line, Reason: "__constant__ memory is read-only in kernels"})

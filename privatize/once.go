@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"ldcheck/passes"
+	"ldcheck/privatize/manifest"
 )
 
 // Once-only operations. A replayed region, and the second of level 1's
@@ -29,25 +30,52 @@ type onceScope struct {
 	// one named atomicXxx is not itself an atomic: its body gets the
 	// treatment.
 	userFuncs map[string]*passes.Func
+	// sites: the build's site table; the atomics and the plain accesses of
+	// atomically updated variables are sites, which name the two
+	// statements of an atomic-plain race.
+	sites *siteTable
 }
 
 // onceEdits wraps the once-only operations of body. It says whether
 // there were any (a device function then needs LDC_SELF).
+//
+// An atomic call FN(p, args) becomes LDC_AOP(FN, SITE, SH, NR, BASE)(p,
+// args): its operands are evaluated in every run (a replay used to skip
+// them, and with them the reads of atomically updated variables they
+// hold), its access noted for the atomic-plain check, the atomic itself
+// run once. Plain reads and writes of variables that atomics update go
+// through LDC_AP_PLAIN, which notes them for the same check.
 func onceEdits(body *passes.Node, sc *onceScope) (edits, bool) {
 	var es edits
+	cas := casTargets(body)
 	address := map[*passes.Node]bool{} // atomics' address operands: not reads
 	body.Walk(func(n *passes.Node) bool {
 		switch {
 		case n.Kind == "UnaryExpr" || address[n]:
 			return false // sizeof/alignof: not evaluated
+		case n.Kind == "CallExpr" && sc.userFuncs[n.Ref] == nil && strings.HasPrefix(n.Name, "atomic") && len(n.Children) > 1 && calleeSpan(n) != nil:
+			sh := 0
+			if refersTo(n.Children[1], sc.shared) {
+				sh = 1
+			}
+			nr := 0
+			if passes.ResultDiscarded(n) {
+				// Nothing to replay: the second run just skips it, and
+				// the log needs no room for it (histograms do thousands).
+				nr = 1
+			}
+			site := sc.sites.add(n, manifest.SiteAtomic, varName(n.Children[1]), strings.TrimSuffix(strings.TrimSpace(n.Children[1].Type), "*"))
+			c := calleeSpan(n)
+			es.replace(c.Pos.Offset, c.Pos.End, fmt.Sprintf("LDC_AOP(%s, %d, %d, %d, %s)", n.Name, site, sh, nr, apBase(n.Children[1], sc)))
+			address[n.Children[1]] = true
 		case n.Kind == "CallExpr" && sc.userFuncs[n.Ref] == nil && strings.HasPrefix(n.Name, "atomic"):
+			// No callee to rewrite (a call through a macro): as before,
+			// run once, unchecked against plain accesses.
 			macro := "LDC_ATOMIC"
 			if len(n.Children) > 1 && refersTo(n.Children[1], sc.shared) {
 				macro = "LDC_ATOMIC_SHARED"
 			}
 			if passes.ResultDiscarded(n) {
-				// Nothing to replay: the second run just skips it, and
-				// the log needs no room for it (histograms do thousands).
 				macro += "_NORET"
 			}
 			es.insert(n.Pos.Offset, macro+"(", 0)
@@ -59,16 +87,90 @@ func onceEdits(body *passes.Node, sc *onceScope) (edits, bool) {
 			es.insert(n.Pos.Offset, "LDC_ONCE(", 0)
 			es.insert(n.Pos.End, ")", 1)
 		default:
-			es = append(es, readEdit(n, sc)...)
+			es = append(es, plainEdit(n, sc, cas)...)
 		}
 		return true
 	})
 	return es, len(es) > 0
 }
 
-// readEdit wraps n when it is a plain read of a variable that atomics
-// update.
-func readEdit(n *passes.Node, sc *onceScope) edits {
+// calleeSpan is the node that spells a call's function name, when the
+// call names it directly in the source (not through a macro).
+func calleeSpan(n *passes.Node) *passes.Node {
+	c := n.Children[0]
+	for c != nil && c.Kind != "DeclRefExpr" && len(c.Children) == 1 {
+		c = c.Children[0]
+	}
+	if c == nil || c.Kind != "DeclRefExpr" || c.Name != n.Name || c.Pos.End-c.Pos.Offset != len(n.Name) || c.Pos.Offset < n.Pos.Offset || c.Pos.End > n.Pos.End {
+		return nil
+	}
+	return c
+}
+
+// varName is the name of the variable an address or lvalue expression
+// refers to ("" when none).
+func varName(n *passes.Node) string {
+	if b := passes.BaseVariable(n); b != nil {
+		return b.Name
+	}
+	return ""
+}
+
+// apBase is the C expression of the first byte of the shared variable an
+// address or lvalue refers to, so that the runtime can give offsets in it
+// (shared addresses mean nothing to the host); 0 elsewhere (the host finds
+// a global address's buffer itself).
+func apBase(n *passes.Node, sc *onceScope) string {
+	b := passes.BaseVariable(n)
+	if b == nil || b.Kind != "DeclRefExpr" || !sc.shared[b.Ref] || isPointerType(b.Type) {
+		return "0"
+	}
+	return "&" + b.Name
+}
+
+// casTargets are the variables (declaration keys) that an atomicCAS of
+// body updates. A plain read of one in the same function is the first
+// guess of a compare-and-swap loop (old = *p; do { assumed = old; old =
+// atomicCAS(p, assumed, f(assumed)); } while (assumed != old), the CUDA
+// programming guide's idiom): the CAS checks it, so the atomic-plain check
+// leaves it out (a plain write still counts).
+func casTargets(body *passes.Node) map[string]bool {
+	out := map[string]bool{}
+	body.Walk(func(n *passes.Node) bool {
+		if n.Kind == "CallExpr" && strings.HasPrefix(n.Name, "atomicCAS") && len(n.Children) > 1 {
+			if b := passes.BaseVariable(n.Children[1]); b != nil {
+				out[b.Ref] = true
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// assignedThrough says whether n is the left operand of an assignment
+// behind nodes libclang does not expose (a volatile lvalue's is such a
+// node, which isWrite takes for a read).
+func assignedThrough(n *passes.Node) bool {
+	c := n
+	for p := n.Parent; p != nil; c, p = p, p.Parent {
+		switch p.Kind {
+		case "UnexposedExpr", "ParenExpr":
+			continue
+		case "BinaryOperator":
+			return p.Op == "=" && len(p.Children) > 0 && p.Children[0] == c
+		case "CompoundAssignOperator":
+			return len(p.Children) > 0 && p.Children[0] == c
+		}
+		return false
+	}
+	return false
+}
+
+// plainEdit wraps n when it is a plain access of a variable that atomics
+// update: a read is read once (LDC_READ_ONCE) and every access, but the
+// reads of a compare-and-swap loop (casTargets) and volatile accesses, is
+// noted for the atomic-plain check (LDC_AP_PLAIN; stores: LDC_AP_WRITE).
+func plainEdit(n *passes.Node, sc *onceScope, cas map[string]bool) edits {
 	if !isLvalueKind(n.Kind) || extendsParent(n) || isArrayType(n.Type) || isPointerType(n.Type) {
 		return nil
 	}
@@ -80,17 +182,42 @@ func readEdit(n *passes.Node, sc *onceScope) edits {
 		return nil // the pointer itself, not the memory it points to
 	}
 	p := parentSkippingParens(n)
-	if p == nil || (p.Kind == "UnaryOperator" && p.Op == "&") || isWrite(n, p) {
+	if p == nil || (p.Kind == "UnaryOperator" && p.Op == "&") {
 		return nil
 	}
-	macro := "LDC_READ_ONCE("
+	sh := 0
 	if sc.shared[b.Ref] {
-		macro = "LDC_READ_ONCE_SHARED("
+		sh = 1
 	}
 	var es edits
 	d := depth(n)
-	es.insert(n.Pos.Offset, macro, -3000+d)
-	es.insert(n.Pos.End, ")", 3000-d)
+	write := isWrite(n, p) || assignedThrough(n)
+	macro := "LDC_READ_ONCE("
+	if sh == 1 {
+		macro = "LDC_READ_ONCE_SHARED("
+	}
+	// A volatile access is a relaxed one at system scope (PTX ISA, memory
+	// consistency model): morally strong, so no data race with an atomic.
+	// Neither it nor a compare-and-swap loop's first read is noted (site
+	// -2); both are still made once.
+	site := -2
+	if !strings.Contains(n.Type, "volatile") && (write || !cas[b.Ref]) {
+		site = sc.sites.add(n, siteKind(n, p), b.Name, n.Type)
+	}
+	if write {
+		// Stores are made once too (LDC_AP_WRITE).
+		es.insert(n.Pos.Offset, fmt.Sprintf("(*LDC_AP_WRITE(%d, %d, %s, &(", site, sh, apBase(n, sc)), -3000+d)
+		es.insert(n.Pos.End, ")))", 3000-d)
+		return es
+	}
+	if site == -2 {
+		es.insert(n.Pos.Offset, macro, -3000+d)
+		es.insert(n.Pos.End, ")", 3000-d)
+		return es
+	}
+	note := fmt.Sprintf("(*LDC_AP_PLAIN(%d, %d, %s, &(", site, sh, apBase(n, sc))
+	es.insert(n.Pos.Offset, macro+note, -3000+d)
+	es.insert(n.Pos.End, "))))", 3000-d)
 	return es
 }
 

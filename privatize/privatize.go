@@ -71,7 +71,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		if f.Kernel || !f.Device || f.Body == nil {
 			continue
 		}
-		sc := &onceScope{shared: map[string]bool{}, atomic: passes.AtomicVars(f, atomicParams), userFuncs: userFuncs}
+		sc := &onceScope{shared: map[string]bool{}, atomic: passes.AtomicVars(f, atomicParams), userFuncs: userFuncs, sites: sites}
 		for key := range moduleShared {
 			sc.shared[key] = true
 		}
@@ -108,7 +108,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		}
 		kr := &kernelRewrite{index: i, k: k, fn: funcs[k.Name], deviceTargets: deviceTargets, unit: u, atomicParams: atomicParams, sites: sites}
 		if kr.fn != nil {
-			kr.once = &onceScope{shared: moduleShared, atomic: passes.AtomicVars(kr.fn, atomicParams), userFuncs: userFuncs}
+			kr.once = &onceScope{shared: moduleShared, atomic: passes.AtomicVars(kr.fn, atomicParams), userFuncs: userFuncs, sites: sites}
 		}
 		for _, c := range k.Calls {
 			kr.selfNeeded = kr.selfNeeded || selfFuncs[c]

@@ -2,6 +2,7 @@ package privatize
 
 import (
 	"fmt"
+	"strings"
 
 	"ldcheck/passes"
 	"ldcheck/privatize/manifest"
@@ -52,6 +53,22 @@ func (st *siteTable) wrap(n, p *passes.Node) edits {
 	es.insert(n.Pos.Offset, "(*LDC_TR(&(", -1000+2*d+1)
 	es.insert(n.Pos.End, fmt.Sprintf("), %d, %d))", id, w), 1000-2*d-1)
 	return es
+}
+
+// add makes n a site of the given kind (not traced: the atomics and the
+// plain accesses of atomically updated variables, which name atomic-plain
+// races) and returns its ID; -1 without a table.
+func (st *siteTable) add(n *passes.Node, kind, v, elem string) int {
+	if st == nil || n.File == nil {
+		return -1
+	}
+	id := len(st.sites)
+	s := manifest.Site{ID: id, File: n.File.Path, Line: n.Pos.Line, Col: n.Pos.Col, Kind: kind, Var: v}
+	if size := passes.ScalarSize(elem); size > 0 {
+		s.Elem, s.ElemSize = strings.TrimSpace(elem), size
+	}
+	st.sites = append(st.sites, s)
+	return id
 }
 
 // sharedTraceEdits traces every access to the shared targets of body (by

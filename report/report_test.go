@@ -52,6 +52,14 @@ func docs() map[string]*Doc {
 		Element: "out[0]", LastElement: "out[0]", Type: "float", Explanation: "--explain=false"}
 	local := gpuruntime.Race{Kind: "read-write", Space: "local", Scope: manifest.ScopeInterWarp, Variable: "(thread-local values)", Region: region,
 		Units: []int{1}, Block: 2, Thread: 40, Count: 7}
+	ap := gpuruntime.Race{Kind: "atomic-plain", Space: "global", Scope: manifest.ScopeInterBlock, Variable: "out",
+		Region: gpuruntime.RaceRegion{File: "/src/reduce.cu", BeginLine: 5, EndLine: 15, From: -1, To: -1},
+		Offset: 0, Length: 1, Elements: [2]int64{0, 0}, Units: []int{1, 0}, Block: -1, Count: 1,
+		Element: "out[0]", LastElement: "out[0]", Type: "float",
+		Accesses: []gpuruntime.Access{
+			{File: "/src/reduce.cu", Line: 13, Col: 9, Kind: "read", Block: 1, Thread: 0, Warp: 0, Element: "out[0]"},
+			{File: "/src/reduce.cu", Line: 14, Col: 5, Kind: "atomic", Block: 0, Thread: 0, Warp: 0, Element: "out[0]"},
+		}}
 	done := func(races ...gpuruntime.Race) *gpuruntime.Result {
 		return &gpuruntime.Result{Races: races, Levels: []string{"block", "warp"}, BytesCompared: 4096, Rounds: 1, RoundsPlanned: 1, Groups: 4, DetectionProbability: 1,
 			Phases: []gpuruntime.Phase{{Name: "level 1 pass 1", Seconds: 0.0015}}, CopyBytes: 8192}
@@ -59,12 +67,13 @@ func docs() map[string]*Doc {
 	notInstrumented := base(&gpuruntime.Result{Unchecked: "inline assembly", Levels: []string{}})
 	notInstrumented.NotChecked = "not instrumented: inline assembly"
 	return map[string]*Doc{
-		"none":      base(done()),
-		"rw":        base(done(rw)),
-		"ww_same":   base(done(ww)),
-		"local":     base(done(local)),
-		"all":       base(done(rwAll, ww, local)),
-		"unchecked": notInstrumented,
+		"none":         base(done()),
+		"rw":           base(done(rw)),
+		"ww_same":      base(done(ww)),
+		"atomic_plain": base(done(ap)),
+		"local":        base(done(local)),
+		"all":          base(done(rwAll, ww, local)),
+		"unchecked":    notInstrumented,
 	}
 }
 

@@ -16,6 +16,10 @@ import (
 const (
 	RuleWriteWrite = "ldcheck/write-write"
 	RuleReadWrite  = "ldcheck/read-write"
+	// RuleAtomicPlain: a plain access and another unit's atomic on the
+	// same bytes with no barrier between (a data race in the CUDA memory
+	// model, which atomics on one side do not make benign).
+	RuleAtomicPlain = "ldcheck/atomic-plain"
 )
 
 // srcRoot is the base the SARIF locations of files under Doc.BaseDir are
@@ -40,6 +44,10 @@ func SARIFOf(d *Doc) (*sarif.Report, error) {
 		WithShortDescription(sarif.NewMultiformatMessageString("Read-write data race")).
 		WithFullDescription(sarif.NewMultiformatMessageString("A warp or block reads bytes another writes with no barrier between the write and the read: what it reads depends on their timing.")).
 		WithTextHelp("Put a barrier (__syncthreads) between the write and the read.")
+	run.AddRule(RuleAtomicPlain).WithName("AtomicPlainRace").
+		WithShortDescription(sarif.NewMultiformatMessageString("Race between a plain access and an atomic")).
+		WithFullDescription(sarif.NewMultiformatMessageString("A warp or block reads or writes bytes with a plain access while another updates them atomically, with no barrier between: under the CUDA memory model this is a data race.")).
+		WithTextHelp("Make the plain access atomic too (atomicAdd(p, 0) to read, atomicExch to write), or separate the two with a barrier.")
 	run.AddInvocation(true)
 	run.Properties = sarif.Properties{"kernel": d.Kernel.Name, "backend": d.Backend, "verdict": d.Verdict()}
 	if d.NotChecked != "" {
@@ -63,8 +71,11 @@ func WriteSARIF(w io.Writer, d *Doc) error {
 
 func (d *Doc) sarifResult(rc *gpuruntime.Race) *sarif.Result {
 	rule := RuleReadWrite
-	if rc.Kind == "write-write" {
+	switch rc.Kind {
+	case "write-write":
 		rule = RuleWriteWrite
+	case "atomic-plain":
+		rule = RuleAtomicPlain
 	}
 	units := unitWord(rc)
 	var us []string

@@ -168,7 +168,9 @@ func writeRace(w io.Writer, d *Doc, rc *gpuruntime.Race) {
 	}
 	fmt.Fprintf(w, "%s: note: in region %s; %s %s%s; bytes %d..%d (%s%d racy bytes)\n", regionAt, region, units, strings.Join(us, ", "), block, rc.Offset, rc.Offset+rc.Length-1, span, rc.Count)
 	first, second := rc.ValueUnits()
-	if rc.Typed != nil {
+	if rc.Kind == "atomic-plain" {
+		fmt.Fprintf(w, "%s: note: %s %d accessed it plainly, %s %d atomically, with no barrier between\n", regionAt, unit, first, unit, second)
+	} else if rc.Typed != nil {
 		if rc.Kind == "write-write" {
 			fmt.Fprintf(w, "%s: note: %s (%s) was %s before the region; %s %d wrote %s, %s %d wrote %s\n", regionAt, elem, rc.Type, rc.Typed.Original, unit, first, rc.Typed.First, unit, second, rc.Typed.Second)
 		} else {
@@ -195,7 +197,9 @@ func writeRace(w io.Writer, d *Doc, rc *gpuruntime.Race) {
 	case rc.Explanation != "":
 		fmt.Fprintf(w, "%s: note: %s\n", regionAt, rc.Explanation)
 	}
-	if rc.Kind == "write-write" {
+	if rc.Kind == "atomic-plain" {
+		fmt.Fprintf(w, "    hint: a %s reads or writes bytes plainly that another %s updates atomically in the same region; make that access atomic too, or put a barrier between them\n", unit, unit)
+	} else if rc.Kind == "write-write" {
 		fmt.Fprintf(w, "    hint: two %s write these bytes with no barrier between them; give each its own element, or order the writes with a barrier (or an atomic)\n", units)
 	} else {
 		fmt.Fprintf(w, "    hint: a %s reads bytes another %s writes in the same region; put a barrier between the write and the read\n", unit, unit)

@@ -62,7 +62,9 @@ func classify(err error) int {
 const blindSpots = `What value-based checking cannot see (LDetector section 4.7):
   - a write of the value that is already there, or a warp that restores the
     original value before the barrier;
-  - variables updated by atomics or protected by locks (listed as unchecked);
+  - races between plain accesses of variables updated by atomics or
+    protected by locks (listed as unchecked); a plain access racing with
+    another warp's or block's atomic is reported (atomic-plain);
   - races between threads of the same warp (intra-warp);
   - a read whose racing value happens to equal the value it would have read.
 A report means two warps or blocks were seen to conflict; but values that

@@ -245,7 +245,7 @@ func runRun(c *cli.Context) error {
 		}
 	}()
 
-	l := gpuruntime.Launch{Source: m.KernelSource(k), Kernel: k, Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared}
+	l := gpuruntime.Launch{Source: m.KernelSource(k), Kernel: k, Sites: m.Sites, Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared}
 	var argText []string
 	for _, v := range values {
 		var ptrs []gpuruntime.Ptr

@@ -62,6 +62,7 @@
 // Race record kinds and spaces (shared with gpuruntime's Go side).
 #define LDC_RACE_WW 1
 #define LDC_RACE_RW 2
+#define LDC_RACE_AP 3 // atomic-plain: one unit's plain access, another's atomic (struct ldc_ap)
 #define LDC_SPACE_SHARED 1
 #define LDC_SPACE_GLOBAL 2
 #define LDC_SPACE_LOCAL 3
@@ -179,6 +180,28 @@ struct ldc_det {
   int on, pad;
 };
 
+// Races between plain accesses and atomics (atomic-plain). Variables that
+// atomics update are not privatized: their atomics take effect once and
+// their plain reads are read once, so the byte comparisons cannot see a
+// unit's plain access racing with another unit's atomic. Instead, during
+// pass 2 of every region of level 2, each access to such a variable (the
+// atomics and the plain reads and writes the instrumenter wraps) notes its
+// 4-byte words in a table keyed by (scope, word): scope is the block for
+// the warps of a block (their region: between two barriers) and, for global
+// memory only, the grid (the blocks: the whole kernel). An entry holds up
+// to two distinct units that accessed the word atomically and two that
+// accessed it plainly, each slot stamped with the block's region count
+// (epoch): a slot of an older region is empty. A word accessed atomically
+// by one unit and plainly by another is reported once per region. A
+// kernel with no atomics has no such accesses; mask 0 turns it all off.
+struct ldc_ap {
+  unsigned long long *keys;  // (scope << 47) | (address >> 2), 0 empty
+  unsigned long long *vals;  // LDC_AP_WORDS per entry: atomic slots [0,1], plain slots [2,3], reported [4]
+  unsigned long long mask;   // entries - 1; 0: not checked
+  unsigned long long *full;  // set to 1 when an access found no entry (the check is then incomplete)
+};
+#define LDC_AP_WORDS 5
+
 struct ldc_ctx {
   int mode;
   int pass; // level 1: which host-driven pass this launch is
@@ -218,6 +241,7 @@ struct ldc_ctx {
   // per block, at its end): the run's "bytes compared" counts them too.
   unsigned long long *compared;
   struct ldc_det det;
+  struct ldc_ap ap;
 };
 
 #ifdef LDC_CPU
@@ -243,6 +267,8 @@ struct ldc_thread {
   int differ;      // pass 2 ended with other locals, or elsewhere, than pass 1
   int done;        // returned from the kernel and checked
   int natomic, atomic_start;
+  unsigned ap_epoch; // level 2: 1 + the regions this thread's block has finished (struct ldc_ap)
+  unsigned long long ap_scratch[2]; // where a replayed plain store to an atomically updated variable goes (LDC_AP_WRITE)
   unsigned long long compared; // bytes of private copies this thread's checks compared
   // At a predicate barrier (__syncthreads_and/or/count): its LDC_PRED_* op
   // and the thread's predicate, 0 elsewhere; ldc_check leaves the block's
@@ -874,6 +900,7 @@ static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
   t->differ = 0;
   t->done = 0;
   t->natomic = 0;
+  t->ap_epoch = 1;
   t->compared = 0;
   t->pred_op = t->pred = 0;
   // Set before any thread adds to it: every thread passes at least one
@@ -1454,6 +1481,7 @@ static __device__ LDC_ENGINE int ldc_boundary(struct ldc_thread *t, int id) {
   t->start = id;
   t->differ = 0;
   t->atomic_start = t->natomic;
+  t->ap_epoch++;
   return 0;
 }
 
@@ -1515,6 +1543,149 @@ template <class T> static __device__ LDC_ENGINE T ldc_atomic_replay(struct ldc_t
   ldc_copy_bytes(&v, &raw, sizeof(T));
   return v;
 }
+// ---- Atomic-plain races (struct ldc_ap) ----
+//
+// A slot: epoch (20 bits) << 44 | site + 1 (16 bits) << 28 | thread + 1
+// (28 bits): the thread in its block (block scope) or in the grid (grid
+// scope), which gives its unit (warp or block) and names it in a report.
+#define LDC_AP_EPOCH(v) ((unsigned)((v) >> 44))
+#define LDC_AP_THREAD(v) ((unsigned)((v) & 0xfffffffull))
+#define LDC_AP_SITE(v) ((int)(((v) >> 28) & 0xffffull) - 1)
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_ap_unit(unsigned long long v, int grid) {
+  return grid ? (LDC_AP_THREAD(v) - 1) / ldc_block_threads() : (LDC_AP_THREAD(v) - 1) / 32;
+}
+// ldc_ap_add puts the caller (slot value me, unit u) into a two-slot set
+// of distinct units of this epoch (a set already holding two others is
+// left as it is: two are enough to name a race).
+static __device__ LDC_ENGINE void ldc_ap_add(unsigned long long *set, unsigned long long me, unsigned u, unsigned epoch, int grid) {
+  for (int i = 0; i < 2; i++) {
+    for (;;) {
+      unsigned long long v = ldc_vload64(&set[i]);
+      if (v != 0 && LDC_AP_EPOCH(v) == epoch) {
+        if (ldc_ap_unit(v, grid) == u) return;
+        break;
+      }
+      if (atomicCAS(&set[i], v, me) == v) return;
+    }
+  }
+}
+// ldc_ap_other returns a slot of set, of this epoch, of another unit than
+// u; 0 when there is none.
+static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_ap_other(unsigned long long *set, unsigned u, unsigned epoch, int grid) {
+  for (int i = 0; i < 2; i++) {
+    unsigned long long v = ldc_vload64(&set[i]);
+    if (v != 0 && LDC_AP_EPOCH(v) == epoch && ldc_ap_unit(v, grid) != u) return v;
+  }
+  return 0;
+}
+// ldc_ap_word notes one access of the word at address a (4-byte aligned)
+// in one scope, and reports a race with another unit's access of the
+// other kind.
+static __device__ LDC_ENGINE void ldc_ap_word(unsigned long long a, int grid, unsigned epoch, int site, int atomic, int space, const void *base, const void *p,
+                                              const struct ldc_thread *t) {
+  struct ldc_ap *T = &ldc_g.ap;
+  unsigned block = ldc_block_linear();
+  unsigned long long scope = grid ? 0 : block + 1ull;
+  if (scope >= (1ull << 17)) return;
+  unsigned long long key = scope << 47 | ((a >> 2) & ((1ull << 47) - 1));
+  int claimed;
+  long long h = ldc_table_slot(T->keys, T->mask, key, 1, &claimed);
+  if (h < 0) {
+    if (T->full) *(volatile unsigned long long *)T->full = 1;
+    return;
+  }
+  unsigned long long *e = T->vals + (unsigned long long)h * LDC_AP_WORDS;
+  unsigned tid = ldc_thread_linear();
+  unsigned thread = grid ? block * ldc_block_threads() + tid : tid;
+  unsigned u = grid ? block : tid / 32;
+  unsigned s = site >= 0 && site < 0xffff ? (unsigned)site + 1 : 0;
+  unsigned long long me = (unsigned long long)(epoch & 0xfffffu) << 44 | (unsigned long long)s << 28 | ((thread + 1ull) & 0xfffffffull);
+  epoch &= 0xfffffu;
+  ldc_ap_add(e + (atomic ? 0 : 2), me, u, epoch, grid);
+  __threadfence();
+  unsigned long long o = ldc_ap_other(e + (atomic ? 2 : 0), u, epoch, grid);
+  if (!o) return;
+  // Once per word and region.
+  unsigned long long r = ldc_vload64(&e[4]), mark = (unsigned long long)epoch << 44 | 1;
+  if (r == mark || atomicCAS(&e[4], r, mark) != r) return;
+  unsigned long long pl = atomic ? o : me, at = atomic ? me : o;
+  int plain_site = LDC_AP_SITE(pl), atomic_site = LDC_AP_SITE(at);
+  unsigned long long off = base ? (unsigned long long)((const unsigned char *)p - (const unsigned char *)base) : (unsigned long long)p;
+  // target: 1 when offset is in the variable (its base was known), 0 when
+  // it is an address (the host finds the buffer); + 2 when the reporting
+  // access is the atomic. thread and group: the plain and the atomic
+  // access's threads (in the block, or in the grid between blocks).
+  struct ldc_record rec = {LDC_RACE_AP, space, (base ? 1 : 0) | (atomic ? 2 : 0), grid ? -1 : t->start, grid ? -1 : t->end1,
+                           (int)ldc_ap_unit(pl, grid), (int)ldc_ap_unit(at, grid), grid ? -1 : (int)block, (int)LDC_AP_THREAD(pl) - 1, (int)LDC_AP_THREAD(at) - 1,
+                           (long long)off, (unsigned)(plain_site & 0xffff) | (unsigned)(atomic_site & 0xffff) << 16};
+  ldc_record_race(rec);
+}
+// ldc_ap_note notes an access of n bytes at p (a variable that atomics
+// update; space: LDC_SPACE_SHARED or LDC_SPACE_GLOBAL; base: the
+// variable's first byte where the instrumenter knew it, else null), made
+// atomically or not, at a site of the manifest. Only in pass 2 of level 2,
+// where every access of the region is made again and the region's end is
+// known.
+static __device__ LDC_ENGINE __noinline__ void ldc_ap_access(const struct ldc_thread *t, int site, int space, const void *base, const void *p, unsigned long n, int atomic) {
+  unsigned long long a = (unsigned long long)p & ~3ull, last = ((unsigned long long)p + (n ? n - 1 : 0)) & ~3ull;
+  for (; a <= last; a += 4) {
+    ldc_ap_word(a, 0, t->ap_epoch, site, atomic, space, base, p, t);
+    // Shared memory is the block's own: only global words are shared
+    // between blocks.
+    if (space == LDC_SPACE_GLOBAL) ldc_ap_word(a, 1, 1, site, atomic, space, base, p, t);
+  }
+}
+static __device__ LDC_ENGINE __forceinline__ void ldc_ap_note(const struct ldc_thread *t, int site, int space, const void *base, const void *p, unsigned long n, int atomic) {
+  // site -2: an access the check leaves out (volatile, a CAS loop's first read).
+  if (ldc_g.ap.mask && site != -2 && t->mode == LDC_MODE_REPLAY && t->pass == 2 && !LDC_DET_ON) ldc_ap_access(t, site, space, base, p, n, atomic);
+}
+// LDC_AP_PLAIN wraps the address of a plain access to a variable that
+// atomics update (SH: 1 for shared memory).
+template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_ap_plain(const struct ldc_thread *t, int site, int sh, const void *base, T *p) {
+  ldc_ap_note(t, site, sh ? LDC_SPACE_SHARED : LDC_SPACE_GLOBAL, base, (const void *)p, sizeof(T), 0);
+  return p;
+}
+#define LDC_AP_PLAIN(SITE, SH, BASE, P) ldc_ap_plain(&ldc_t, (SITE), (SH), (const void *)(BASE), (P))
+// LDC_AP_WRITE wraps the address of a plain store to a variable that
+// atomics update: noted as LDC_AP_PLAIN, and made once, as the atomics
+// are (a replay stores into the thread's scratch instead: the store took
+// effect in the first run, and storing again would undo the atomics made
+// since, which are not made again).
+template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_ap_write(struct ldc_thread *t, int site, int sh, const void *base, T *p) {
+  ldc_ap_note(t, site, sh ? LDC_SPACE_SHARED : LDC_SPACE_GLOBAL, base, (const void *)p, sizeof(T), 0);
+  int rep = sh ? (t->mode == LDC_MODE_REPLAY && t->pass == 2) : ldc_atomic_replaying(t);
+  if (rep && sizeof(T) <= sizeof(t->ap_scratch)) return (T *)(void *)t->ap_scratch;
+  return p;
+}
+#define LDC_AP_WRITE(SITE, SH, BASE, P) ldc_ap_write(&ldc_t, (SITE), (SH), (const void *)(BASE), (P))
+
+// An atomic call FN(p, args...) becomes LDC_AOP(FN, ...)(p, args...): the
+// operands are evaluated in every run, the access noted, and the atomic
+// itself run once (its result logged) or replayed from the log. SH: its
+// memory is shared (fresh in every launch: it replays only within one);
+// NR: its result is not used (nothing to log).
+template <int SH, int NR, class F> struct ldc_aop_f {
+  struct ldc_thread *t;
+  int site;
+  const void *base;
+  F f;
+  template <class P, class... A> __device__ __forceinline__ auto operator()(P p, A... a) -> decltype(f(p, a...)) {
+    typedef decltype(f(p, a...)) R;
+    ldc_ap_note(t, site, SH ? LDC_SPACE_SHARED : LDC_SPACE_GLOBAL, base, (const void *)p, sizeof(*p), 1);
+    int rep = SH ? (t->mode == LDC_MODE_REPLAY && t->pass == 2) : ldc_atomic_replaying(t);
+    if (NR) {
+      if (rep) return R();
+      return f(p, a...);
+    }
+    return rep ? ldc_atomic_replay<R>(t) : ldc_atomic_record<R>(t, f(p, a...));
+  }
+};
+template <int SH, int NR, class F> static __device__ __forceinline__ ldc_aop_f<SH, NR, F> ldc_aop(struct ldc_thread *t, int site, const void *base, F f) {
+  ldc_aop_f<SH, NR, F> o = {t, site, base, f};
+  return o;
+}
+#define LDC_AOP(FN, SITE, SH, NR, BASE) ldc_aop<SH, NR>(&ldc_t, (SITE), (const void *)(BASE), [](auto ldc_p, auto... ldc_a) { return FN(ldc_p, ldc_a...); })
+
 #define LDC_ATOMIC(E) (ldc_atomic_replaying(&ldc_t) ? ldc_atomic_replay<decltype(E)>(&ldc_t) : ldc_atomic_record<decltype(E)>(&ldc_t, (E)))
 // Shared memory is fresh in every launch: its atomics replay only within a
 // launch (the second pass of a region), never across launches.
@@ -1558,6 +1729,7 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
     plain->mode = LDC_MODE_PLAIN;
     plain->pass = 1;
     plain->natomic = plain->atomic_start = 0;
+    plain->ap_epoch = 1;
     return plain;
   }
   return ldc_selves()[ldc_thread_linear()];

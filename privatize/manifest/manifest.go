@@ -71,7 +71,15 @@ type Site struct {
 	File string `json:"file"` // absolute
 	Line int    `json:"line"`
 	Col  int    `json:"col"`
-	Kind string `json:"kind"` // SiteRead, SiteWrite or SiteReadWrite
+	Kind string `json:"kind"` // SiteRead, SiteWrite, SiteReadWrite or SiteAtomic
+	// Var is the variable accessed, for the accesses of variables that
+	// atomics update (they name atomic-plain races).
+	Var string `json:"var,omitempty"`
+	// Elem and ElemSize are the scalar type such an access reads or
+	// writes, when the build knew its size (reports name var[3], not
+	// var[byte 12]).
+	Elem     string `json:"elem,omitempty"`
+	ElemSize int64  `json:"elem_size,omitempty"`
 }
 
 // Site kinds.
@@ -79,6 +87,7 @@ const (
 	SiteRead      = "read"
 	SiteWrite     = "write"
 	SiteReadWrite = "read-write" // x += v, x++: reads and stores
+	SiteAtomic    = "atomic"     // an atomic operation (atomicAdd, ...)
 )
 
 // Kernel is one __global__ function.

@@ -31,7 +31,7 @@ func (m *Manifest) Validate() error {
 		v.check(s.ID == i, "site %d: id %d, but it is entry %d of the site table", i, s.ID, i)
 		v.check(filepath.IsAbs(s.File), "site %d: file %q is not an absolute path", i, s.File)
 		v.check(s.Line >= 1 && s.Col >= 1, "site %d: %d:%d is not a place in the source", i, s.Line, s.Col)
-		v.check(s.Kind == SiteRead || s.Kind == SiteWrite || s.Kind == SiteReadWrite, "site %d: kind %q, want %q, %q or %q", i, s.Kind, SiteRead, SiteWrite, SiteReadWrite)
+		v.check(s.Kind == SiteRead || s.Kind == SiteWrite || s.Kind == SiteReadWrite || s.Kind == SiteAtomic, "site %d: kind %q, want %q, %q, %q or %q", i, s.Kind, SiteRead, SiteWrite, SiteReadWrite, SiteAtomic)
 	}
 	v.check(len(m.Kernels) > 0, "no kernels")
 	seen := map[string]bool{}
