@@ -76,7 +76,8 @@ if none, the outputs written either way. What it does not guarantee:
     whose returned value is used do not, so such a kernel is refused (exit
     2, naming file:line and the atomic) unless --allow-atomics; plain reads
     of a variable that other threads update atomically see whatever ran
-    first;
+    first, and plain stores to one land before or after the atomics as the
+    hardware runs them (an atomic-plain race: check the kernel first);
   - races between the lanes of one warp, and memory ldcheck does not
     privatize (what the build lists as unhandled: inline asm, heap memory),
     go as the hardware schedules them;
