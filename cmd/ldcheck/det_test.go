@@ -62,6 +62,11 @@ func checkDeterministic(t *testing.T, dir string, e expectation, m *manifest.Man
 	if e.race {
 		runs = detRuns
 	}
+	// A plain store racing with other threads' atomics lands before or
+	// after them as the threads run (documented: a deterministic run
+	// orders the units' private copies, not atomics): such a kernel runs,
+	// but its outputs are not held to be the same every run.
+	vary := e.kind == "atomic-plain"
 	var first map[string][]byte
 	for i := 0; i < runs; i++ {
 		what := fmt.Sprintf("det%d", i)
@@ -85,12 +90,15 @@ func checkDeterministic(t *testing.T, dir string, e expectation, m *manifest.Man
 			continue
 		}
 		for _, o := range outs {
+			if vary {
+				break
+			}
 			if !bytes.Equal(first[o], got[o]) {
 				t.Errorf("--deterministic run %d wrote other bytes to %s than run 1", i+1, o)
 			}
 		}
 	}
-	if e.race || extra != nil {
+	if e.race || extra != nil || vary {
 		// Racy: any order is as right as another. Order-dependent
 		// atomics (allowed): may legitimately differ from any one run.
 		return
