@@ -280,6 +280,7 @@ struct ldc_block_state {
   void *shared_orig[LDC_MAX_SHARED];
   int pass, from, to;
   int pred_op;        // the op of the predicate barrier being checked, 0 none
+  int pred_count;     // its threads' predicates added up (0 between checks)
   int seg_index;      // level 2: the segment this block holds, -1 none
   unsigned seg_peak;  // the most slots one of its regions took (told the host once, at the end)
   unsigned long long compared; // bytes its threads' checks compared (told the host once, at the end)
@@ -363,17 +364,11 @@ static __device__ LDC_ENGINE __forceinline__ unsigned ldc_match_any(unsigned mas
 #if defined(LDC_CPU)
 static __device__ LDC_ENGINE __forceinline__ void ldc_bar() { __syncthreads(); }
 static __device__ LDC_ENGINE __forceinline__ int ldc_bar_and(int p) { return __syncthreads_and(p); }
-static __device__ LDC_ENGINE __forceinline__ int ldc_bar_count(int p) { return __syncthreads_count(p); }
 #else
 static __device__ LDC_ENGINE __forceinline__ void ldc_bar() { asm volatile("barrier.sync 0;" ::: "memory"); }
 static __device__ LDC_ENGINE __forceinline__ int ldc_bar_and(int p) {
   int out;
   asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.s32 p, %1, 0;\n\tbarrier.red.and.pred q, 0, p;\n\tselp.s32 %0, 1, 0, q;\n\t}" : "=r"(out) : "r"(p) : "memory");
-  return out;
-}
-static __device__ LDC_ENGINE __forceinline__ int ldc_bar_count(int p) {
-  int out;
-  asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.s32 p, %1, 0;\n\tbarrier.red.popc.u32 %0, 0, p;\n\t}" : "=r"(out) : "r"(p) : "memory");
   return out;
 }
 #endif
@@ -905,7 +900,10 @@ static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
   t->pred_op = t->pred = 0;
   // Set before any thread adds to it: every thread passes at least one
   // region end (a barrier) before ldc_idle adds.
-  if (t->mode == LDC_MODE_REPLAY && ldc_thread_linear() == 0) ldc_block()->compared = 0;
+  if (t->mode == LDC_MODE_REPLAY && ldc_thread_linear() == 0) {
+    ldc_block()->compared = 0;
+    ldc_block()->pred_count = 0;
+  }
   t->atomic_start = 0;
   // Level 2 with global targets: the block takes a segment (a barrier, so
   // every thread sees it). Otherwise no segment, and no barrier: one here
@@ -1335,10 +1333,17 @@ static __device__ LDC_ENGINE __noinline__ void ldc_det_settle(unsigned W, unsign
 #define LDC_PRED_COUNT 3
 static __device__ LDC_ENGINE void ldc_check_pred(struct ldc_thread *t, struct ldc_block_state *bs, unsigned tid, unsigned n) {
   int op = bs->pred_op, at = t->pred_op != 0;
-  int r = ldc_bar_count(op == LDC_PRED_AND ? (!at || t->pred) : (at && t->pred));
-  // Every thread read bs->pred_op before the barrier above; the next
-  // writes come after ldc_check's last barrier.
-  if (tid == 0) bs->pred_op = 0;
+  // Added up in the block state, not with barrier.red.popc: on the H100
+  // that gave the lanes of a warp whose other lanes had exited (and wait
+  // in ldc_idle, at another call of this function) a count of their own,
+  // so __syncthreads_and was false for them alone.
+  if (op == LDC_PRED_AND ? (!at || t->pred) : (at && t->pred)) atomicAdd(&bs->pred_count, 1);
+  ldc_bar();
+  int r = *(volatile int *)&bs->pred_count;
+  ldc_bar();
+  // Every thread read bs->pred_op and the count before the barrier above;
+  // the next adds come after ldc_check's next first barrier.
+  if (tid == 0) bs->pred_op = bs->pred_count = 0;
   if (at) t->pred = op == LDC_PRED_AND ? r == (int)n : op == LDC_PRED_OR ? r != 0 : r;
   t->pred_op = 0;
 }
