@@ -14,7 +14,8 @@ BUILDS=${BUILDS:-$R/.dev/rs}
 p=$1
 d=/tmp/stalls-$p
 rm -rf "$d" && cp -r "$BUILDS/$p" "$d" && "$LDCHECK" compile --device-only --arch sm_90 "$d" >/dev/null || exit 1
-L=$(cat "$R/benchmarks/$p/launch")
+# Generated inputs (@INPUTS@): where suite.sh's realsize run left them.
+L=$(sed "s#@INPUTS@#${INPUTS:-/tmp/inputs}/$p-real#g" "$R/benchmarks/$p/launch")
 K=$(echo "$L" | sed 's/.*--kernel \([^ ]*\).*/\1/')
 ncu --clock-control none -k regex:"^$K" --launch-skip "$2" --launch-count 1 --section WarpStateStats --section SourceCounters \
   --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' --import-source yes -o "$OUT/$p" \
