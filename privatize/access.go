@@ -1,10 +1,12 @@
 package privatize
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
 	"ldcheck/passes"
+	"ldcheck/privatize/manifest"
 )
 
 // Access redirection for global memory (LDetector Table III, at page
@@ -240,7 +242,14 @@ var libcMemory = map[string]string{
 // (#define COPY(d, s, n) memcpy(d, s, n)) is renamed in the macro's
 // definition, an edit of the file that defines it: the stores of a call
 // left as memcpy would bypass the hooks, and races on them go unseen.
-func memoryCallEdits(body *passes.Node, f *passes.SourceFile, u *passes.Unit) edits {
+//
+// With a site table, each call also becomes a traced statement: the callee
+// is LDC_MEM_AT(SITE, ldc_memcpy), which the tracing module turns into a
+// call that logs the bytes written (site SITE) and, for memcpy and
+// memmove, read (site SITE+1); elsewhere it is the plain runtime function.
+// A macro's definition is one text for all its uses, so the calls through
+// one macro share the site of the first of them.
+func memoryCallEdits(body *passes.Node, f *passes.SourceFile, u *passes.Unit, st *siteTable) edits {
 	var es edits
 	body.Walk(func(n *passes.Node) bool {
 		if n.Kind != "CallExpr" || libcMemory[n.Name] == "" || len(n.Children) == 0 {
@@ -251,22 +260,50 @@ func memoryCallEdits(body *passes.Node, f *passes.SourceFile, u *passes.Unit) ed
 			return true
 		}
 		if string(f.Source[callee.Pos.Offset:callee.Pos.End]) == n.Name {
-			es.replace(callee.Pos.Offset, callee.Pos.End, libcMemory[n.Name])
+			es.replace(callee.Pos.Offset, callee.Pos.End, st.memoryCallee(n, ""))
 			return true
 		}
 		// Expanded from a macro: the call's place is the macro's name.
 		i := sort.Search(len(f.Tokens), func(i int) bool { return f.Tokens[i].Offset >= callee.Pos.Offset })
 		if i < len(f.Tokens) && f.Tokens[i].Offset == callee.Pos.Offset {
-			es = append(es, macroEdits(u, f.Tokens[i].Spelling, n.Name, libcMemory[n.Name], map[string]bool{})...)
+			es = append(es, macroEdits(u, f.Tokens[i].Spelling, n, st, map[string]bool{})...)
 		}
 		return true
 	})
 	return es
 }
 
-// macroEdits renames name to repl in the definitions of macro and of the
+// memoryCallee is the text that replaces the callee of the memory call n:
+// the runtime's function, with n's trace sites when there is a table. def
+// names the macro definition's token that names the callee (file:offset),
+// when the call is written through a macro.
+func (st *siteTable) memoryCallee(n *passes.Node, def string) string {
+	fn := libcMemory[n.Name]
+	if st == nil || n.File == nil {
+		return fn
+	}
+	if def != "" {
+		if id, ok := st.macroSites[def]; ok {
+			return fmt.Sprintf("LDC_MEM_AT(%d, %s)", id, fn)
+		}
+	}
+	id := len(st.sites)
+	st.sites = append(st.sites, manifest.Site{ID: id, File: n.File.Path, Line: n.Pos.Line, Col: n.Pos.Col, Kind: manifest.SiteWrite})
+	if fn != "ldc_memset" {
+		st.sites = append(st.sites, manifest.Site{ID: id + 1, File: n.File.Path, Line: n.Pos.Line, Col: n.Pos.Col, Kind: manifest.SiteRead})
+	}
+	if def != "" {
+		if st.macroSites == nil {
+			st.macroSites = map[string]int{}
+		}
+		st.macroSites[def] = id
+	}
+	return fmt.Sprintf("LDC_MEM_AT(%d, %s)", id, fn)
+}
+
+// macroEdits renames call's callee in the definitions of macro and of the
 // macros its body uses, where they are defined in the user's files.
-func macroEdits(u *passes.Unit, macro, name, repl string, seen map[string]bool) edits {
+func macroEdits(u *passes.Unit, macro string, call *passes.Node, st *siteTable, seen map[string]bool) edits {
 	if seen[macro] {
 		return nil
 	}
@@ -277,10 +314,10 @@ func macroEdits(u *passes.Unit, macro, name, repl string, seen map[string]bool) 
 		i := sort.Search(len(toks), func(i int) bool { return toks[i].Offset >= d.Pos.Offset })
 		for i++; i < len(toks) && toks[i].Offset < d.Pos.End; i++ { // past the macro's own name
 			switch t := toks[i]; {
-			case t.Spelling == name:
-				es = append(es, edit{from: t.Offset, to: t.End, text: repl, file: d.File})
+			case t.Spelling == call.Name:
+				es = append(es, edit{from: t.Offset, to: t.End, text: st.memoryCallee(call, fmt.Sprintf("%s:%d", d.File.Path, t.Offset)), file: d.File})
 			case u.Macros[t.Spelling] != nil:
-				es = append(es, macroEdits(u, t.Spelling, name, repl, seen)...)
+				es = append(es, macroEdits(u, t.Spelling, call, st, seen)...)
 			}
 		}
 	}

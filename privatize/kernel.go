@@ -334,7 +334,7 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 	// Edits of other files (a macro's definition) stay out of the leaves,
 	// which are this function's offsets.
 	var foreign edits
-	for _, e := range memoryCallEdits(body, kr.fn.File, kr.unit) {
+	for _, e := range memoryCallEdits(body, kr.fn.File, kr.unit, kr.sites) {
 		if e.file != nil {
 			foreign = append(foreign, e)
 		} else {

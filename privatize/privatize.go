@@ -94,7 +94,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		// A device function's pointers may come from anywhere: the hooks
 		// check the address at run time.
 		es = append(es, accessEdits(f.Body, newAccessScope(u, f, deviceTargets, nil), sites).inFile(f.File)...)
-		es = append(es, memoryCallEdits(f.Body, f.File, u).inFile(f.File)...)
+		es = append(es, memoryCallEdits(f.Body, f.File, u, sites).inFile(f.File)...)
 	}
 	var macros, entries strings.Builder
 	funcs := map[string]*passes.Func{}

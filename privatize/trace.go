@@ -19,6 +19,9 @@ import (
 // siteTable collects the sites of one build, in the order they are made.
 type siteTable struct {
 	sites []manifest.Site
+	// macroSites: the site of the memory calls written through one
+	// macro definition's token (memoryCallee).
+	macroSites map[string]int
 }
 
 // siteKind says how an access uses the lvalue n (whose parent, past

@@ -2041,7 +2041,37 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_tr_bar(int id) {
   ldc_tr_g.epoch[g]++;
   ldc_tr_g.from[g] = id;
 }
+// memcpy, memset and memmove calls are statements of their own: the
+// instrumenter names their callee LDC_MEM_AT(SITE, ldc_memcpy), whose
+// traced version logs the watched bytes the call reads (site SITE+1) and
+// writes (site SITE) as one access each, starting where the watch starts,
+// so that they pair with the element accesses of other statements.
+static __device__ LDC_ENGINE void ldc_tr_mem(const void *p, unsigned long n, int site, int write) {
+  if (ldc_tr_g.ev == 0) return;
+  unsigned long long base = ldc_tr_g.gbase;
+  if (ldc_tr_g.starget >= 0) base = ldc_tr_g.sbase[ldc_tr_gtid()];
+  unsigned long long a = (unsigned long long)p, e = a + n;
+  if (base == 0 || e <= base + ldc_tr_g.lo || a >= base + ldc_tr_g.hi) return;
+  if (a < base + ldc_tr_g.lo) a = base + ldc_tr_g.lo;
+  if (e > base + ldc_tr_g.hi) e = base + ldc_tr_g.hi;
+  ldc_tr_access((const void *)a, (unsigned long)(e - a), site, write);
+}
+template <int S> static __device__ LDC_ENGINE void *ldc_tr_ldc_memcpy(void *d, const void *s, unsigned long n) {
+  ldc_tr_mem(s, n, S + 1, 0); // the read first: logging the write leaves it pending until the next hook
+  ldc_tr_mem(d, n, S, 1);
+  return ldc_memcpy(d, s, n);
+}
+template <int S> static __device__ LDC_ENGINE void *ldc_tr_ldc_memmove(void *d, const void *s, unsigned long n) {
+  ldc_tr_mem(s, n, S + 1, 0);
+  ldc_tr_mem(d, n, S, 1);
+  return ldc_memmove(d, s, n);
+}
+template <int S> static __device__ LDC_ENGINE void *ldc_tr_ldc_memset(void *d, int c, unsigned long n) {
+  ldc_tr_mem(d, n, S, 1);
+  return ldc_memset(d, c, n);
+}
 #define LDC_TR(p, site, w) ldc_tr((p), (site), (w))
+#define LDC_MEM_AT(site, fn) ldc_tr_##fn<site>
 #define LDC_TR_SHARED(i, p) ldc_tr_shared((i), (const void *)(p))
 #define LDC_TR_BAR(id) ldc_tr_bar(id)
 #ifdef LDC_CPU
@@ -2049,6 +2079,7 @@ extern "C" unsigned long ldc_trace_ctx_size(void) { return sizeof(struct ldc_tra
 #endif
 #else
 #define LDC_TR(p, site, w) (p)
+#define LDC_MEM_AT(site, fn) fn
 #define LDC_TR_SHARED(i, p) ((void)0)
 #define LDC_TR_BAR(id) ((void)0)
 #endif

@@ -1,6 +1,6 @@
 // expect: race write-write global inter-block
 // launch: --kernel k --grid 4 --block 32 --arg in=float[128]:rand --arg out=float[4]:zero
-// explain: none (memcpy's stores are not traced)
+// explain: 12 12
 // Stores made by memcpy and __builtin_memcpy written through macros: each
 // block copies its own values over out[0..1].
 #include <string.h>

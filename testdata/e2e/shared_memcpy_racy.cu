@@ -1,6 +1,6 @@
 // expect: race write-write shared inter-warp
 // launch: --kernel k --grid 1 --block 64 --arg in=float[128]:rand --arg out=float[64]:zero
-// explain: none (memcpy's stores are not traced)
+// explain: 12 12
 // Both warps memcpy different data over the same half of the tile in one
 // region: a write-write race that only memcpy's own flags can show.
 #include <string.h>
