@@ -41,7 +41,8 @@ const (
 	// AccessEventSize is sizeof(struct ldc_tev).
 	AccessEventSize = 56
 	maxEvents       = 1 << 16
-	// maxExplained bounds the traced reruns of one run (one per race).
+	// maxExplained bounds the traced reruns of one run (one per race)
+	// unless every race is asked for (--all).
 	maxExplained = 16
 )
 
@@ -64,7 +65,7 @@ func ExplainRaces(b Backend, l Launch, res *Result, sites []manifest.Site, opt E
 		if rc.Kind == "atomic-plain" {
 			continue // the checks named its statements (atomicplain.go)
 		}
-		if n == maxExplained {
+		if n == maxExplained && !opt.All {
 			rc.Explanation = fmt.Sprintf("only the first %d races are explained", maxExplained)
 			continue
 		}
