@@ -126,24 +126,33 @@ func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOpt
 // header for why it is a module of its own). A failure costs
 // --deterministic on the GPU only, so it is a note, not an error.
 func compileDet(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOptions, nvcc, arch, std string, user []string) []string {
-	src := filepath.Join(dir, m.Output)
 	ptx := strings.TrimSuffix(m.Output, ".cu") + ".det.ptx"
-	var err error
-	if nvcc != "" {
-		args := append([]string{"-ptx", "-arch=" + arch, "-std=" + std, "-lineinfo", "--fmad=false", "-DLDC_DET", "-I" + opt.RuntimeInclude}, user...)
-		err = run(ctx, dir, nvcc, append(args, "-o", filepath.Join(dir, ptx), src))
-	} else if clang := findClang(opt.Clang); clang != "" {
-		args := append(clangArgs(opt.ClangInclude, std), "-ffp-contract=off", "-DLDC_DET", "-I"+opt.RuntimeInclude)
-		args = append(args, user...)
-		err = run(ctx, dir, clang, append(args, "-S", "-o", filepath.Join(dir, ptx), src))
-	} else {
+	ok, err := compilePTXVariant(ctx, dir, m, opt, nvcc, arch, std, user, "LDC_DET", ptx)
+	switch {
+	case !ok:
 		return nil
-	}
-	if err != nil {
+	case err != nil:
 		return []string{fmt.Sprintf("no deterministic device module (--deterministic will need --backend cpu): %v", err)}
 	}
 	m.DetPTX = ptx
 	return []string{"deterministic device module: " + ptx}
+}
+
+// compilePTXVariant compiles the instrumented source to PTX file ptx (in
+// dir) with -D define, by nvcc when there is one, else by clang. ok is
+// false when neither compiler is there.
+func compilePTXVariant(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOptions, nvcc, arch, std string, user []string, define, ptx string) (ok bool, err error) {
+	src, out := filepath.Join(dir, m.Output), filepath.Join(dir, ptx)
+	if nvcc != "" {
+		args := append([]string{"-ptx", "-arch=" + arch, "-std=" + std, "-lineinfo", "--fmad=false", "-D" + define, "-I" + opt.RuntimeInclude}, user...)
+		return true, run(ctx, dir, nvcc, append(args, "-o", out, src))
+	}
+	if clang := findClang(opt.Clang); clang != "" {
+		args := append(clangArgs(opt.ClangInclude, std), "-ffp-contract=off", "-D"+define, "-I"+opt.RuntimeInclude)
+		args = append(args, user...)
+		return true, run(ctx, dir, clang, append(args, "-S", "-o", out, src))
+	}
+	return false, nil
 }
 
 // compileTrace compiles the tracing modules: the instrumented source again
@@ -156,18 +165,9 @@ func compileTrace(ctx context.Context, dir string, m *manifest.Manifest, opt Bui
 	var notes []string
 	if m.PTX != "" {
 		ptx := base + ".ptx"
-		var err error
-		if nvcc != "" {
-			args := append([]string{"-ptx", "-arch=" + arch, "-std=" + std, "-lineinfo", "--fmad=false", "-DLDC_TRACE", "-I" + opt.RuntimeInclude}, user...)
-			err = run(ctx, dir, nvcc, append(args, "-o", filepath.Join(dir, ptx), src))
-		} else if clang := findClang(opt.Clang); clang != "" {
-			args := append(clangArgs(opt.ClangInclude, std), "-ffp-contract=off", "-DLDC_TRACE", "-I"+opt.RuntimeInclude)
-			args = append(args, user...)
-			err = run(ctx, dir, clang, append(args, "-S", "-o", filepath.Join(dir, ptx), src))
-		}
-		if err != nil {
+		if ok, err := compilePTXVariant(ctx, dir, m, opt, nvcc, arch, std, user, "LDC_TRACE", ptx); err != nil {
 			notes = append(notes, fmt.Sprintf("no tracing device module (races on the GPU will not name their statements): %v", err))
-		} else {
+		} else if ok {
 			m.TracePTX = ptx
 		}
 	}
