@@ -509,6 +509,18 @@ func (r *checkRun) setup() error {
 	if n != CtxSize {
 		return fmt.Errorf("the module's checking context (ldc_g) is %d bytes and this ldcheck writes %d: build and runtime disagree; rebuild with ldcheck build (if that does not help, it is an ldcheck bug: please report it)", n, CtxSize)
 	}
+	// Same size is not same layout: compare every field's offset.
+	lay, n, err := r.b.Symbol("ldc_ctx_layout")
+	if err != nil {
+		return fmt.Errorf("the module has no context layout table (ldc_ctx_layout): it was built by another ldcheck version; rebuild with ldcheck build")
+	}
+	raw := make([]byte, n)
+	if err := r.b.Read(raw, lay); err != nil {
+		return fmt.Errorf("reading the module's context layout: %w", err)
+	}
+	if err := checkCtxLayout(raw); err != nil {
+		return fmt.Errorf("the module's checking context (ldc_g) is laid out differently from this ldcheck's: %v; rebuild with ldcheck build (if that does not help, it is an ldcheck bug: please report it)", err)
+	}
 	return nil
 }
 

@@ -3,6 +3,8 @@ package gpuruntime
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
+	"reflect"
 )
 
 // Ctx mirrors struct ldc_ctx in include/ldcheck_rt.h field for field (the
@@ -130,4 +132,54 @@ func DecodeTrace(raw []byte, n int) []TraceEntry {
 	out := make([]TraceEntry, n)
 	binary.Read(bytes.NewReader(raw[:n*TraceEntrySize]), binary.LittleEndian, out)
 	return out
+}
+
+// FieldOffset is where one field of Ctx lies in the bytes the device reads.
+type FieldOffset struct {
+	Path   string // Go field path, e.g. "Pool.SlotBytes"
+	Offset int64
+}
+
+// CtxLayout lists the offset of every field of Ctx as Bytes encodes it, in
+// the order of the runtime header's ldc_ctx_layout table: declaration
+// order, a nested struct's fields in its place, the first element's fields
+// for an array of structs, padding left out.
+func CtxLayout() []FieldOffset {
+	var out []FieldOffset
+	var walk func(t reflect.Type, path string, at int64)
+	walk = func(t reflect.Type, path string, at int64) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			ft := f.Type
+			if f.Name != "_" {
+				p := path + f.Name
+				switch {
+				case ft.Kind() == reflect.Struct:
+					walk(ft, p+".", at)
+				case ft.Kind() == reflect.Array && ft.Elem().Kind() == reflect.Struct:
+					walk(ft.Elem(), p+"[0].", at)
+				default:
+					out = append(out, FieldOffset{Path: p, Offset: at})
+				}
+			}
+			at += int64(binary.Size(reflect.Zero(ft).Interface()))
+		}
+	}
+	walk(reflect.TypeOf(Ctx{}), "", 0)
+	return out
+}
+
+// checkCtxLayout compares a module's ldc_ctx_layout (raw, little-endian
+// 8-byte offsets) with CtxLayout and names the first field that differs.
+func checkCtxLayout(raw []byte) error {
+	want := CtxLayout()
+	if len(raw) != 8*len(want) {
+		return fmt.Errorf("the module's context has %d fields and this ldcheck's %d", len(raw)/8, len(want))
+	}
+	for i, f := range want {
+		if got := int64(binary.LittleEndian.Uint64(raw[8*i:])); got != f.Offset {
+			return fmt.Errorf("field %d of the module's context (%s here) is at byte %d there and at %d here", i, f.Path, got, f.Offset)
+		}
+	}
+	return nil
 }

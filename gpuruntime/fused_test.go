@@ -604,4 +604,61 @@ func TestContextLayoutChecked(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "ldc_g") || !strings.Contains(err.Error(), "rebuild") {
 		t.Fatalf("got %v, want the context size mismatch named", err)
 	}
+	// Same size, two fields swapped (Pool.Cap and Pool.TableMask): refused,
+	// the first of them named.
+	_, err = Check(&movedField{CPUBackend: b}, l, Options{})
+	if err == nil || !strings.Contains(err.Error(), "Pool.Cap") || !strings.Contains(err.Error(), "rebuild") {
+		t.Fatalf("got %v, want the moved field named", err)
+	}
+}
+
+// movedField is a backend whose module's context has the host's size but
+// two fields in the other order, as a header edited on one side would.
+type movedField struct {
+	*CPUBackend
+	table DevPtr
+}
+
+func (m *movedField) Symbol(name string) (DevPtr, int64, error) {
+	p, n, err := m.CPUBackend.Symbol(name)
+	if name != "ldc_ctx_layout" || err != nil {
+		return p, n, err
+	}
+	raw := make([]byte, n)
+	if err := m.CPUBackend.Read(raw, p); err != nil {
+		return 0, 0, err
+	}
+	for i, f := range CtxLayout() {
+		if f.Path == "Pool.Cap" {
+			a, b := raw[8*i:8*i+8], raw[8*i+8:8*i+16]
+			for j := range a {
+				a[j], b[j] = b[j], a[j]
+			}
+		}
+	}
+	if m.table, err = m.CPUBackend.Alloc(n); err != nil {
+		return 0, 0, err
+	}
+	return m.table, n, m.CPUBackend.Write(m.table, raw)
+}
+
+// TestCtxLayoutMatchesHeader: the header's ldc_ctx_layout lists as many
+// fields as Ctx has (so a field added on one side only fails here, in CI,
+// before any module is refused) and every offset agrees.
+func TestCtxLayoutMatchesHeader(t *testing.T) {
+	b, _ := fusedBackend(t)
+	p, n, err := b.Symbol("ldc_ctx_layout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := make([]byte, n)
+	if err := b.Read(raw, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkCtxLayout(raw); err != nil {
+		t.Fatal(err)
+	}
+	if l := CtxLayout(); l[len(l)-1].Offset+8 != CtxSize {
+		t.Errorf("the last field %s ends at %d, CtxSize is %d", l[len(l)-1].Path, l[len(l)-1].Offset+8, CtxSize)
+	}
 }

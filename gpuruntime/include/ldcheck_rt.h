@@ -260,6 +260,35 @@ extern "C" __constant__ struct ldc_ctx ldc_g;
 __constant__ struct ldc_ctx ldc_g;
 #endif
 
+// The context's layout as this compiler laid it out: the byte offset of
+// every field in declaration order (a nested struct's fields in its place,
+// the first element's fields for an array of structs, no padding). The host
+// compares it with its own Ctx when it loads a module (gpuruntime/ctx.go,
+// CtxLayout), so that a field added, moved or resized on one side only is
+// refused before any launch instead of read wrongly.
+#define LDC_CTX_FIELDS(X) \
+  X(mode) X(pass) X(nallocs) X(shared_tracked) X(allocs[0].base) \
+  X(allocs[0].size) X(allocs[0].page_bytes) X(allocs[0].first_page) \
+  X(allocs[0].pages) X(allocs[0].page_shift) X(pool.data) X(pool.slots) \
+  X(pool.keys) X(pool.vals) X(pool.heads) X(pool.pages) X(pool.counters) \
+  X(pool.unit_copy) X(pool.slot_bytes) X(pool.cap) X(pool.table_mask) \
+  X(pool.shards) X(pool.shard_cap) X(pool.page_shards) X(pool.page_span) \
+  X(segs.mem) X(segs.busy) X(segs.status) X(segs.seg_bytes) X(segs.cap) \
+  X(segs.table_mask) X(segs.off_keys) X(segs.off_vals) X(segs.off_slots) \
+  X(segs.off_pages) X(segs.off_written) X(segs.off_data) X(segs.off_snap) \
+  X(segs.nseg) X(segs.pristine) X(shared_scratch) X(shared_per_block) \
+  X(shared_off) X(shared_bytes) X(nshared) X(atomic_mode) X(atomic_log) \
+  X(atomic_overflow) X(records) X(nrecords) X(max_records) X(trace) X(ntrace) \
+  X(max_trace) X(atomic_slots) X(shared_in_dyn) X(dyn_offset) X(compared) \
+  X(det.on) X(ap.keys) X(ap.vals) X(ap.mask) X(ap.full)
+#define LDC_CTX_OFFSET(f) ((unsigned long long)__builtin_offsetof(struct ldc_ctx, f)),
+#ifdef LDC_CPU
+extern "C" const unsigned long long ldc_ctx_layout[] = {LDC_CTX_FIELDS(LDC_CTX_OFFSET)};
+#else
+extern "C" __device__ unsigned long long ldc_ctx_layout[];
+__device__ unsigned long long ldc_ctx_layout[] = {LDC_CTX_FIELDS(LDC_CTX_OFFSET)};
+#endif
+
 // Per-thread state of the instrumented kernel.
 struct ldc_thread {
   int mode, pass;
