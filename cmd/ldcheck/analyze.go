@@ -70,6 +70,9 @@ for each __global__ kernel:
 		),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
+			if handled, err := runIsolated(c); handled {
+				return err
+			}
 			format := c.String("format")
 			if format != "text" && format != "json" {
 				return inputErr("--format: unknown format %q (want text or json)", format)

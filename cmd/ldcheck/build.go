@@ -44,6 +44,9 @@ run unchecked.`,
 }
 
 func runBuild(c *cli.Context) error {
+	if handled, err := runIsolated(c); handled {
+		return err
+	}
 	if c.NArg() != 1 {
 		return inputErr("build: expected one CUDA source file, got %d arguments (usage: ldcheck build [flags] FILE.cu)", c.NArg())
 	}

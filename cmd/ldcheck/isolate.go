@@ -25,19 +25,22 @@ const (
 	progressEnv = "LDCHECK_RUN_PROGRESS"
 )
 
-// runIsolated runs this `ldcheck run` again as a child process and relays
-// its output and exit status. A kernel on the CPU backend runs inside the
-// process: an out-of-bounds access there is a segmentation fault, which
-// must end in a clear message, not in a Go stack dump of ldcheck.
+// runIsolated runs this `ldcheck run` (or build, or analyze) again as a
+// child process and relays its output and exit status. A kernel on the CPU
+// backend runs inside the process: an out-of-bounds access there is a
+// segmentation fault, which must end in a clear message, not in a Go stack
+// dump of ldcheck. build and analyze run libclang, C code that may crash
+// on a source nobody tried: that is an internal error naming the file,
+// and a build directory is left as it was (builds are swapped in whole).
 // It returns handled=false in the child itself (or where isolation is off:
-// tests call run in-process).
+// tests call commands in-process).
 func runIsolated(c *cli.Context) (handled bool, err error) {
 	if os.Getenv(childEnv) != "" || c.App.Metadata["isolate"] != true {
 		return false, nil
 	}
 	// No kernel runs on the CPU with --backend cuda, and tools that watch
 	// the process (compute-sanitizer) must see the CUDA calls in it.
-	if c.String("backend") == "cuda" {
+	if c.Command.Name == "run" && c.String("backend") == "cuda" {
 		return false, nil
 	}
 	exe, err := os.Executable()
@@ -65,6 +68,12 @@ func runIsolated(c *cli.Context) (handled bool, err error) {
 		return true, &exitError{exitFailed, fmt.Errorf("run: %w", err)}
 	}
 	st, _ := ee.Sys().(syscall.WaitStatus)
+	if c.Command.Name != "run" {
+		if err := filter.frontEndFailure(st, c.Command.Name, c.Args().First()); err != nil {
+			return true, err
+		}
+		return true, &exitError{ee.ExitCode(), nil}
+	}
 	if err := filter.failure(st, c.StringSlice("arg")); err != nil {
 		return true, err
 	}
@@ -99,6 +108,31 @@ func (f *crashFilter) failure(st syscall.WaitStatus, args []string) error {
 		return &exitError{exitInput, fmt.Errorf("the kernel crashed (%s) on the CPU backend: %s", st.Signal(), kernelCrash)}
 	case f.crash == crashSignal:
 		return &exitError{exitInput, fmt.Errorf("the kernel crashed on the CPU backend: %s", kernelCrash)}
+	}
+	return nil
+}
+
+// frontEndFailure is failure for `ldcheck build` and `ldcheck analyze` of
+// file: whatever crashed there (libclang, the compilers' driver, ldcheck
+// itself) is ldcheck's problem, exit 3, never the user's kernel.
+func (f *crashFilter) frontEndFailure(st syscall.WaitStatus, cmd, file string) error {
+	switch {
+	case f.crash == crashOOM:
+		return &exitError{exitFailed, fmt.Errorf("the host ran out of memory while ldcheck %s read %s; no build made", cmd, file)}
+	case f.crash == crashPanic || f.crash == crashFatal:
+		where := "the Go stack trace could not be saved"
+		if path, err := saveTrace(f.trace.Bytes()); err == nil {
+			where = "the Go stack trace is in " + path
+		}
+		return &exitError{exitFailed, fmt.Errorf("internal error: ldcheck %s failed on %s: %s (%s); please report it to the ldcheck maintainers with that file and the source", cmd, file, f.first, where)}
+	case st.Signaled() && st.Signal() == syscall.SIGPIPE:
+		return &exitError{128 + int(syscall.SIGPIPE), nil}
+	case st.Signaled() || f.crash == crashSignal:
+		sig := "a fatal signal"
+		if st.Signaled() {
+			sig = st.Signal().String()
+		}
+		return &exitError{exitFailed, fmt.Errorf("internal error: the C front end (libclang) crashed (%s) while ldcheck %s read %s; please report it to the ldcheck maintainers with the source; any earlier build directory is left as it was", sig, cmd, file)}
 	}
 	return nil
 }

@@ -68,7 +68,56 @@ func TestChildFailure(t *testing.T) {
 	}
 }
 
-// A panic in the process itself (no child: --backend cuda, build) is an
+// What `ldcheck build` and `ldcheck analyze` say when their child dies:
+// whatever crashed is ldcheck's (or libclang's) problem, exit 3, with the
+// file named; never "the kernel crashed".
+func TestFrontEndChildFailure(t *testing.T) {
+	const trace = "\ngoroutine 1 gp=0x1 m=0 [running]:\nruntime.throw({0x4c5c35?, 0x9?})\n"
+	for _, tc := range []struct {
+		name   string
+		stderr string
+		status syscall.WaitStatus
+		want   string
+	}{
+		{"libclang segfault", "fatal error: unexpected signal during runtime execution\n[signal SIGSEGV: segmentation violation]\n" + trace, syscall.WaitStatus(2 << 8),
+			`^internal error: the C front end \(libclang\) crashed \(a fatal signal\) while ldcheck build read k\.cu; please report it`},
+		{"killed by a signal", "", syscall.WaitStatus(syscall.SIGSEGV),
+			`^internal error: the C front end \(libclang\) crashed \(segmentation fault\) while ldcheck build read k\.cu; .*any earlier build directory is left as it was$`},
+		{"panic", "panic: runtime error: index out of range [5] with length 2\n" + trace, syscall.WaitStatus(2 << 8),
+			`^internal error: ldcheck build failed on k\.cu: panic: runtime error: index out of range \[5\] with length 2 \(the Go stack trace is in .*\); please report it`},
+		{"out of memory", "fatal error: out of memory\n" + trace, syscall.WaitStatus(2 << 8),
+			`^the host ran out of memory while ldcheck build read k\.cu; no build made$`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var relayed strings.Builder
+			f := &crashFilter{w: &relayed}
+			f.Write([]byte(tc.stderr))
+			err := f.frontEndFailure(tc.status, "build", "k.cu")
+			var ee *exitError
+			if !errors.As(err, &ee) || ee.code != exitFailed {
+				t.Fatalf("got %v, want exit %d", err, exitFailed)
+			}
+			if !regexp.MustCompile(tc.want).MatchString(err.Error()) {
+				t.Errorf("message %q\nwant %q", err, tc.want)
+			}
+			if strings.Contains(relayed.String(), "goroutine") {
+				t.Errorf("relayed the crash: %q", relayed.String())
+			}
+			if m := regexp.MustCompile(`in (\S+ldcheck-crash-\S+\.txt)`).FindStringSubmatch(err.Error()); m != nil {
+				os.Remove(m[1])
+			}
+		})
+	}
+	// A build that failed by itself (exit 2, its message said) is relayed.
+	var relayed strings.Builder
+	f := &crashFilter{w: &relayed}
+	f.Write([]byte("k.cu:3:1: error: expected ';'\n"))
+	if err := f.frontEndFailure(syscall.WaitStatus(2<<8), "build", "k.cu"); err != nil || relayed.String() != "k.cu:3:1: error: expected ';'\n" {
+		t.Errorf("failure %v, relayed %q", err, relayed.String())
+	}
+}
+
+// A panic in the process itself (no child: --backend cuda, compile) is an
 // internal error too.
 func TestInternalError(t *testing.T) {
 	var stderr strings.Builder
