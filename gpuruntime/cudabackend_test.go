@@ -2,6 +2,8 @@ package gpuruntime
 
 import (
 	"bytes"
+	"encoding/binary"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -90,5 +92,62 @@ func TestCUDABackendWithoutGPU(t *testing.T) {
 	}
 	if n := stat(0); n != 0 {
 		t.Errorf("%d primary-context retains left after a failed OpenCUDA", n)
+	}
+}
+
+// TestCUDABackendLaunchWithoutGPU: a launch through the CUDA backend over
+// the fake driver reaches the kernel the manifest's name maps to, with the
+// dimensions, the dynamic shared memory and every argument at its size;
+// a launch the kernel's limits refuse, or of a kernel the module lacks,
+// is an error naming the kernel; the context goes back at Close.
+func TestCUDABackendLaunchWithoutGPU(t *testing.T) {
+	stat, _ := fakeDriver(t)
+	ptx := filepath.Join(t.TempDir(), "k.ptx")
+	if err := os.WriteFile(ptx, []byte("// fake PTX\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := OpenCUDA(ptx, map[string]string{"k": "probe", "big": "bounded"})
+	if err != nil {
+		t.Fatalf("OpenCUDA over the fake driver: %v", err)
+	}
+	buf, err := b.Alloc(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := []byte{7, 0, 0, 0}
+	ptr := binary.LittleEndian.AppendUint64(nil, uint64(buf))
+	st := bytes.Repeat([]byte{0xab}, 16)
+	if err := b.Launch("k", [3]uint32{2, 3, 1}, [3]uint32{32, 2, 1}, 128, [][]byte{n, ptr, st}); err != nil {
+		t.Fatalf("launch: %v", err)
+	}
+	rec, size, err := b.Symbol("launch_record")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := make([]byte, size)
+	if err := b.Read(raw, rec); err != nil {
+		t.Fatal(err)
+	}
+	u32 := func(i int) uint32 { return binary.LittleEndian.Uint32(raw[4*i:]) }
+	if g, bl, sh, np := [3]uint32{u32(0), u32(1), u32(2)}, [3]uint32{u32(3), u32(4), u32(5)}, u32(6), u32(7); g != [3]uint32{2, 3, 1} || bl != [3]uint32{32, 2, 1} || sh != 128 || np != 3 {
+		t.Errorf("the kernel saw grid %v block %v shared %d, %d parameters", g, bl, sh, np)
+	}
+	params := raw[40 : 40+28]
+	if !bytes.Equal(params[:4], n) || !bytes.Equal(params[4:12], ptr) || !bytes.Equal(params[12:], st) {
+		t.Errorf("the kernel got parameters % x", params)
+	}
+	// "bounded" allows 256 threads a block, as __launch_bounds__(256).
+	err = b.Launch("big", [3]uint32{1, 1, 1}, [3]uint32{512, 1, 1}, 0, [][]byte{ptr})
+	if err == nil || !strings.Contains(err.Error(), "bounded") {
+		t.Errorf("a launch past the kernel's limit: %v, want an error naming it", err)
+	}
+	if err := b.Launch("absent", [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1}, 0, nil); err == nil || !strings.Contains(err.Error(), "absent") {
+		t.Errorf("a kernel the module lacks: %v, want an error naming it", err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := stat(0); n != 0 {
+		t.Errorf("%d primary-context retains left after Close", n)
 	}
 }
