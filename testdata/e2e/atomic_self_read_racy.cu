@@ -1,4 +1,4 @@
-// expect: race read-write any inter-warp
+// expect: race read-write local inter-warp
 // launch: --kernel k --grid 4 --block 128 --arg c=int[4]:zero --arg out=int[512]:zero
 // explain: 20 21
 // atomic_self_read_ok.cu with a true race added: lane 0 of each warp

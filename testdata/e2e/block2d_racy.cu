@@ -1,4 +1,4 @@
-// expect: race read-write any inter-warp
+// expect: race read-write global inter-warp
 // launch: --kernel k --grid 2,2 --block 16,16 --arg in=float[1024]:rand --arg out=float[1024]:zero
 // explain: 10 12
 // 2-D blocks on a 2-D grid: the in-block transpose reads tile[tx][ty] with no barrier after

@@ -1,4 +1,4 @@
-// expect: race read-write any inter-warp
+// expect: race read-write global inter-warp
 // launch: --kernel k --grid 1 --block 128 --arg in=float[128]:rand --arg out=float[128]:zero
 // explain: 9 10
 // A __device__ array used by one block only, but warp w reads the element warp w+1 writes

@@ -1,4 +1,4 @@
-// expect: race read-write any inter-block
+// expect: race read-write global inter-block
 // launch: --kernel k --grid 4 --block 64 --arg in=int[256]:rand --arg out=int[256]:zero
 // explain: 10 13
 // A __device__ module-scope variable set by block 0 and read by the other blocks in the

@@ -1,4 +1,4 @@
-// expect: race read-write any inter-warp
+// expect: race read-write global inter-warp
 // launch: --kernel k --grid 2 --block 256 --shared 1024 --arg in=float[512]:rand --arg out=float[512]:zero
 // explain: 8 9
 // Dynamic shared memory: the block reversal of dyn_shared_ok without its barrier.

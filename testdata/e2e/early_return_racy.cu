@@ -1,4 +1,4 @@
-// expect: race read-write any inter-warp
+// expect: race read-write local inter-warp
 // launch: --kernel k --grid 2 --block 128 --arg in=float[256]:rand --arg out=float[256]:zero
 // explain: 10 11
 // Warp 3 returns early; the remaining warps write s[t] and read the next warp's element

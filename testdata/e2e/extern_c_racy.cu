@@ -1,4 +1,4 @@
-// expect: race read-write any inter-warp
+// expect: race read-write global inter-warp
 // launch: --kernel shift --grid 1 --block 64 --arg in=float[64]:rand --arg out=float[64]:zero
 // explain: 12 13
 // Kernels inside an extern "C" block (libclang shows the block as an

@@ -1,4 +1,4 @@
-// expect: race read-write any inter-warp
+// expect: race read-write global inter-warp
 // launch: --kernel scale --grid 2 --block 64 --arg in=float[128]:rand --arg out=float[128]:zero
 // explain: kernels.cu:8 kernels.cu:11
 // main.cu includes kernel.cu: a build of this file must find, instrument and

@@ -1,4 +1,4 @@
-// expect: race read-write any inter-block
+// expect: race read-write global inter-block
 // launch: --kernel k --grid 4 --block 64 --arg data=int[320]:rand --arg out=int[256]:zero
 // explain: 8 9
 // Inter-block read-write race in global memory: block b reads data[g + 64], the elements

@@ -1,4 +1,4 @@
-// expect: race read-write any inter-warp
+// expect: race read-write shared inter-warp
 // launch: --kernel k --grid 1 --block 128 --arg in=int[128]:rand --arg out=int[128]:zero
 // explain: 12 13
 // Loop-carried race: iteration i reads s[t+32], which the next warp rewrote in iteration i-1,

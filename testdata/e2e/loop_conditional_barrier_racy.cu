@@ -1,4 +1,4 @@
-// expect: race read-write any inter-warp
+// expect: race read-write shared inter-warp
 // launch: --kernel k --grid 2 --block 128 --arg in=int[256]:rand --arg out=int[256]:zero
 // explain: 13 13
 // A ping-pong loop whose barrier is taken only on odd iterations (block-uniform, but wrong):

@@ -1,4 +1,4 @@
-// expect: race read-write any inter-warp
+// expect: race read-write local inter-warp
 // launch: --kernel k --grid 2 --block 128 --arg in=float[1024]:rand --arg out=float[256]:zero
 // explain: 11 13
 // A loop that refills a shared tile each iteration: the barrier before the refill is missing,

@@ -1,4 +1,4 @@
-// expect: race read-write any inter-warp
+// expect: race read-write global inter-warp
 // launch: --kernel mv --grid 4 --block 64 --arg A=float[16384]:rand --arg x=float[64]:rand --arg y=float[256]:zero --arg n=64
 // explain: 9 11
 // Matrix-vector product that stages x in shared memory but forgets the barrier: warp 0

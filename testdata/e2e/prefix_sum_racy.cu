@@ -1,4 +1,4 @@
-// expect: race read-write any inter-warp
+// expect: race read-write shared inter-warp
 // launch: --kernel scan --grid 2 --block 128 --arg data=int[512]:rand
 // explain: 14 14
 // Blelloch scan whose up-sweep has no barrier between levels: at the second level warp 0

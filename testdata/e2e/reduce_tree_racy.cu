@@ -1,4 +1,4 @@
-// expect: race read-write any inter-warp
+// expect: race read-write shared inter-warp
 // launch: --kernel reduce --grid 4 --block 256 --arg in=float[1024]:rand --arg out=float[4]:zero
 // explain: 12 12
 // Tree reduction with the barrier inside the loop forgotten: at s = 64 warps 0-1 read

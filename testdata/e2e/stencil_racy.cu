@@ -1,4 +1,4 @@
-// expect: race read-write any inter-warp
+// expect: race read-write global inter-warp
 // launch: --kernel stencil --grid 4 --block 128 --arg in=float[518]:rand --arg out=float[512]:zero
 // explain: 10 16
 // The 1-D radius-3 stencil without the barrier after loading the shared tile: threads read

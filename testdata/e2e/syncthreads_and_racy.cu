@@ -1,4 +1,4 @@
-// expect: race read-write any inter-warp
+// expect: race read-write local inter-warp
 // launch: --kernel k --grid 2 --block 128 --arg in=int[256]:rand --arg out=int[256]:zero
 // explain: 13 14
 // The region between two __syncthreads_and barriers writes s[t] and reads the

@@ -1,4 +1,4 @@
-// expect: race read-write any inter-warp
+// expect: race read-write shared inter-warp
 // launch: --kernel smooth --grid 2 --block 128 --arg a=float[256]:rand
 // explain: 14 14
 // Two kernels in one file: scale is race-free, smooth (selected with --kernel) updates
