@@ -5,7 +5,7 @@
 #   GPU (nvcc):       benchmarks/curand/compare.sh run [OUTDIR]
 #
 # `build` builds testdata/e2e/curand_xorwow_ok.cu and curand_philox_ok.cu
-# (and the texture and math kernels, whose outputs are compared the same
+# (and the math API kernel, whose outputs are compared the same
 # way) into OUTDIR (default benchmarks/curand/builds). `run`, on the GPU
 # machine, recompiles them with nvcc (`ldcheck compile`: the toolkit's own
 # <curand_kernel.h> and math library), runs each kernel once with
@@ -23,7 +23,7 @@ mode=${1:?usage: $0 build|run [OUTDIR]}
 outdir=${2:-benchmarks/curand/builds}
 ldcheck=${LDCHECK:-bin/ldcheck}
 kernels="curand_xorwow_ok curand_philox_ok"
-for extra in texture_fetch_ok math_api_ok; do
+for extra in math_api_ok; do
   [ -f testdata/e2e/$extra.cu ] && kernels="$kernels $extra"
 done
 mkdir -p "$outdir"

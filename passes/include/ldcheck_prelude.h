@@ -526,6 +526,19 @@ static __device__ __forceinline__ void __trap() { asm volatile("trap;"); }
 static __device__ __forceinline__ unsigned int clock() { return __nvvm_read_ptx_sreg_clock(); }
 static __device__ __forceinline__ long long clock64() { return __nvvm_read_ptx_sreg_clock64(); }
 
+// Texture objects. A cudaTextureObject_t parameter is given to ldcheck run
+// as a buffer (--arg tex=float[1024]:rand): on the CPU backend the handle
+// names that buffer; reads through it are reads of a buffer nothing else
+// in the launch writes, so they cannot race and are not checked. Declared
+// only: PTX that clang makes from them needs nvcc's texture intrinsics.
+typedef unsigned long long cudaTextureObject_t;
+template <class T> __device__ T tex1Dfetch(cudaTextureObject_t, int);
+template <class T> __device__ T tex1D(cudaTextureObject_t, float);
+template <class T> __device__ T tex2D(cudaTextureObject_t, float, float);
+template <class T> __device__ void tex1Dfetch(T *, cudaTextureObject_t, int);
+template <class T> __device__ void tex1D(T *, cudaTextureObject_t, float);
+template <class T> __device__ void tex2D(T *, cudaTextureObject_t, float, float);
+
 // Host side: enough of the runtime API for host code in the same file to
 // parse. ldcheck never compiles or runs host code; it launches kernels itself.
 typedef enum cudaError { cudaSuccess = 0, cudaErrorMemoryAllocation = 2, cudaErrorInvalidValue = 1 } cudaError_t;
@@ -560,6 +573,40 @@ __host__ cudaError_t cudaStreamSynchronize(cudaStream_t);
 __host__ cudaError_t cudaStreamDestroy(cudaStream_t);
 __host__ cudaError_t cudaConfigureCall(dim3, dim3, size_t = 0, cudaStream_t = 0);
 }
+// Texture objects on the host (parsed, never run).
+enum cudaResourceType { cudaResourceTypeArray = 0, cudaResourceTypeMipmappedArray = 1, cudaResourceTypeLinear = 2, cudaResourceTypePitch2D = 3 };
+enum cudaChannelFormatKind { cudaChannelFormatKindSigned = 0, cudaChannelFormatKindUnsigned = 1, cudaChannelFormatKindFloat = 2, cudaChannelFormatKindNone = 3 };
+enum cudaTextureAddressMode { cudaAddressModeWrap = 0, cudaAddressModeClamp = 1, cudaAddressModeMirror = 2, cudaAddressModeBorder = 3 };
+enum cudaTextureFilterMode { cudaFilterModePoint = 0, cudaFilterModeLinear = 1 };
+enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+struct cudaChannelFormatDesc { int x, y, z, w; enum cudaChannelFormatKind f; };
+typedef struct cudaArray *cudaArray_t;
+struct cudaResourceDesc {
+  enum cudaResourceType resType;
+  union {
+    struct { cudaArray_t array; } array;
+    struct { void *devPtr; struct cudaChannelFormatDesc desc; size_t sizeInBytes; } linear;
+    struct { void *devPtr; struct cudaChannelFormatDesc desc; size_t width, height, pitchInBytes; } pitch2D;
+  } res;
+};
+struct cudaTextureDesc {
+  enum cudaTextureAddressMode addressMode[3];
+  enum cudaTextureFilterMode filterMode;
+  enum cudaTextureReadMode readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned int maxAnisotropy;
+  enum cudaTextureFilterMode mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+};
+struct cudaResourceViewDesc;
+extern "C" {
+__host__ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *, const struct cudaResourceDesc *, const struct cudaTextureDesc *, const struct cudaResourceViewDesc *);
+__host__ cudaError_t cudaDestroyTextureObject(cudaTextureObject_t);
+__host__ struct cudaChannelFormatDesc cudaCreateChannelDesc(int, int, int, int, enum cudaChannelFormatKind);
+}
+template <class T> static __host__ struct cudaChannelFormatDesc cudaCreateChannelDesc();
 template <class T> static __host__ cudaError_t cudaMalloc(T **p, size_t n) { return cudaMalloc((void **)p, n); }
 template <class T> static __host__ cudaError_t cudaMallocManaged(T **p, size_t n, unsigned f = 1) { return cudaMallocManaged((void **)p, n, f); }
 template <class T> static __host__ cudaError_t cudaMemcpyToSymbol(const T &, const void *, size_t, size_t = 0, cudaMemcpyKind = cudaMemcpyHostToDevice);

@@ -1394,6 +1394,57 @@ LDC_ENGINE inline unsigned int __dp2a_hi(unsigned int a, unsigned int b, unsigne
   return c + (a & 0xffff) * ((b >> 16) & 0xff) + (a >> 16) * (b >> 24);
 }
 
+// ---------------------------------------------------------------------------
+// Texture objects: a handle is the address of a descriptor that gpuruntime
+// puts in front of the buffer given with --arg (the layout is mirrored by
+// gpuruntime/launch: magic, then counts, then the data at byte 64). Point
+// sampling, unnormalized coordinates, clamp to the edge; tex1Dfetch out of
+// range reads 0, as a GPU's linear texture does.
+// ---------------------------------------------------------------------------
+
+typedef unsigned long long cudaTextureObject_t;
+namespace ldc {
+struct Texture {
+  uint64_t magic, count, elem_size, width, height, pad[3];
+};
+static_assert(sizeof(Texture) == 64, "the texture descriptor is mirrored by gpuruntime/launch");
+constexpr uint64_t texture_magic = 0x3130584554434c44ull; // "LDCTEX01"
+LDC_ENGINE inline const Texture *texture(cudaTextureObject_t t, const char *fn) {
+  const Texture *d = (const Texture *)t;
+  if (!d || d->magic != texture_magic)
+    fail_fiber("%s: %#llx is not a texture object of ldcheck's: give the parameter as --arg NAME=TYPE[COUNT]:INIT", fn, t);
+  return d;
+}
+template <class T> LDC_ENGINE inline T texel(const Texture *d, long long i) {
+  long long n = (long long)(d->count * d->elem_size / sizeof(T));
+  if (i < 0 || i >= n) return T();
+  T v;
+  memcpy(&v, (const char *)(d + 1) + i * sizeof(T), sizeof v);
+  return v;
+}
+LDC_ENGINE inline long long clamp_coord(float x, long long n) {
+  long long i = (long long)floorf(x);
+  return i < 0 ? 0 : i >= n ? n - 1 : i;
+}
+} // namespace ldc
+template <class T> LDC_ENGINE inline T tex1Dfetch(cudaTextureObject_t t, int i) {
+  return ldc::texel<T>(ldc::texture(t, "tex1Dfetch"), i);
+}
+template <class T> LDC_ENGINE inline T tex1D(cudaTextureObject_t t, float x) {
+  const ldc::Texture *d = ldc::texture(t, "tex1D");
+  return ldc::texel<T>(d, ldc::clamp_coord(x, (long long)(d->count * d->elem_size / sizeof(T))));
+}
+template <class T> LDC_ENGINE inline T tex2D(cudaTextureObject_t t, float x, float y) {
+  const ldc::Texture *d = ldc::texture(t, "tex2D");
+  if (d->height == 0)
+    ldc::fail_fiber("tex2D: the texture is 1-D (ldcheck's --arg makes linear textures; 2-D textures are not supported yet)");
+  long long w = (long long)d->width, h = (long long)d->height;
+  return ldc::texel<T>(d, ldc::clamp_coord(y, h) * w + ldc::clamp_coord(x, w));
+}
+template <class T> LDC_ENGINE inline void tex1Dfetch(T *r, cudaTextureObject_t t, int i) { *r = tex1Dfetch<T>(t, i); }
+template <class T> LDC_ENGINE inline void tex1D(T *r, cudaTextureObject_t t, float x) { *r = tex1D<T>(t, x); }
+template <class T> LDC_ENGINE inline void tex2D(T *r, cudaTextureObject_t t, float x, float y) { *r = tex2D<T>(t, x, y); }
+
 // min/max as CUDA overloads them (mixed signed/unsigned goes unsigned).
 #define LDC_MINMAX(R, A, B)                                                    \
   LDC_ENGINE inline R min(A a, B b) { return (R)a < (R)b ? (R)a : (R)b; }                 \
