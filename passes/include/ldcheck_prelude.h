@@ -26,6 +26,13 @@
 #define __builtin_align__(n) __attribute__((aligned(n)))
 
 typedef __SIZE_TYPE__ size_t;
+// The short names CUDA code takes from the toolkit's headers.
+typedef unsigned int uint;
+typedef unsigned short ushort;
+typedef unsigned long ulong;
+#ifndef NULL
+#define NULL __null
+#endif
 
 // Vector types, with CUDA's alignment.
 #define LDC_VEC2(T, N, A) struct __attribute__((aligned(A))) N##2 { T x, y; }; \
@@ -136,6 +143,35 @@ static __device__ __forceinline__ int atomicOr(int *p, int v) { return __nvvm_at
 static __device__ __forceinline__ unsigned atomicOr(unsigned *p, unsigned v) { return (unsigned)__nvvm_atom_or_gen_i((int *)p, (int)v); }
 static __device__ __forceinline__ int atomicXor(int *p, int v) { return __nvvm_atom_xor_gen_i(p, v); }
 static __device__ __forceinline__ unsigned atomicXor(unsigned *p, unsigned v) { return (unsigned)__nvvm_atom_xor_gen_i((int *)p, (int)v); }
+static __device__ __forceinline__ long long atomicMin(long long *p, long long v) { return __nvvm_atom_min_gen_ll(p, v); }
+static __device__ __forceinline__ unsigned long long atomicMin(unsigned long long *p, unsigned long long v) { return __nvvm_atom_min_gen_ull(p, v); }
+static __device__ __forceinline__ long long atomicMax(long long *p, long long v) { return __nvvm_atom_max_gen_ll(p, v); }
+static __device__ __forceinline__ unsigned long long atomicMax(unsigned long long *p, unsigned long long v) { return __nvvm_atom_max_gen_ull(p, v); }
+static __device__ __forceinline__ unsigned long long atomicAnd(unsigned long long *p, unsigned long long v) { return (unsigned long long)__nvvm_atom_and_gen_ll((long long *)p, (long long)v); }
+static __device__ __forceinline__ unsigned long long atomicOr(unsigned long long *p, unsigned long long v) { return (unsigned long long)__nvvm_atom_or_gen_ll((long long *)p, (long long)v); }
+static __device__ __forceinline__ unsigned long long atomicXor(unsigned long long *p, unsigned long long v) { return (unsigned long long)__nvvm_atom_xor_gen_ll((long long *)p, (long long)v); }
+// 16-bit compare-and-swap through the 32-bit word that holds it.
+static __device__ __forceinline__ unsigned short atomicCAS(unsigned short *p, unsigned short c, unsigned short v) {
+  unsigned *w = (unsigned *)((size_t)p & ~(size_t)3);
+  unsigned shift = ((size_t)p & 2) * 8, old = *w;
+  for (;;) {
+    unsigned short cur = (unsigned short)(old >> shift);
+    if (cur != c) return cur;
+    unsigned want = (old & ~(0xffffu << shift)) | ((unsigned)v << shift);
+    unsigned seen = (unsigned)__nvvm_atom_cas_gen_i((int *)w, (int)old, (int)want);
+    if (seen == old) return cur;
+    old = seen;
+  }
+}
+// Scoped atomics (_block, _system): done at device scope, which is stronger.
+#define LDC_ATOMIC_SCOPED(fn) \
+  template <class... A> static __device__ __forceinline__ auto fn##_block(A... a) -> decltype(fn(a...)) { return fn(a...); } \
+  template <class... A> static __device__ __forceinline__ auto fn##_system(A... a) -> decltype(fn(a...)) { return fn(a...); }
+LDC_ATOMIC_SCOPED(atomicAdd) LDC_ATOMIC_SCOPED(atomicSub) LDC_ATOMIC_SCOPED(atomicExch)
+LDC_ATOMIC_SCOPED(atomicMin) LDC_ATOMIC_SCOPED(atomicMax) LDC_ATOMIC_SCOPED(atomicInc)
+LDC_ATOMIC_SCOPED(atomicDec) LDC_ATOMIC_SCOPED(atomicCAS) LDC_ATOMIC_SCOPED(atomicAnd)
+LDC_ATOMIC_SCOPED(atomicOr) LDC_ATOMIC_SCOPED(atomicXor)
+#undef LDC_ATOMIC_SCOPED
 
 // Integer and bit intrinsics.
 static __device__ __forceinline__ int __popc(unsigned x) { return __builtin_popcount(x); }

@@ -171,6 +171,11 @@
 #define LDC_FIBER_STACK_SIZE (256 * 1024)
 #endif
 
+// The short names CUDA code takes from the toolkit's headers.
+typedef unsigned int uint;
+typedef unsigned short ushort;
+typedef unsigned long ulong;
+
 // ---------------------------------------------------------------------------
 // Vector types (sizes and alignments as in CUDA's vector_types.h)
 // ---------------------------------------------------------------------------
