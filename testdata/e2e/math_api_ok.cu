@@ -1,20 +1,20 @@
 // expect: none
-// launch: --kernel math_api --grid 1 --block 64 --arg out=double[22784]:zero
+// launch: --kernel math_api --grid 1 --block 64 --arg out=double[28032]:zero
 // Every function of the CUDA Math API that passes/testdata/math_api.txt lists
-// (single and double precision functions, their intrinsics, the integer and
-// type-casting intrinsics), called by each thread with arguments of its own,
+// (single and double precision functions, their intrinsics, the integer,
+// type-casting and SIMD intrinsics), called by each thread with arguments of its own,
 // the results gathered in a local array and stored to the thread's own
 // slice of out (one store site: a store per call makes clang's PTX of the
 // instrumented kernel take minutes). Builds against the
 // prelude and runs on the CPU backend; race-free. Generated from the list
-// (the call order is the list's): 356 calls.
-#define N 356
+// (the call order is the list's): 438 calls.
+#define N 438
 __global__ void math_api(double *out) {
   int t = threadIdx.x;
   float f = 0.25f + 0.01f * t;
   double d = 0.375 + 0.01 * t;
   int i = t - 20;
-  unsigned int u = 0x9e3779b9u * (t + 1);
+  unsigned int u = 0x9e3779b9u * (t + 1), u2 = 0x7f4a7c15u * (t + 3);
   long l = 3 * t;
   long long ll = -5ll * t;
   unsigned long long ull = 0x9e3779b97f4a7c15ull * (t + 1);
@@ -361,25 +361,107 @@ __global__ void math_api(double *out) {
   r[334] = (double)__umulhi(u, u);
   r[335] = (double)__urhadd(u, u);
   r[336] = (double)__usad(u, u, u);
-  r[337] = (double)umax(u, u);
-  r[338] = (double)umin(u, u);
-  r[339] = (double)__brevll(ull);
-  r[340] = (double)__double2ull_rd(d);
-  r[341] = (double)__double2ull_rn(d);
-  r[342] = (double)__double2ull_ru(d);
-  r[343] = (double)__double2ull_rz(d);
-  r[344] = (double)__float2ull_rd(f);
-  r[345] = (double)__float2ull_rn(f);
-  r[346] = (double)__float2ull_ru(f);
-  r[347] = (double)__float2ull_rz(f);
-  r[348] = (double)__umul64hi(ull, ull);
-  r[349] = (double)ullmax(ull, ull);
-  r[350] = (double)ullmin(ull, ull);
-  __sincosf(f, &fo, &fo); r[351] = (double)fo + dob;
-  sincos(d, &dob, &dob); r[352] = (double)fo + dob;
-  sincosf(f, &fo, &fo); r[353] = (double)fo + dob;
-  sincospi(d, &dob, &dob); r[354] = (double)fo + dob;
-  sincospif(f, &fo, &fo); r[355] = (double)fo + dob;
+  r[337] = (double)__vabs2(u);
+  r[338] = (double)__vabs4(u);
+  r[339] = (double)__vabsdiffs2(u, u2);
+  r[340] = (double)__vabsdiffs4(u, u2);
+  r[341] = (double)__vabsdiffu2(u, u2);
+  r[342] = (double)__vabsdiffu4(u, u2);
+  r[343] = (double)__vabsss2(u);
+  r[344] = (double)__vabsss4(u);
+  r[345] = (double)__vadd2(u, u2);
+  r[346] = (double)__vadd4(u, u2);
+  r[347] = (double)__vaddss2(u, u2);
+  r[348] = (double)__vaddss4(u, u2);
+  r[349] = (double)__vaddus2(u, u2);
+  r[350] = (double)__vaddus4(u, u2);
+  r[351] = (double)__vavgs2(u, u2);
+  r[352] = (double)__vavgs4(u, u2);
+  r[353] = (double)__vavgu2(u, u2);
+  r[354] = (double)__vavgu4(u, u2);
+  r[355] = (double)__vcmpeq2(u, u2);
+  r[356] = (double)__vcmpeq4(u, u2);
+  r[357] = (double)__vcmpges2(u, u2);
+  r[358] = (double)__vcmpges4(u, u2);
+  r[359] = (double)__vcmpgeu2(u, u2);
+  r[360] = (double)__vcmpgeu4(u, u2);
+  r[361] = (double)__vcmpgts2(u, u2);
+  r[362] = (double)__vcmpgts4(u, u2);
+  r[363] = (double)__vcmpgtu2(u, u2);
+  r[364] = (double)__vcmpgtu4(u, u2);
+  r[365] = (double)__vcmples2(u, u2);
+  r[366] = (double)__vcmples4(u, u2);
+  r[367] = (double)__vcmpleu2(u, u2);
+  r[368] = (double)__vcmpleu4(u, u2);
+  r[369] = (double)__vcmplts2(u, u2);
+  r[370] = (double)__vcmplts4(u, u2);
+  r[371] = (double)__vcmpltu2(u, u2);
+  r[372] = (double)__vcmpltu4(u, u2);
+  r[373] = (double)__vcmpne2(u, u2);
+  r[374] = (double)__vcmpne4(u, u2);
+  r[375] = (double)__vhaddu2(u, u2);
+  r[376] = (double)__vhaddu4(u, u2);
+  r[377] = (double)__vmaxs2(u, u2);
+  r[378] = (double)__vmaxs4(u, u2);
+  r[379] = (double)__vmaxu2(u, u2);
+  r[380] = (double)__vmaxu4(u, u2);
+  r[381] = (double)__vmins2(u, u2);
+  r[382] = (double)__vmins4(u, u2);
+  r[383] = (double)__vminu2(u, u2);
+  r[384] = (double)__vminu4(u, u2);
+  r[385] = (double)__vneg2(u);
+  r[386] = (double)__vneg4(u);
+  r[387] = (double)__vnegss2(u);
+  r[388] = (double)__vnegss4(u);
+  r[389] = (double)__vsads2(u, u2);
+  r[390] = (double)__vsads4(u, u2);
+  r[391] = (double)__vsadu2(u, u2);
+  r[392] = (double)__vsadu4(u, u2);
+  r[393] = (double)__vseteq2(u, u2);
+  r[394] = (double)__vseteq4(u, u2);
+  r[395] = (double)__vsetges2(u, u2);
+  r[396] = (double)__vsetges4(u, u2);
+  r[397] = (double)__vsetgeu2(u, u2);
+  r[398] = (double)__vsetgeu4(u, u2);
+  r[399] = (double)__vsetgts2(u, u2);
+  r[400] = (double)__vsetgts4(u, u2);
+  r[401] = (double)__vsetgtu2(u, u2);
+  r[402] = (double)__vsetgtu4(u, u2);
+  r[403] = (double)__vsetles2(u, u2);
+  r[404] = (double)__vsetles4(u, u2);
+  r[405] = (double)__vsetleu2(u, u2);
+  r[406] = (double)__vsetleu4(u, u2);
+  r[407] = (double)__vsetlts2(u, u2);
+  r[408] = (double)__vsetlts4(u, u2);
+  r[409] = (double)__vsetltu2(u, u2);
+  r[410] = (double)__vsetltu4(u, u2);
+  r[411] = (double)__vsetne2(u, u2);
+  r[412] = (double)__vsetne4(u, u2);
+  r[413] = (double)__vsub2(u, u2);
+  r[414] = (double)__vsub4(u, u2);
+  r[415] = (double)__vsubss2(u, u2);
+  r[416] = (double)__vsubss4(u, u2);
+  r[417] = (double)__vsubus2(u, u2);
+  r[418] = (double)__vsubus4(u, u2);
+  r[419] = (double)umax(u, u);
+  r[420] = (double)umin(u, u);
+  r[421] = (double)__brevll(ull);
+  r[422] = (double)__double2ull_rd(d);
+  r[423] = (double)__double2ull_rn(d);
+  r[424] = (double)__double2ull_ru(d);
+  r[425] = (double)__double2ull_rz(d);
+  r[426] = (double)__float2ull_rd(f);
+  r[427] = (double)__float2ull_rn(f);
+  r[428] = (double)__float2ull_ru(f);
+  r[429] = (double)__float2ull_rz(f);
+  r[430] = (double)__umul64hi(ull, ull);
+  r[431] = (double)ullmax(ull, ull);
+  r[432] = (double)ullmin(ull, ull);
+  __sincosf(f, &fo, &fo); r[433] = (double)fo + dob;
+  sincos(d, &dob, &dob); r[434] = (double)fo + dob;
+  sincosf(f, &fo, &fo); r[435] = (double)fo + dob;
+  sincospi(d, &dob, &dob); r[436] = (double)fo + dob;
+  sincospif(f, &fo, &fo); r[437] = (double)fo + dob;
   (void)io;
   for (int k = 0; k < N; k++) out[t * N + k] = r[k];
 }

@@ -1450,6 +1450,130 @@ template <class T> LDC_ENGINE inline void tex1Dfetch(T *r, cudaTextureObject_t t
 template <class T> LDC_ENGINE inline void tex1D(T *r, cudaTextureObject_t t, float x) { *r = tex1D<T>(t, x); }
 template <class T> LDC_ENGINE inline void tex2D(T *r, cudaTextureObject_t t, float x, float y) { *r = tex2D<T>(t, x, y); }
 
+// SIMD intrinsics: the operation on each halfword (…2) or byte (…4) of the
+// operands. "s" lanes are signed, "u" unsigned; ss/us saturate; __vcmp*
+// sets a lane to all ones where true, __vset* to 1; __vsad* add up the
+// lanes' absolute differences; __vavg* round up ((a + b + 1) >> 1),
+// __vhaddu* truncate.
+namespace ldc {
+template <int W> LDC_ENGINE inline int lane_s(unsigned int v, int i) {
+  return (int)(v << (32 - W * (i + 1))) >> (32 - W);
+}
+template <int W> LDC_ENGINE inline unsigned int lane_u(unsigned int v, int i) {
+  return (v >> (W * i)) & ((1u << W) - 1);
+}
+template <int W, class F> LDC_ENGINE inline unsigned int simd(unsigned int a, unsigned int b, F f) {
+  unsigned int r = 0;
+  for (int i = 0; i < 32 / W; i++) r |= ((unsigned int)f(i, a, b) & ((1u << W) - 1)) << (W * i);
+  return r;
+}
+template <int W> LDC_ENGINE inline long long sat_s(long long v) {
+  long long hi = (1ll << (W - 1)) - 1, lo = -(1ll << (W - 1));
+  return v > hi ? hi : v < lo ? lo : v;
+}
+template <int W> LDC_ENGINE inline long long sat_u(long long v) {
+  long long hi = (1ll << W) - 1;
+  return v > hi ? hi : v < 0 ? 0 : v;
+}
+} // namespace ldc
+#define LDC_SIMD2(name, W, expr)                                               \
+  LDC_ENGINE inline unsigned int name(unsigned int a, unsigned int b) {        \
+    return ldc::simd<W>(a, b, [](int i, unsigned int a, unsigned int b) {      \
+      long long s = ldc::lane_s<W>(a, i), t = ldc::lane_s<W>(b, i);            \
+      long long u = ldc::lane_u<W>(a, i), v = ldc::lane_u<W>(b, i);            \
+      (void)s, (void)t, (void)u, (void)v;                                      \
+      return (long long)(expr);                                                \
+    });                                                                        \
+  }
+#define LDC_SIMD1(name, W, expr)                                               \
+  LDC_ENGINE inline unsigned int name(unsigned int a) {                        \
+    return ldc::simd<W>(a, 0u, [](int i, unsigned int a, unsigned int) {       \
+      long long s = ldc::lane_s<W>(a, i);                                      \
+      return (long long)(expr);                                                \
+    });                                                                        \
+  }
+#define LDC_SIMD_BOTH(M, base, expr) M(base##2, 16, expr) M(base##4, 8, expr)
+LDC_SIMD_BOTH(LDC_SIMD1, __vabs, s < 0 ? -s : s)
+LDC_SIMD_BOTH(LDC_SIMD1, __vneg, -s)
+LDC_SIMD_BOTH(LDC_SIMD2, __vabsdiffs, s > t ? s - t : t - s)
+LDC_SIMD_BOTH(LDC_SIMD2, __vabsdiffu, u > v ? u - v : v - u)
+LDC_SIMD_BOTH(LDC_SIMD2, __vadd, u + v)
+LDC_SIMD_BOTH(LDC_SIMD2, __vsub, u - v)
+LDC_SIMD_BOTH(LDC_SIMD2, __vavgs, (s + t + 1) >> 1)
+LDC_SIMD_BOTH(LDC_SIMD2, __vavgu, (u + v + 1) >> 1)
+LDC_SIMD_BOTH(LDC_SIMD2, __vhaddu, (u + v) >> 1)
+LDC_SIMD_BOTH(LDC_SIMD2, __vmaxs, s > t ? s : t)
+LDC_SIMD_BOTH(LDC_SIMD2, __vmaxu, u > v ? u : v)
+LDC_SIMD_BOTH(LDC_SIMD2, __vmins, s < t ? s : t)
+LDC_SIMD_BOTH(LDC_SIMD2, __vminu, u < v ? u : v)
+LDC_SIMD_BOTH(LDC_SIMD2, __vcmpeq, u == v ? -1 : 0)
+LDC_SIMD_BOTH(LDC_SIMD2, __vcmpne, u != v ? -1 : 0)
+LDC_SIMD_BOTH(LDC_SIMD2, __vcmpges, s >= t ? -1 : 0)
+LDC_SIMD_BOTH(LDC_SIMD2, __vcmpgeu, u >= v ? -1 : 0)
+LDC_SIMD_BOTH(LDC_SIMD2, __vcmpgts, s > t ? -1 : 0)
+LDC_SIMD_BOTH(LDC_SIMD2, __vcmpgtu, u > v ? -1 : 0)
+LDC_SIMD_BOTH(LDC_SIMD2, __vcmples, s <= t ? -1 : 0)
+LDC_SIMD_BOTH(LDC_SIMD2, __vcmpleu, u <= v ? -1 : 0)
+LDC_SIMD_BOTH(LDC_SIMD2, __vcmplts, s < t ? -1 : 0)
+LDC_SIMD_BOTH(LDC_SIMD2, __vcmpltu, u < v ? -1 : 0)
+LDC_SIMD_BOTH(LDC_SIMD2, __vseteq, u == v)
+LDC_SIMD_BOTH(LDC_SIMD2, __vsetne, u != v)
+LDC_SIMD_BOTH(LDC_SIMD2, __vsetges, s >= t)
+LDC_SIMD_BOTH(LDC_SIMD2, __vsetgeu, u >= v)
+LDC_SIMD_BOTH(LDC_SIMD2, __vsetgts, s > t)
+LDC_SIMD_BOTH(LDC_SIMD2, __vsetgtu, u > v)
+LDC_SIMD_BOTH(LDC_SIMD2, __vsetles, s <= t)
+LDC_SIMD_BOTH(LDC_SIMD2, __vsetleu, u <= v)
+LDC_SIMD_BOTH(LDC_SIMD2, __vsetlts, s < t)
+LDC_SIMD_BOTH(LDC_SIMD2, __vsetltu, u < v)
+#undef LDC_SIMD_BOTH
+#undef LDC_SIMD1
+#undef LDC_SIMD2
+#define LDC_SIMD_SAT(name, W, expr)                                            \
+  LDC_ENGINE inline unsigned int name(unsigned int a, unsigned int b) {        \
+    return ldc::simd<W>(a, b, [](int i, unsigned int a, unsigned int b) {      \
+      long long s = ldc::lane_s<W>(a, i), t = ldc::lane_s<W>(b, i);            \
+      long long u = ldc::lane_u<W>(a, i), v = ldc::lane_u<W>(b, i);            \
+      (void)s, (void)t, (void)u, (void)v;                                      \
+      return expr;                                                             \
+    });                                                                        \
+  }
+LDC_SIMD_SAT(__vaddss2, 16, ldc::sat_s<16>(s + t))
+LDC_SIMD_SAT(__vaddss4, 8, ldc::sat_s<8>(s + t))
+LDC_SIMD_SAT(__vaddus2, 16, ldc::sat_u<16>(u + v))
+LDC_SIMD_SAT(__vaddus4, 8, ldc::sat_u<8>(u + v))
+LDC_SIMD_SAT(__vsubss2, 16, ldc::sat_s<16>(s - t))
+LDC_SIMD_SAT(__vsubss4, 8, ldc::sat_s<8>(s - t))
+LDC_SIMD_SAT(__vsubus2, 16, ldc::sat_u<16>(u - v))
+LDC_SIMD_SAT(__vsubus4, 8, ldc::sat_u<8>(u - v))
+#undef LDC_SIMD_SAT
+#define LDC_SIMD_SAT1(name, W, expr)                                           \
+  LDC_ENGINE inline unsigned int name(unsigned int a) {                        \
+    return ldc::simd<W>(a, 0u, [](int i, unsigned int a, unsigned int) {       \
+      long long s = ldc::lane_s<W>(a, i);                                      \
+      return expr;                                                             \
+    });                                                                        \
+  }
+LDC_SIMD_SAT1(__vabsss2, 16, ldc::sat_s<16>(s < 0 ? -s : s))
+LDC_SIMD_SAT1(__vabsss4, 8, ldc::sat_s<8>(s < 0 ? -s : s))
+LDC_SIMD_SAT1(__vnegss2, 16, ldc::sat_s<16>(-s))
+LDC_SIMD_SAT1(__vnegss4, 8, ldc::sat_s<8>(-s))
+#undef LDC_SIMD_SAT1
+#define LDC_SIMD_SAD(name, W, get)                                             \
+  LDC_ENGINE inline unsigned int name(unsigned int a, unsigned int b) {        \
+    unsigned int r = 0;                                                        \
+    for (int i = 0; i < 32 / W; i++) {                                         \
+      long long x = ldc::get<W>(a, i), y = ldc::get<W>(b, i);                  \
+      r += (unsigned int)(x > y ? x - y : y - x);                              \
+    }                                                                          \
+    return r;                                                                  \
+  }
+LDC_SIMD_SAD(__vsads2, 16, lane_s)
+LDC_SIMD_SAD(__vsads4, 8, lane_s)
+LDC_SIMD_SAD(__vsadu2, 16, lane_u)
+LDC_SIMD_SAD(__vsadu4, 8, lane_u)
+#undef LDC_SIMD_SAD
+
 // min/max as CUDA overloads them (mixed signed/unsigned goes unsigned).
 #define LDC_MINMAX(R, A, B)                                                    \
   LDC_ENGINE inline R min(A a, B b) { return (R)a < (R)b ? (R)a : (R)b; }                 \
