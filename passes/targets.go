@@ -24,6 +24,44 @@ func isPointerOrArray(t string) bool {
 	return strings.HasSuffix(t, "*") || strings.HasSuffix(t, "]") || strings.Contains(t, "*__restrict") || strings.Contains(t, "* __restrict") || strings.Contains(t, "*const")
 }
 
+// libraryElementFuncs are library functions (declared by ldcheck's prelude,
+// defined by the toolkit or the CPU backend, never instrumented) whose
+// pointer arguments each name one object that the call reads and writes:
+// the math functions with out-parameters. Every cuRAND device function
+// (curand*, skipahead*) is one too: it updates the state it is given.
+var libraryElementFuncs = map[string]bool{
+	"sincosf": true, "sincos": true, "__sincosf": true, "sincospif": true, "sincospi": true,
+	"modff": true, "modf": true, "frexpf": true, "frexp": true, "remquof": true, "remquo": true,
+	"skipahead": true, "skipahead_sequence": true,
+}
+
+// LibraryElementCall reports whether n calls a library function that
+// reads and writes exactly the object each pointer argument points at
+// (curand_uniform(&states[i]), sincosf(x, &s[i], &c[i])). The analysis
+// counts such an argument as a read and a write of that element, not as a
+// pointer that escapes; privatize hands the callee the unit's copy of it.
+func LibraryElementCall(n *Node) bool {
+	if n.Kind != "CallExpr" || len(n.Children) == 0 || !(strings.HasPrefix(n.Name, "curand") || libraryElementFuncs[n.Name]) {
+		return false
+	}
+	// A call names its callee first; a construction (curandState s;) does not.
+	callee := n.Children[0]
+	for callee.Kind == "UnexposedExpr" && len(callee.Children) == 1 {
+		callee = callee.Children[0]
+	}
+	return callee.Kind == "DeclRefExpr" && callee.Name == n.Name
+}
+
+// libraryArgument reports whether n (an expression) is, past parentheses
+// and casts, an argument of a LibraryElementCall.
+func libraryArgument(n *Node) bool {
+	cur, p := n, n.Parent
+	for p != nil && (p.Kind == "ParenExpr" || p.Kind == "UnexposedExpr" || p.Kind == "CStyleCastExpr" || p.Kind == "CXXStaticCastExpr") {
+		cur, p = p, p.Parent
+	}
+	return p != nil && LibraryElementCall(p) && len(p.Children) > 0 && p.Children[0] != cur
+}
+
 func isAtomicCall(n *Node) bool {
 	return n.Kind == "CallExpr" && (strings.HasPrefix(n.Name, "atomic") || strings.HasPrefix(n.Name, "__atomic"))
 }
@@ -69,6 +107,8 @@ func classify(ref *Node) access {
 			case "&":
 				if call := enclosingAtomicFirstArg(p); call != "" {
 					a.atomic = call
+				} else if libraryArgument(p) {
+					a.read, a.write = true, true // curand_uniform(&states[i])
 				} else {
 					a.escape = true
 				}
@@ -99,6 +139,8 @@ func classify(ref *Node) access {
 				// operator=, with the left operand first.
 				a.write = true
 				a.read = assigningOperator(p.Name) != "="
+			case isPointerOrArray(cur.Type) && cur != p.Children[0] && LibraryElementCall(p):
+				a.read, a.write = true, true // curand(states + i): that one state
 			case isPointerOrArray(cur.Type) && cur != p.Children[0]:
 				a.escape = true
 			case cur != p.Children[0] && !converted && !strings.HasPrefix(cur.Type, "const ") && isLvalue(cur):

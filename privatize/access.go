@@ -45,6 +45,9 @@ func accessEdits(body *passes.Node, sc *accessScope, st *siteTable) edits {
 		if n.Kind == "UnaryExpr" { // libclang's kind for sizeof and alignof
 			return false // sizeof/alignof: not evaluated
 		}
+		if passes.LibraryElementCall(n) {
+			es = append(es, libraryCallEdits(n, sc)...)
+		}
 		if !isLvalueKind(n.Kind) || extendsParent(n) || !sc.mayBeGlobal(n) {
 			return true
 		}
@@ -65,6 +68,38 @@ func accessEdits(body *passes.Node, sc *accessScope, st *siteTable) edits {
 		es = append(es, st.wrap(n, p)...)
 		return true
 	})
+	return es
+}
+
+// libraryCallEdits hands a library function that reads and writes the one
+// object a pointer argument names (curand_uniform(&states[i]), sincosf's
+// outputs) the unit's copy of it: LDC_W(&states[i]). The callee is not
+// instrumented, so without this its stores would land in the shared state.
+// A privatized element never straddles a page, so the whole object is in
+// the copy.
+func libraryCallEdits(call *passes.Node, sc *accessScope) edits {
+	var es edits
+	for _, arg := range call.Children[1:] {
+		a := strip(arg)
+		for a != nil && (a.Kind == "CStyleCastExpr" || a.Kind == "CXXStaticCastExpr") && len(a.Children) > 0 {
+			a = strip(a.Children[len(a.Children)-1])
+		}
+		if a == nil || !isPointerType(a.Type) || arg.Pos.End <= arg.Pos.Offset {
+			continue // not a pointer, or inside a macro's expansion (no place to edit)
+		}
+		global := false
+		if a.Kind == "UnaryOperator" && a.Op == "&" && len(a.Children) == 1 {
+			global = sc.mayBeGlobal(a.Children[0])
+		} else {
+			global = sc.pointerMayBeGlobal(a)
+		}
+		if !global {
+			continue
+		}
+		d := depth(arg)
+		es.insert(arg.Pos.Offset, "LDC_W(", -1000+2*d)
+		es.insert(arg.Pos.End, ")", 1000-2*d)
+	}
 	return es
 }
 

@@ -246,6 +246,14 @@ func runRun(c *cli.Context) error {
 		}
 	}()
 
+	if b.Name() != "cpu" {
+		for _, v := range values {
+			if v.Texture {
+				return inputErr("--arg %s: texture objects run on the cpu backend only (--backend cpu): ldcheck does not create CUDA texture objects yet", v.String())
+			}
+		}
+	}
+
 	l := gpuruntime.Launch{Source: m.KernelSource(k), Kernel: k, Sites: m.Sites, Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared}
 	var argText []string
 	for _, v := range values {

@@ -29,6 +29,9 @@ type Value struct {
 	Ptrs []Ptr
 	// Spelled is a struct given field by field, as given ({n=5,...}).
 	Spelled string
+	// Texture: a texture object parameter given as the buffer it reads;
+	// Data is the descriptor (TextureHeader bytes) and then the buffer.
+	Texture bool
 }
 
 // Ptr says where Data holds pointers to parameter Param's buffer: Count
@@ -139,6 +142,8 @@ func Bind(k *manifest.Kernel, s Spec) (values []Value, notes []string, err error
 		var v Value
 		var err error
 		switch {
+		case IsTexture(p):
+			v, err = b.texture(i, p, a, given)
 		case p.Pointer && given:
 			v, err = b.buffer(p, a)
 		case p.Pointer:
