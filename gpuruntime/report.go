@@ -51,7 +51,7 @@ type Race struct {
 	// Kept, for the write-write races of a deterministic run: the unit
 	// whose value its merge kept at Offset (the highest that wrote it).
 	Kept     *RaceKept            `json:"kept,omitempty"`
-	Count    int                  `json:"count"` // racy bytes (or threads, for locals)
+	Count    int                  `json:"count"` // racy bytes (threads, for locals; 4-byte words, for intra-warp), counted in every block
 	unitSets map[int]map[int]bool // units by block (one set, key 0, between blocks)
 	// named is the units of the record at Offset whose values are given
 	// (Units becomes the union of every record's).

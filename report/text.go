@@ -175,7 +175,11 @@ func writeRace(w io.Writer, d *Doc, rc *gpuruntime.Race) {
 	if span != "" {
 		span += ", "
 	}
-	fmt.Fprintf(w, "%s: note: in region %s; %s %s%s; bytes %d..%d (%s%d racy bytes)\n", regionAt, region, units, strings.Join(us, ", "), block, rc.Offset, rc.Offset+rc.Length-1, span, rc.Count)
+	counted := "racy bytes"
+	if rc.Scope == manifest.ScopeIntraWarp {
+		counted = "racy words" // the intra-warp check's records are per 4-byte word (and block)
+	}
+	fmt.Fprintf(w, "%s: note: in region %s; %s %s%s; bytes %d..%d (%s%d %s)\n", regionAt, region, units, strings.Join(us, ", "), block, rc.Offset, rc.Offset+rc.Length-1, span, rc.Count, counted)
 	first, second := rc.ValueUnits()
 	if rc.Kind == "atomic-plain" {
 		fmt.Fprintf(w, "%s: note: %s %d accessed it plainly, %s %d atomically, with no barrier between\n", regionAt, unit, first, unit, second)

@@ -2278,6 +2278,21 @@ extern "C" unsigned long ldc_trace_ctx_size(void) { return sizeof(struct ldc_tra
 // then advance the interval of the lanes of its mask (ldc_iw_sync). Macros,
 // so that calls in device functions are caught as well; defined last, so
 // that nothing above (and nothing of the backends' headers) is rewritten.
+//
+// With nvcc, the toolkit's headers that declare overloads of these names
+// (half and bfloat16 shuffles, cooperative groups) are included first:
+// a declaration read after the macros would be rewritten too.
+#if defined(__NVCC__) && defined(__has_include)
+#if __has_include(<cuda_fp16.h>)
+#include <cuda_fp16.h>
+#endif
+#if __has_include(<cuda_bf16.h>)
+#include <cuda_bf16.h>
+#endif
+#if __has_include(<cooperative_groups.h>)
+#include <cooperative_groups.h>
+#endif
+#endif
 static __device__ LDC_ENGINE __forceinline__ void ldc_iw_syncwarp(unsigned mask = 0xffffffffu) {
   __syncwarp(mask);
   ldc_iw_sync(mask);
