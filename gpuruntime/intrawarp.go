@@ -1,6 +1,7 @@
 package gpuruntime
 
 import (
+	"fmt"
 	"sort"
 
 	"ldcheck/privatize/manifest"
@@ -27,6 +28,9 @@ import (
 
 // iwRecordBytes is one word's record (LDC_IW_RECORD).
 const iwRecordBytes = 3 * 8
+
+// iwMaxScratch bounds the records in global memory (every block's area).
+const iwMaxScratch = 1 << 30
 
 // wantsIntraWarp says whether the run checks intra-warp races.
 func (r *checkRun) wantsIntraWarp() bool {
@@ -59,10 +63,24 @@ func (r *checkRun) iwSetup(limit int64) error {
 		iw.InDyn, iw.DynOffset = 1, uint64(start)
 		r.sharedLaunch = start + int64(per)
 	} else {
+		// In global memory, an area for every block of the grid. Where
+		// that is more than iwMaxScratch (or a quarter of the budget), or
+		// cannot be had, the check is left out and the report says so:
+		// the races between warps and blocks are still checked.
 		need := int64(per) * int64(r.l.blocks())
-		p, err := r.alloc(need)
-		if err != nil {
-			return &MemoryError{Need: need, What: "the intra-warp check's records"}
+		limit := int64(iwMaxScratch)
+		if r.budget > 0 {
+			limit = min(limit, r.budget/4)
+		}
+		var p DevPtr
+		var err error
+		if need <= limit {
+			p, err = r.alloc(need)
+		}
+		if need > limit || err != nil {
+			r.shared.Iw = Iw{}
+			r.res.Notes = append(r.res.Notes, fmt.Sprintf("races between the lanes of a warp were not checked: their records would take %s of device memory (%s a block, for %d blocks), more than the %s they may take; a smaller grid checks them", FormatBytes(need), FormatBytes(int64(per)), r.l.blocks(), FormatBytes(limit)))
+			return nil
 		}
 		iw.Scratch = uint64(p)
 	}
