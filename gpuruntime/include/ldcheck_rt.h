@@ -1138,7 +1138,11 @@ template <class C, class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_
 //   [0] (compare-and-swapped) bits 0-5 writer lane + 1, 6-9 the bytes it
 //       wrote; 10-15 lowest reader lane + 1, 16-19 the bytes it read; 20
 //       other lanes read too, 21-24 the bytes they read; 25-29 the warp;
-//       30-63 the interval's low bits (region << 18 | lamport)
+//       30 several warps touched the word in this region (the word is left
+//       alone for the rest of it: any intra-warp race on it is also a race
+//       between those warps, which the byte comparisons check, and words
+//       that every warp reads cost no compare-and-swap); 31-63 the
+//       interval's low bits (region << 18 | lamport)
 //   [1] the interval in full (the thread's clock), so that a record of an
 //       earlier interval never matches however many intervals passed
 //   [2] sites + 1: the writer's (bits 0-15), the lowest reader's (16-31),
@@ -1169,13 +1173,20 @@ static __device__ LDC_ENGINE void ldc_iw_report(int kind, int i, unsigned warp, 
 }
 static __device__ LDC_ENGINE void ldc_iw_word(unsigned long long *e, int i, unsigned long long clock, unsigned warp, unsigned lane, unsigned m, int site, int write,
                                               unsigned long long word_off) {
-  unsigned long long tag = (clock >> 32 & 0xffffull) << 18 | (clock & 0x3ffffull);
+  unsigned long long tag = (clock >> 32 & 0x7fffull) << 18 | (clock & 0x3ffffull);
   unsigned me = lane + 1, s = site >= 0 && site < 0xffff ? (unsigned)site + 1 : 0;
   for (;;) {
     unsigned long long v = ldc_vload64(&e[0]);
-    int same = v != 0 && (v >> 30) == tag && (unsigned)(v >> 25 & 31) == warp && ldc_vload64(&e[1]) == clock;
+    if (v & 1ull << 30) {
+      if (ldc_vload64(&e[1]) >> 32 == clock >> 32) return; // several warps, this region
+    } else if (v != 0 && (unsigned)(v >> 25 & 31) != warp && ldc_vload64(&e[1]) >> 32 == clock >> 32) {
+      // Another warp touched it in this region.
+      if (atomicCAS(&e[0], v, v | 1ull << 30) != v) continue;
+      return;
+    }
+    int same = v != 0 && !(v & 1ull << 30) && (v >> 31) == tag && (unsigned)(v >> 25 & 31) == warp && ldc_vload64(&e[1]) == clock;
     if (!same) {
-      unsigned long long nv = tag << 30 | (unsigned long long)warp << 25 | (write ? (unsigned long long)(me | m << 6) : (unsigned long long)(me << 10 | m << 16));
+      unsigned long long nv = tag << 31 | (unsigned long long)warp << 25 | (write ? (unsigned long long)(me | m << 6) : (unsigned long long)(me << 10 | m << 16));
       if (atomicCAS(&e[0], v, nv) != v) continue;
       e[1] = clock;
       e[2] = write ? s : (unsigned long long)s << 16;
@@ -1211,7 +1222,10 @@ static __device__ LDC_ENGINE void ldc_iw_word(unsigned long long *e, int i, unsi
       ns = (ns & 0xffffull) | (unsigned long long)s << 16 | (sites >> 16 & 0xffff) << 32 | (unsigned long long)r << 48;
     } else {
       nv |= 1ull << 20 | (unsigned long long)m << 21;
-      ns = (ns & 0xffffffffull) | (unsigned long long)s << 32 | (unsigned long long)me << 48;
+      // The other reader named is the lowest one, whatever order the lanes
+      // ran in (the same report on every backend).
+      unsigned o = (unsigned)(sites >> 48 & 63);
+      if (!o || me < o) ns = (ns & 0xffffffffull) | (unsigned long long)s << 32 | (unsigned long long)me << 48;
     }
     if (nv == v) {
       if (ns != sites) e[2] = ns;
