@@ -23,8 +23,10 @@ import (
 // Cost: three 8-byte words per 4-byte word of shared target and block
 // (in shared memory beside the warps' copies when it fits, else in global
 // memory) and 8 bytes a thread; a compare-and-swap the first time a lane
-// reads or writes a word in an interval; a warp reduction at every warp
-// synchronisation in pass 2. Global memory is not covered.
+// reads or writes a word in an interval (a word several warps touch in a
+// region is marked and then only read: a race between lanes on it is also
+// one between warps, which the byte comparisons check); a warp reduction
+// at every warp synchronisation in pass 2. Global memory is not covered.
 
 // iwRecordBytes is one word's record (LDC_IW_RECORD).
 const iwRecordBytes = 3 * 8
