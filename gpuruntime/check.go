@@ -92,6 +92,8 @@ type Options struct {
 	// checking it (det.go): the outputs are the same every run; the
 	// write-write races its merges meet are reported.
 	Deterministic bool
+	// NoIntraWarp turns the intra-warp check off (intrawarp.go).
+	NoIntraWarp bool
 }
 
 // Phase is one timed step, as in LDetector's Figure 8.
@@ -367,9 +369,15 @@ func (r *checkRun) firstRegionOnly() {
 		return
 	}
 	first := r.res.Races[0]
+	// Races between the lanes of a warp and between the warps of a block
+	// are found by the same level, in the same regions: a region keeps both
+	// (lanes that race can also make their warp end differently).
+	sameLevel := func(a, b manifest.Scope) bool {
+		return a == b || a != manifest.ScopeInterBlock && b != manifest.ScopeInterBlock
+	}
 	var keep []Race
 	for _, rc := range r.res.Races {
-		if rc.Scope == first.Scope && rc.Region.From == first.Region.From && rc.Region.To == first.Region.To {
+		if sameLevel(rc.Scope, first.Scope) && rc.Region.From == first.Region.From && rc.Region.To == first.Region.To {
 			keep = append(keep, rc)
 		}
 	}
@@ -469,6 +477,9 @@ func (r *checkRun) setup() error {
 		r.shared.SharedScratch = uint64(scratch)
 	}
 	r.shared.SharedPerBlock = perBlock
+	if err := r.iwSetup(limit); err != nil {
+		return err
+	}
 	if r.records, err = r.alloc(maxRecords * RecordSize); err != nil {
 		return err
 	}
@@ -600,6 +611,9 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 		}
 		c.Ap = ap
 	}
+	if mode == ModeReplay && !r.opt.Deterministic {
+		c.Iw = r.shared.Iw
+	}
 	c.Pool.SlotBytes = uint64(r.slotBytes)
 	for _, f := range extra {
 		f(&c)
@@ -615,7 +629,7 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 	// on its own shared memory: a block whose warps race may then end its
 	// passes differently, which is why level 1's read-write differences
 	// wait for level 2, run one block at a time.)
-	if mode == ModeReplay && c.SharedInDyn != 0 {
+	if mode == ModeReplay && (c.SharedInDyn != 0 || c.Iw.InDyn != 0) {
 		shared = r.sharedLaunch
 	}
 	return r.explain(r.b.Launch(r.l.Kernel.Name, r.l.Grid, r.l.Block, shared, r.args))

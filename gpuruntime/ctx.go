@@ -35,6 +35,15 @@ type Ctx struct {
 	Compared            uint64 // level 2 adds the bytes its checks compared here
 	Det                 Det
 	Ap                  Ap
+	Iw                  Iw
+}
+
+// Iw mirrors struct ldc_iw: the intra-warp check's records and clocks
+// (intrawarp.go).
+type Iw struct {
+	Scratch, PerBlock, DynOffset, Clocks uint64
+	Off                                  [MaxShared]uint64
+	On, InDyn                            int32
 }
 
 // Ap mirrors struct ldc_ap: the atomic-plain check's table (atomicplain.go).
@@ -84,6 +93,8 @@ const (
 	RecordWW    = 1
 	RecordRW    = 2
 	RecordAP    = 3 // atomic-plain: a plain access and another unit's atomic
+	RecordIWW   = 4 // intra-warp write-write: two lanes of one warp (intrawarp.go)
+	RecordIRW   = 5 // intra-warp read-write
 	SpaceShared = 1
 	SpaceGlobal = 2
 	SpaceLocal  = 3
@@ -91,7 +102,7 @@ const (
 	// FirstAtomicSlots is the atomic log's first room per thread; a
 	// kernel that needs more is run again with what it asked for.
 	FirstAtomicSlots = 16
-	CtxSize          = 1432
+	CtxSize          = 1600
 	RecordSize       = 56
 	TraceEntrySize   = 24
 )

@@ -62,8 +62,8 @@ func ExplainRaces(b Backend, l Launch, res *Result, sites []manifest.Site, opt E
 	n := 0
 	for i := range res.Races {
 		rc := &res.Races[i]
-		if rc.Kind == "atomic-plain" {
-			continue // the checks named its statements (atomicplain.go)
+		if rc.Kind == "atomic-plain" || rc.Scope == manifest.ScopeIntraWarp {
+			continue // the checks named its statements (atomicplain.go, intrawarp.go)
 		}
 		if n == maxExplained && !opt.All {
 			rc.Explanation = fmt.Sprintf("only the first %d races are explained", maxExplained)

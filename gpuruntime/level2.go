@@ -135,7 +135,13 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 				continue
 			}
 			warp, grid := splitGridAP(recs)
+			warp, iw := splitIntraWarp(warp)
+			start := len(r.res.Races)
 			r.addRaces(warp, manifest.ScopeInterWarp)
+			if len(iw) > 0 {
+				r.addRaces(iw, manifest.ScopeIntraWarp)
+				r.intraWarpFirst(start)
+			}
 			// Only when there are any: addRaces finishes every race so far
 			// again, and the typed values of those it already finished
 			// are lost then (their records are dropped).

@@ -19,8 +19,10 @@ type Race struct {
 	Elements [2]int64       `json:"elements"`
 	Units    []int          `json:"units"`           // the warps (inter-warp) or blocks (inter-block) of the first record
 	Block    int            `json:"block,omitempty"` // for inter-warp races: the block of the first record
-	Thread   int            `json:"thread,omitempty"`
-	Values   RaceValues     `json:"values"`
+	// Warp is the warp of an intra-warp race (whose Units are two lanes of it).
+	Warp   *int       `json:"warp,omitempty"`
+	Thread int        `json:"thread,omitempty"`
+	Values RaceValues `json:"values"`
 	// Element names the element (or field) of the first racy byte as the
 	// source writes it (partial[31], As[3][5], cells[5].mass), LastElement
 	// that of the last one; Type is its C type, when the build knew it.
@@ -49,7 +51,7 @@ type Race struct {
 	// Kept, for the write-write races of a deterministic run: the unit
 	// whose value its merge kept at Offset (the highest that wrote it).
 	Kept     *RaceKept            `json:"kept,omitempty"`
-	Count    int                  `json:"count"` // racy bytes (or threads, for locals)
+	Count    int                  `json:"count"` // racy bytes (threads, for locals; 4-byte words, for intra-warp), counted in every block
 	unitSets map[int]map[int]bool // units by block (one set, key 0, between blocks)
 	// named is the units of the record at Offset whose values are given
 	// (Units becomes the union of every record's).
@@ -60,6 +62,8 @@ type Race struct {
 	// bytes are the records' values by offset near the first racy byte,
 	// with the units of each, to put the element's value together.
 	bytes map[int64]Record
+	// finished: addRaces has put its fields together (and dropped bytes).
+	finished bool
 }
 
 // ValueUnits are the two units whose values the report gives at Offset:
@@ -213,17 +217,31 @@ func (r *checkRun) addRaces(recs []Record, scope manifest.Scope) {
 		if rec.Kind == RecordAP {
 			r.apRace(&race, rec, scope)
 		}
+		if rec.Kind == RecordIWW || rec.Kind == RecordIRW {
+			r.iwRace(&race, rec)
+		}
 		race.bytes = map[int64]Record{race.Offset: rec}
 		r.merge(race)
 	}
 	for i := range r.res.Races {
 		rc := &r.res.Races[i]
+		if rc.finished {
+			// Finished by an earlier call: its records are gone.
+			continue
+		}
+		rc.finished = true
 		rc.Elements = [2]int64{rc.Offset / rc.elemSize, (rc.Offset + rc.Length - 1) / rc.elemSize}
 		rc.Units = sortedUnits(rc.unitSet())
+		if rc.Scope == manifest.ScopeIntraWarp {
+			// The two lanes of the record named (lanes of other warps, or
+			// of other words, are other lanes).
+			rc.Units = append([]int(nil), rc.named...)
+			sort.Ints(rc.Units)
+		}
 		if rc.target != nil && rc.Space != "local" {
 			rc.Element = Element(rc.target, rc.Offset)
 			rc.LastElement = Element(rc.target, rc.Offset+rc.Length-1)
-			if rc.Kind != "atomic-plain" {
+			if rc.Kind != "atomic-plain" && rc.Scope != manifest.ScopeIntraWarp {
 				rc.Typed = typedFromRecords(rc)
 			}
 			if _, _, typ, ok := scalarAt(rc.target, rc.Offset); ok {
@@ -277,6 +295,13 @@ func (r *checkRun) merge(race Race) {
 		o := &r.res.Races[i]
 		if o.Kind == race.Kind && o.Space == race.Space && o.Scope == race.Scope && o.Variable == race.Variable && o.Region.From == race.Region.From && o.Region.To == race.Region.To {
 			end := max(o.Offset+o.Length, race.Offset+race.Length)
+			if o.finished {
+				// Finished by an earlier addRaces: finish it again.
+				o.finished = false
+				if o.bytes == nil {
+					o.bytes = map[int64]Record{}
+				}
+			}
 			for off, rec := range race.bytes {
 				if len(o.bytes) < 64 {
 					if _, seen := o.bytes[off]; !seen {
@@ -290,6 +315,9 @@ func (r *checkRun) merge(race Race) {
 				o.Units, o.named = race.Units, race.Units
 				o.Block, o.Thread = race.Block, race.Thread
 				o.Kept = race.Kept
+				if race.Scope == manifest.ScopeIntraWarp {
+					o.Warp, o.Accesses, o.Explanation = race.Warp, race.Accesses, race.Explanation
+				}
 			} else if race.Offset == o.Offset && race.Block == o.Block && race.Kept != nil && (o.Kept == nil || race.Kept.Unit > o.Kept.Unit) {
 				// Another pair of writers of the named byte: the merge kept
 				// the highest one's value.

@@ -173,10 +173,15 @@ func TestSharedStoresTracked(t *testing.T) {
 	}
 }
 
-// untraced removes the trace wrappers (*LDC_TR(&(E), SITE, W)) from src,
+// untraced removes the trace wrappers (*LDC_TR(&(E), SITE, W)) and
+// (*LDC_TRS(&(E), SITE, W, I)) from src,
 // leaving E: the other hooks' text is what a test looks for.
 func untraced(src string) string {
-	const open = "(*LDC_TR(&("
+	return untracedAs(untracedAs(src, "(*LDC_TR(&("), "(*LDC_TRS(&(")
+}
+
+// untracedAs removes the wrappers that start with open.
+func untracedAs(src, open string) string {
 	for {
 		i := strings.Index(src, open)
 		if i < 0 {

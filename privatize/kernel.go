@@ -326,9 +326,11 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 	// Global loads and stores go through the copy-on-write hooks.
 	leaves = append(leaves, accessEdits(body, newAccessScope(kr.unit, kr.fn, kr.deviceTargets, kr.unprivatizedParams()), kr.sites)...)
 	// Accesses to shared targets are traced too (the tracing module only).
-	sharedKeys := map[string]bool{}
-	for key := range shared {
-		sharedKeys[key] = true
+	// They also note themselves for the intra-warp check (LDC_TRS, with
+	// the target's index).
+	sharedKeys := map[string]int{}
+	for i, n := range sharedOrder {
+		sharedKeys[n.Key] = i
 	}
 	leaves = append(leaves, sharedTraceEdits(body, sharedKeys, kr.sites)...)
 	// Edits of other files (a macro's definition) stay out of the leaves,

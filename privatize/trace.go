@@ -41,21 +41,55 @@ func siteKind(n, p *passes.Node) string {
 // twice the depth, see accessEdits), so it sees the address the source
 // computes.
 func (st *siteTable) wrap(n, p *passes.Node) edits {
+	return st.wrapAs(n, p, -1)
+}
+
+// wrapAs is wrap; a shared target's accesses (index shared >= 0) are
+// wrapped as (*LDC_TRS(&(E), SITE, W, INDEX)), which the intra-warp check
+// notes as well.
+func (st *siteTable) wrapAs(n, p *passes.Node, shared int) edits {
 	if st == nil || n.File == nil {
 		return nil
 	}
 	kind := siteKind(n, p)
 	id := len(st.sites)
 	st.sites = append(st.sites, manifest.Site{ID: id, File: n.File.Path, Line: n.Pos.Line, Col: n.Pos.Col, Kind: kind})
+	// W: 1 a store, 2 an lvalue that may be stored to (bound to a
+	// reference, a branch of ?:...). The tracing module logs both; the
+	// intra-warp check takes only stores for writes (the others as reads:
+	// a read taken for a write would be a false alarm between readers).
 	w := 0
 	if kind != manifest.SiteRead {
-		w = 1
+		w = 2
+		if certainWrite(n, p) {
+			w = 1
+		}
 	}
 	d := depth(n)
 	var es edits
+	if shared >= 0 {
+		es.insert(n.Pos.Offset, "(*LDC_TRS(&(", -1000+2*d+1)
+		es.insert(n.Pos.End, fmt.Sprintf("), %d, %d, %d))", id, w, shared), 1000-2*d-1)
+		return es
+	}
 	es.insert(n.Pos.Offset, "(*LDC_TR(&(", -1000+2*d+1)
 	es.insert(n.Pos.End, fmt.Sprintf("), %d, %d))", id, w), 1000-2*d-1)
 	return es
+}
+
+// certainWrite: n is stored to by its parent p (an assignment, a compound
+// assignment, ++ or --, or an overloaded one).
+func certainWrite(n, p *passes.Node) bool {
+	if !isWrite(n, p) {
+		return false
+	}
+	switch p.Kind {
+	case "BinaryOperator", "CompoundAssignOperator", "UnaryOperator":
+		return true
+	case "CallExpr":
+		return strings.HasPrefix(p.Name, "operator")
+	}
+	return false
 }
 
 // add makes n a site of the given kind (not traced: the atomics and the
@@ -78,13 +112,17 @@ func (st *siteTable) add(n *passes.Node, kind, v, elem string) int {
 // declaration key): the whole lvalue around each reference, unless it is
 // an array that decays to a pointer or its address is taken (the accesses
 // through that pointer are wrapped where they happen, when they are).
-func sharedTraceEdits(body *passes.Node, shared map[string]bool, st *siteTable) edits {
+func sharedTraceEdits(body *passes.Node, shared map[string]int, st *siteTable) edits {
 	var es edits
 	body.Walk(func(n *passes.Node) bool {
 		if n.Kind == "UnaryExpr" { // sizeof, alignof: not evaluated
 			return false
 		}
-		if n.Kind != "DeclRefExpr" || !shared[n.Ref] {
+		if n.Kind != "DeclRefExpr" {
+			return true
+		}
+		index, ok := shared[n.Ref]
+		if !ok {
 			return true
 		}
 		e := lvalueAround(n)
@@ -92,7 +130,7 @@ func sharedTraceEdits(body *passes.Node, shared map[string]bool, st *siteTable) 
 		if isArrayType(e.Type) || p != nil && p.Kind == "UnaryOperator" && p.Op == "&" {
 			return true
 		}
-		es = append(es, st.wrap(e, p)...)
+		es = append(es, st.wrapAs(e, p, index)...)
 		return true
 	})
 	return es

@@ -60,6 +60,14 @@ func docs() map[string]*Doc {
 			{File: "/src/reduce.cu", Line: 13, Col: 9, Kind: "read", Block: 1, Thread: 0, Warp: 0, Element: "out[0]"},
 			{File: "/src/reduce.cu", Line: 14, Col: 5, Kind: "atomic", Block: 0, Thread: 0, Warp: 0, Element: "out[0]"},
 		}}
+	warp := 0
+	iw := gpuruntime.Race{Kind: "read-write", Space: "shared", Scope: manifest.ScopeIntraWarp, Variable: "partial", Region: region,
+		Offset: 64, Length: 61, Elements: [2]int64{16, 31}, Units: []int{0, 16}, Block: 1, Warp: &warp, Count: 16,
+		Element: "partial[16]", LastElement: "partial[31]", Type: "float",
+		Accesses: []gpuruntime.Access{
+			{File: "/src/reduce.cu", Line: 12, Col: 5, Kind: "read-write", Block: 1, Thread: 16, Warp: 0, Element: "partial[16]"},
+			{File: "/src/reduce.cu", Line: 12, Col: 18, Kind: "read", Block: 1, Thread: 0, Warp: 0, Element: "partial[16]"},
+		}}
 	done := func(races ...gpuruntime.Race) *gpuruntime.Result {
 		return &gpuruntime.Result{Races: races, Levels: []string{"block", "warp"}, BytesCompared: 4096, Rounds: 1, RoundsPlanned: 1, Groups: 4, DetectionProbability: 1,
 			Phases: []gpuruntime.Phase{{Name: "level 1 pass 1", Seconds: 0.0015}}, CopyBytes: 8192}
@@ -71,6 +79,7 @@ func docs() map[string]*Doc {
 		"rw":           base(done(rw)),
 		"ww_same":      base(done(ww)),
 		"atomic_plain": base(done(ap)),
+		"intra_warp":   base(done(iw)),
 		"local":        base(done(local)),
 		"all":          base(done(rwAll, ww, local)),
 		"unchecked":    notInstrumented,

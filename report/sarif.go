@@ -108,6 +108,9 @@ func (d *Doc) sarifResult(rc *gpuruntime.Race) *sarif.Result {
 	if rc.Scope != "inter-block" {
 		props["block"] = rc.Block
 	}
+	if rc.Warp != nil {
+		props["warp"] = *rc.Warp
+	}
 	if rc.SameValue {
 		props["same_value"] = true
 	}

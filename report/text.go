@@ -87,8 +87,11 @@ func writeText(w io.Writer, d *Doc) {
 
 // unitWord names the units of a race's scope, plural.
 func unitWord(rc *gpuruntime.Race) string {
-	if rc.Scope == manifest.ScopeInterBlock {
+	switch rc.Scope {
+	case manifest.ScopeInterBlock:
 		return "blocks"
+	case manifest.ScopeIntraWarp:
+		return "lanes"
 	}
 	return "warps"
 }
@@ -105,6 +108,9 @@ func where(file string, line, col int) string {
 // accessText says who made an access: "write by thread 64 of block 0 (warp 2)".
 func accessText(a gpuruntime.Access, rc *gpuruntime.Race) string {
 	s := fmt.Sprintf("%s by thread %d of block %d (warp %d)", a.Kind, a.Thread, a.Block, a.Warp)
+	if rc.Scope == manifest.ScopeIntraWarp {
+		s = fmt.Sprintf("%s by thread %d of block %d (warp %d, lane %d)", a.Kind, a.Thread, a.Block, a.Warp, a.Thread%32)
+	}
 	if a.Element != "" && a.Element != rc.Element {
 		s += " of " + a.Element
 	}
@@ -159,6 +165,9 @@ func writeRace(w io.Writer, d *Doc, rc *gpuruntime.Race) {
 	if rc.Scope == manifest.ScopeInterWarp && rc.Block >= 0 {
 		block = fmt.Sprintf(" of block %d", rc.Block)
 	}
+	if rc.Scope == manifest.ScopeIntraWarp && rc.Warp != nil {
+		block = fmt.Sprintf(" of warp %d of block %d", *rc.Warp, rc.Block)
+	}
 	span := rc.Element
 	if rc.LastElement != "" && rc.LastElement != rc.Element {
 		span += " to " + rc.LastElement
@@ -166,10 +175,20 @@ func writeRace(w io.Writer, d *Doc, rc *gpuruntime.Race) {
 	if span != "" {
 		span += ", "
 	}
-	fmt.Fprintf(w, "%s: note: in region %s; %s %s%s; bytes %d..%d (%s%d racy bytes)\n", regionAt, region, units, strings.Join(us, ", "), block, rc.Offset, rc.Offset+rc.Length-1, span, rc.Count)
+	counted := "racy bytes"
+	if rc.Scope == manifest.ScopeIntraWarp {
+		counted = "racy words" // the intra-warp check's records are per 4-byte word (and block)
+	}
+	fmt.Fprintf(w, "%s: note: in region %s; %s %s%s; bytes %d..%d (%s%d %s)\n", regionAt, region, units, strings.Join(us, ", "), block, rc.Offset, rc.Offset+rc.Length-1, span, rc.Count, counted)
 	first, second := rc.ValueUnits()
 	if rc.Kind == "atomic-plain" {
 		fmt.Fprintf(w, "%s: note: %s %d accessed it plainly, %s %d atomically, with no barrier between\n", regionAt, unit, first, unit, second)
+	} else if rc.Scope == manifest.ScopeIntraWarp {
+		what := "one read what the other wrote, or wrote what it read"
+		if rc.Kind == "write-write" {
+			what = "both wrote it"
+		}
+		fmt.Fprintf(w, "%s: note: %s %d and %d of one warp: %s, with no __syncwarp (or other warp synchronisation) between\n", regionAt, units, first, second, what)
 	} else if rc.Typed != nil {
 		if rc.Kind == "write-write" {
 			fmt.Fprintf(w, "%s: note: %s (%s) was %s before the region; %s %d wrote %s, %s %d wrote %s\n", regionAt, elem, rc.Type, rc.Typed.Original, unit, first, rc.Typed.First, unit, second, rc.Typed.Second)
@@ -197,7 +216,9 @@ func writeRace(w io.Writer, d *Doc, rc *gpuruntime.Race) {
 	case rc.Explanation != "":
 		fmt.Fprintf(w, "%s: note: %s\n", regionAt, rc.Explanation)
 	}
-	if rc.Kind == "atomic-plain" {
+	if rc.Scope == manifest.ScopeIntraWarp {
+		fmt.Fprintf(w, "    hint: the lanes of a warp are scheduled independently (Volta and later), even in warp-synchronous code; read into a register, __syncwarp(), then write (and __syncwarp() again before the next read), or exchange values with __shfl_*_sync\n")
+	} else if rc.Kind == "atomic-plain" {
 		fmt.Fprintf(w, "    hint: a %s reads or writes bytes plainly that another %s updates atomically in the same region; make that access atomic too, or put a barrier between them\n", unit, unit)
 	} else if rc.Kind == "write-write" {
 		fmt.Fprintf(w, "    hint: two %s write these bytes with no barrier between them; give each its own element, or order the writes with a barrier (or an atomic)\n", units)

@@ -135,6 +135,7 @@ typed_values; --format sarif writes SARIF 2.1.0 for code scanning.
 			&cli.BoolFlag{Name: "allow-atomics", Usage: "with --deterministic: run a kernel whose atomics depend on the order threads run them (float atomicAdd, atomicExch, atomicCAS, a used return value) anyway, with a warning; its outputs may then differ between runs"},
 			&cli.BoolFlag{Name: "allow-unchecked", Usage: "exit 0, not 4, when the kernel ran but could not be checked (not instrumented, or something it writes left unchecked); the report still says why"},
 			&cli.BoolFlag{Name: "warmup", Usage: "run the kernel once, unchecked and untimed, before the timed run (for benchmarks)"},
+			&cli.BoolFlag{Name: "intra-warp", Value: true, Usage: "check races between the lanes of one warp on shared memory (two lanes touching a byte, one writing, with no __syncwarp, *_sync warp intrinsic or barrier between): costs 24 bytes per 4-byte word of shared target per block and 8 bytes per thread (in shared memory when it fits, else global), and a compare-and-swap per lane and word in each interval of pass 2 of level 2; --intra-warp=false turns it off"},
 			&cli.BoolFlag{Name: "every-shared-byte", Usage: "check every byte of the shared targets at every barrier, not only the bytes the build saw stored to (same verdict, slower; to compare the two)"},
 			&cli.BoolFlag{Name: "v", Usage: "print the time of each phase (init, kernel passes, checks)"},
 			&cli.StringFlag{Name: "mem-limit", Usage: "device memory the private copies may take (`SIZE`, e.g. 2GiB; default: what is free, less a margin); when level 1's copies do not fit, blocks are checked in rounds of groups sharing copies (warp reshuffling)"},
@@ -264,7 +265,7 @@ func runRun(c *cli.Context) error {
 		l.Args = append(l.Args, gpuruntime.Arg{Param: v.Param, Buffer: v.Buffer, Data: v.Data, Ptrs: ptrs})
 		argText = append(argText, v.String())
 	}
-	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: unchecked, Deterministic: det, WarmUp: c.Bool("warmup"), EveryShared: c.Bool("every-shared-byte"), IgnoreSameValue: c.Bool("ignore-same-value")}
+	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: unchecked, Deterministic: det, WarmUp: c.Bool("warmup"), EveryShared: c.Bool("every-shared-byte"), IgnoreSameValue: c.Bool("ignore-same-value"), NoIntraWarp: !c.Bool("intra-warp")}
 	if v := c.String("mem-limit"); v != "" {
 		n, err := launch.ParseMemory(v)
 		if err != nil {

@@ -63,6 +63,8 @@
 #define LDC_RACE_WW 1
 #define LDC_RACE_RW 2
 #define LDC_RACE_AP 3 // atomic-plain: one unit's plain access, another's atomic (struct ldc_ap)
+#define LDC_RACE_IWW 4 // intra-warp write-write: two lanes of one warp (struct ldc_iw)
+#define LDC_RACE_IRW 5 // intra-warp read-write
 #define LDC_SPACE_SHARED 1
 #define LDC_SPACE_GLOBAL 2
 #define LDC_SPACE_LOCAL 3
@@ -202,6 +204,37 @@ struct ldc_ap {
 };
 #define LDC_AP_WORDS 5
 
+// Intra-warp races. Lanes of a warp are scheduled independently (Volta
+// and later): two lanes of one warp that touch the same byte, one of them
+// writing, with no warp synchronisation between them (__syncwarp, a
+// *_sync shuffle, vote, match or reduction, or a barrier) race. During
+// pass 2 of every region of level 2, every access to a shared target
+// (LDC_TRS, and the runtime's memcpy/memset) notes itself in a record per
+// 4-byte word of the target, per block (ldc_iw_word): the warp, the
+// interval, the writing lane and the reading lanes with the bytes each
+// touched. A lane touching bytes that another lane of its warp wrote, or
+// writing bytes another read, in the same interval is reported.
+//
+// Intervals: each thread has a clock, region << 32 | lamport, reset to
+// (region << 32) where pass 2 of a region starts; at a warp
+// synchronisation the lanes of its mask take the largest lamport among
+// them plus one (one redux.sync). Lanes whose accesses are ordered by a
+// chain of warp synchronisations always have different clocks, so two
+// accesses with the same clock are never ordered: no false alarms with
+// partial masks either.
+//
+// Block b's area: at scratch + b * per_block (global memory) or
+// dyn_offset bytes into dynamic shared memory (in_dyn); shared target i's
+// records at off[i] (LDC_IW_RECORD words a 4-byte word), the threads'
+// clocks at clocks. on: 0 turns it all off (no shared targets, level 1,
+// deterministic runs, --intra-warp=false).
+struct ldc_iw {
+  unsigned long long scratch, per_block, dyn_offset, clocks;
+  unsigned long long off[LDC_MAX_SHARED];
+  int on, in_dyn;
+};
+#define LDC_IW_RECORD 3
+
 struct ldc_ctx {
   int mode;
   int pass; // level 1: which host-driven pass this launch is
@@ -242,6 +275,7 @@ struct ldc_ctx {
   unsigned long long *compared;
   struct ldc_det det;
   struct ldc_ap ap;
+  struct ldc_iw iw;
 };
 
 #ifdef LDC_CPU
@@ -280,7 +314,8 @@ __constant__ struct ldc_ctx ldc_g;
   X(shared_off) X(shared_bytes) X(nshared) X(atomic_mode) X(atomic_log) \
   X(atomic_overflow) X(records) X(nrecords) X(max_records) X(trace) X(ntrace) \
   X(max_trace) X(atomic_slots) X(shared_in_dyn) X(dyn_offset) X(compared) \
-  X(det.on) X(ap.keys) X(ap.vals) X(ap.mask) X(ap.full)
+  X(det.on) X(ap.keys) X(ap.vals) X(ap.mask) X(ap.full) X(iw.scratch) \
+  X(iw.per_block) X(iw.dyn_offset) X(iw.clocks) X(iw.off) X(iw.on) X(iw.in_dyn)
 #define LDC_CTX_OFFSET(f) ((unsigned long long)__builtin_offsetof(struct ldc_ctx, f)),
 #ifdef LDC_CPU
 extern "C" const unsigned long long ldc_ctx_layout[] = {LDC_CTX_FIELDS(LDC_CTX_OFFSET)};
@@ -423,6 +458,40 @@ static __device__ LDC_ENGINE void ldc_record_race(struct ldc_record r) {
   int side = r.kind == LDC_RACE_RW, half = ldc_g.max_records / 2;
   int k = atomicAdd(ldc_g.nrecords + side, 1);
   if (k >= 0 && k < half) ldc_g.records[side * half + k] = r;
+}
+
+// ---- Intra-warp races: the block's area and the threads' clocks (struct ldc_iw) ----
+static __device__ LDC_ENGINE __forceinline__ int ldc_iw_on() { return ldc_g.iw.on && ldc_g.mode == LDC_MODE_REPLAY && !LDC_DET_ON; }
+static __device__ LDC_ENGINE __forceinline__ unsigned char *ldc_iw_area() {
+  if (ldc_g.iw.in_dyn) {
+    LDC_DYNAMIC_SHARED(unsigned char, ldc_dyn_shared);
+    return (unsigned char *)ldc_dyn_shared + ldc_g.iw.dyn_offset;
+  }
+  return (unsigned char *)(ldc_g.iw.scratch + (unsigned long long)ldc_block_linear() * ldc_g.iw.per_block);
+}
+static __device__ LDC_ENGINE __forceinline__ unsigned long long *ldc_iw_clock() {
+  return (unsigned long long *)(ldc_iw_area() + ldc_g.iw.clocks) + ldc_thread_linear();
+}
+// ldc_iw_reset starts the calling thread's interval count for pass 2 of
+// region (the block's region count: the same in every thread).
+static __device__ LDC_ENGINE __forceinline__ void ldc_iw_reset(unsigned region) {
+  if (ldc_iw_on()) *ldc_iw_clock() = (unsigned long long)region << 32;
+}
+// ldc_iw_sync follows a warp synchronisation over mask: the lanes of mask
+// go on with the largest lamport among them, plus one. Every lane of mask
+// calls it, right after the synchronisation it follows.
+static __device__ LDC_ENGINE void ldc_iw_sync(unsigned mask) {
+  if (!ldc_iw_on()) return;
+  unsigned long long *c = ldc_iw_clock();
+  unsigned long long v = *c;
+  if (!(v >> 32)) return; // pass 1 (every lane of a warp is in the same pass)
+  unsigned m;
+#if defined(LDC_CPU)
+  m = __reduce_max_sync(mask, (unsigned)v);
+#else
+  asm volatile("redux.sync.max.u32 %0, %1, %2;" : "=r"(m) : "r"((unsigned)v), "r"(mask));
+#endif
+  *c = (v & ~0xffffffffull) | (unsigned long long)(m + 1);
 }
 
 static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t);
@@ -817,6 +886,7 @@ template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_access(T 
 #define LDC_W(p) ldc_access((p), 1)
 
 static __device__ LDC_ENGINE void ldc_smark_any(const void *p, unsigned long n);
+static __device__ LDC_ENGINE void ldc_iw_any(const void *p, unsigned long n, int write);
 
 // memcpy, memset and memmove in kernels and device functions: byte by byte
 // through the hooks, so their stores land in the unit's copies (and flag
@@ -825,6 +895,8 @@ static __device__ LDC_ENGINE void *ldc_memcpy(void *dst, const void *src, unsign
   unsigned char *d = (unsigned char *)dst;
   const unsigned char *s = (const unsigned char *)src;
   ldc_smark_any(dst, n);
+  ldc_iw_any(src, n, 0);
+  ldc_iw_any(dst, n, 1);
   for (unsigned long i = 0; i < n; i++) *LDC_W(d + i) = *LDC_R(s + i);
   return dst;
 }
@@ -832,6 +904,8 @@ static __device__ LDC_ENGINE void *ldc_memmove(void *dst, const void *src, unsig
   unsigned char *d = (unsigned char *)dst;
   const unsigned char *s = (const unsigned char *)src;
   ldc_smark_any(dst, n);
+  ldc_iw_any(src, n, 0);
+  ldc_iw_any(dst, n, 1);
   if (d < s) {
     for (unsigned long i = 0; i < n; i++) *LDC_W(d + i) = *LDC_R(s + i);
   } else {
@@ -842,6 +916,7 @@ static __device__ LDC_ENGINE void *ldc_memmove(void *dst, const void *src, unsig
 static __device__ LDC_ENGINE void *ldc_memset(void *dst, int c, unsigned long n) {
   unsigned char *d = (unsigned char *)dst;
   ldc_smark_any(dst, n);
+  ldc_iw_any(dst, n, 1);
   for (unsigned long i = 0; i < n; i++) *LDC_W(d + i) = (unsigned char)c;
   return dst;
 }
@@ -942,6 +1017,7 @@ static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
   // same 0 where there is no segment.)
   if (ldc_uses_segments(t->mode)) ldc_seg_acquire();
   else if (t->mode != LDC_MODE_PLAIN) ldc_block()->seg = 0;
+  ldc_iw_reset(0);
 }
 
 // Word helpers for the checks: pages of any valid length at any alignment
@@ -1025,6 +1101,10 @@ static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, 
   // 16 bytes a store: the room is 16-byte aligned and padded to 16 bytes
   // (SharedCopyBytes); byte stores cost a 1024-thread block 128 each.
   for (unsigned long long j = tid; j < ldc_align16(all) / 16; j += n) ((uint4 *)base)[j] = make_uint4(0, 0, 0, 0);
+  if (ldc_iw_on()) { // the intra-warp records of the target
+    uint4 *r = (uint4 *)(ldc_iw_area() + ldc_g.iw.off[i]);
+    for (unsigned long long j = tid; j < ldc_align16(8ull * LDC_IW_RECORD * ((bytes + 3) / 4)) / 16; j += n) r[j] = make_uint4(0, 0, 0, 0);
+  }
   ldc_bar();
   return base + (tid / 32) * bytes;
 }
@@ -1081,6 +1161,154 @@ template <class C, class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_
   return p;
 }
 #define LDC_SW(copy, flags, bytes, p) ldc_sw((copy), (flags), (bytes), (p))
+
+// ---- Intra-warp races: the records (struct ldc_iw) ----
+//
+// Record of a 4-byte word of a shared target, LDC_IW_RECORD 64-bit words:
+//   [0] (compare-and-swapped) bits 0-5 writer lane + 1, 6-9 the bytes it
+//       wrote; 10-15 lowest reader lane + 1, 16-19 the bytes it read; 20
+//       other lanes read too, 21-24 the bytes they read; 25-29 the warp;
+//       30 several warps touched the word in this region (the word is left
+//       alone for the rest of it: any intra-warp race on it is also a race
+//       between those warps, which the byte comparisons check, and words
+//       that every warp reads cost no compare-and-swap); 31-63 the
+//       interval's low bits (region << 18 | lamport)
+//   [1] the interval in full (the thread's clock), so that a record of an
+//       earlier interval never matches however many intervals passed
+//   [2] sites + 1: the writer's (bits 0-15), the lowest reader's (16-31),
+//       another reader's (32-47) and its lane + 1 (48-53)
+#define LDC_IW_W(v) ((unsigned)((v) & 63))
+#define LDC_IW_WM(v) ((unsigned)((v) >> 6 & 15))
+#define LDC_IW_R(v) ((unsigned)((v) >> 10 & 63))
+#define LDC_IW_RM(v) ((unsigned)((v) >> 16 & 15))
+#define LDC_IW_O(v) ((unsigned)((v) >> 20 & 1))
+#define LDC_IW_OM(v) ((unsigned)((v) >> 21 & 15))
+static __device__ LDC_ENGINE void ldc_iw_report(int kind, int i, unsigned warp, unsigned lane, int site, unsigned other, int other_site, unsigned long long off) {
+  struct ldc_block_state *bs = ldc_block();
+  // Lanes in increasing order, each with its site, so that every order the
+  // lanes ran in gives the same records.
+  unsigned a = lane, b = other;
+  int sa = site, sb = other_site;
+  if (a > b) {
+    a = other, b = lane;
+    sa = other_site, sb = site;
+  }
+  // Intra-warp records take at most a quarter of the buffer (they go in
+  // the write-write half): a racy warp-synchronous loop must not hide the
+  // other races.
+  if (!ldc_g.records || ((volatile int *)ldc_g.nrecords)[0] > ldc_g.max_records / 4) return;
+  struct ldc_record rec = {kind, LDC_SPACE_SHARED, i, bs->from, bs->to, (int)a, (int)b, (int)ldc_block_linear(), (int)(warp * 32), (int)warp,
+                           (long long)off, (unsigned)(sa & 0xffff) | (unsigned)(sb & 0xffff) << 16};
+  ldc_record_race(rec);
+}
+static __device__ LDC_ENGINE void ldc_iw_word(unsigned long long *e, int i, unsigned long long clock, unsigned warp, unsigned lane, unsigned m, int site, int write,
+                                              unsigned long long word_off) {
+  unsigned long long tag = (clock >> 32 & 0x7fffull) << 18 | (clock & 0x3ffffull);
+  unsigned me = lane + 1, s = site >= 0 && site < 0xffff ? (unsigned)site + 1 : 0;
+  for (;;) {
+    unsigned long long v = ldc_vload64(&e[0]);
+    if (v & 1ull << 30) {
+      if (ldc_vload64(&e[1]) >> 32 == clock >> 32) return; // several warps, this region
+    } else if (v != 0 && (unsigned)(v >> 25 & 31) != warp && ldc_vload64(&e[1]) >> 32 == clock >> 32) {
+      // Another warp touched it in this region.
+      if (atomicCAS(&e[0], v, v | 1ull << 30) != v) continue;
+      return;
+    }
+    int same = v != 0 && !(v & 1ull << 30) && (v >> 31) == tag && (unsigned)(v >> 25 & 31) == warp && ldc_vload64(&e[1]) == clock;
+    if (!same) {
+      unsigned long long nv = tag << 31 | (unsigned long long)warp << 25 | (write ? (unsigned long long)(me | m << 6) : (unsigned long long)(me << 10 | m << 16));
+      if (atomicCAS(&e[0], v, nv) != v) continue;
+      e[1] = clock;
+      e[2] = write ? s : (unsigned long long)s << 16;
+      return;
+    }
+    unsigned w = LDC_IW_W(v), r = LDC_IW_R(v);
+    unsigned long long sites = ldc_vload64(&e[2]);
+    // A conflict: another lane's write of these bytes, or (for a write)
+    // another lane's read of them.
+    if (w && w != me && (LDC_IW_WM(v) & m)) {
+      ldc_iw_report(write ? LDC_RACE_IWW : LDC_RACE_IRW, i, warp, lane, site, w - 1, (int)(sites & 0xffff) - 1, word_off + __ffs(LDC_IW_WM(v) & m) - 1);
+    } else if (write && r && r != me && (LDC_IW_RM(v) & m)) {
+      ldc_iw_report(LDC_RACE_IRW, i, warp, lane, site, r - 1, (int)(sites >> 16 & 0xffff) - 1, word_off + __ffs(LDC_IW_RM(v) & m) - 1);
+    } else if (write && r == me && LDC_IW_O(v) && (LDC_IW_OM(v) & m) && (sites >> 48 & 63)) {
+      // The lowest reader is this lane: every other reader is another lane.
+      ldc_iw_report(LDC_RACE_IRW, i, warp, lane, site, (unsigned)(sites >> 48 & 63) - 1, (int)(sites >> 32 & 0xffff) - 1, word_off + __ffs(LDC_IW_OM(v) & m) - 1);
+    }
+    unsigned long long nv = v, ns = sites;
+    if (write) {
+      if (!w || (w != me && me < w && (LDC_IW_WM(v) & m))) { // no writer, or a lower lane writing the same bytes: it names the races
+        nv = (nv & ~0x3ffull) | me | (unsigned long long)m << 6;
+        ns = (ns & ~0xffffull) | s;
+      } else if (w == me) {
+        nv |= (unsigned long long)m << 6;
+      }
+    } else if (!r) {
+      nv |= (unsigned long long)(me << 10 | m << 16);
+      ns = (ns & ~0xffff0000ull) | (unsigned long long)s << 16;
+    } else if (r == me) {
+      nv |= (unsigned long long)m << 16;
+    } else if (me < r) { // the lowest reader moves to the others
+      nv = (nv & ~(0x3ffull << 10)) | (unsigned long long)(me << 10 | m << 16) | 1ull << 20 | (unsigned long long)LDC_IW_RM(v) << 21;
+      ns = (ns & 0xffffull) | (unsigned long long)s << 16 | (sites >> 16 & 0xffff) << 32 | (unsigned long long)r << 48;
+    } else {
+      nv |= 1ull << 20 | (unsigned long long)m << 21;
+      // The other reader named is the lowest one, whatever order the lanes
+      // ran in (the same report on every backend).
+      unsigned o = (unsigned)(sites >> 48 & 63);
+      if (!o || me < o) ns = (ns & 0xffffffffull) | (unsigned long long)s << 32 | (unsigned long long)me << 48;
+    }
+    if (nv == v) {
+      if (ns != sites) e[2] = ns;
+      return;
+    }
+    if (atomicCAS(&e[0], v, nv) != v) continue;
+    e[2] = ns;
+    return;
+  }
+}
+// ldc_iw_note notes an access of n bytes at p, made by the calling lane,
+// to shared target i (p in its warp's copy; anything else is left alone).
+static __device__ LDC_ENGINE __noinline__ void ldc_iw_note(int i, const void *p, unsigned long n, int site, int write) {
+  unsigned tid = ldc_thread_linear(), warp = tid >> 5, lane = tid & 31;
+  unsigned long long bytes = ldc_g.shared_bytes[i];
+  const unsigned char *c = ldc_shared_copies(i) + (unsigned long long)warp * bytes;
+  unsigned long long off = (unsigned long long)((const unsigned char *)p - c);
+  if (off >= bytes || n == 0) return;
+  unsigned long long clock = *ldc_iw_clock();
+  if (!(clock >> 32)) return; // pass 1
+  unsigned long long last = off + n - 1;
+  if (last >= bytes) last = bytes - 1;
+  unsigned long long *rec = (unsigned long long *)(ldc_iw_area() + ldc_g.iw.off[i]);
+  for (unsigned long long k = off >> 2; k <= last >> 2; k++) {
+    unsigned long long lo = k * 4 > off ? k * 4 : off, hi = k * 4 + 3 < last ? k * 4 + 3 : last;
+    unsigned m = ((1u << (hi - lo + 1)) - 1) << (lo - k * 4);
+    ldc_iw_word(rec + LDC_IW_RECORD * k, i, clock, warp, lane, m, site, write, k * 4);
+  }
+}
+static __device__ LDC_ENGINE void ldc_iw_any(const void *p, unsigned long n, int write) {
+  if (!ldc_iw_on()) return;
+  for (int i = 0; i < ldc_g.nshared; i++) ldc_iw_note(i, p, n, -1, write);
+}
+// LDC_TRS wraps the address of every access to a shared target (traced
+// as LDC_TR is; W: 1 a store, 2 an lvalue that may be stored to, 0 a
+// read): the intra-warp check notes it (W 2 as a read: the instrumenter
+// cannot tell, and a read taken for a store would be a false alarm).
+template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_iw_access(const struct ldc_thread *t, T *p, int site, int w, int i) {
+  if (ldc_g.iw.on && t->mode == LDC_MODE_REPLAY && t->pass == 2) ldc_iw_note(i, (const void *)p, sizeof(T), site, w == 1);
+  return p;
+}
+#define LDC_TRS(p, site, w, i) ldc_iw_access(&ldc_t, LDC_TR_ONLY((p), (site), (w)), (site), (w), (i))
+// Accesses through pointers (volatile float *s = sdata; s[tid] += ...) are
+// wrapped as LDC_TR(p, SITE, W) (they may reach global targets too): one
+// that lands in the calling warp's copies of the shared targets is noted.
+static __device__ LDC_ENGINE __noinline__ void ldc_iw_find(const void *p, unsigned long n, int site, int write) {
+  if ((unsigned long long)((const unsigned char *)p - ldc_shared_copies(0)) >= ldc_g.shared_per_block) return;
+  for (int i = 0; i < ldc_g.nshared; i++) ldc_iw_note(i, p, n, site, write);
+}
+template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_iw_ptr(T *p, int site, int w) {
+  if (ldc_g.iw.on && ldc_g.mode == LDC_MODE_REPLAY) ldc_iw_find((const void *)p, sizeof(T), site, w == 1);
+  return p;
+}
 #define LDC_SA(copy, flags, bytes, p) ldc_sw((copy), (flags), (bytes), (p))
 
 // ldc_check_byte checks one byte of a target at the end of a region: s is
@@ -1509,6 +1737,7 @@ static __device__ LDC_ENGINE int ldc_boundary(struct ldc_thread *t, int id) {
   if (p == 1 && !det) {
     t->pass = 2;
     t->natomic = t->atomic_start;
+    ldc_iw_reset(t->ap_epoch);
     return 1;
   }
   t->pass = 1;
@@ -1516,6 +1745,7 @@ static __device__ LDC_ENGINE int ldc_boundary(struct ldc_thread *t, int id) {
   t->differ = 0;
   t->atomic_start = t->natomic;
   t->ap_epoch++;
+  ldc_iw_reset(0); // pass 1: not noted
   return 0;
 }
 
@@ -2100,6 +2330,7 @@ template <int S> static __device__ LDC_ENGINE void *ldc_tr_ldc_memset(void *d, i
   return ldc_memset(d, c, n);
 }
 #define LDC_TR(p, site, w) ldc_tr((p), (site), (w))
+#define LDC_TR_ONLY(p, site, w) ldc_tr((p), (site), (w))
 #define LDC_MEM_AT(site, fn) ldc_tr_##fn<site>
 #define LDC_TR_SHARED(i, p) ldc_tr_shared((i), (const void *)(p))
 #define LDC_TR_BAR(id) ldc_tr_bar(id)
@@ -2107,8 +2338,58 @@ template <int S> static __device__ LDC_ENGINE void *ldc_tr_ldc_memset(void *d, i
 extern "C" unsigned long ldc_trace_ctx_size(void) { return sizeof(struct ldc_trace_ctx); }
 #endif
 #else
-#define LDC_TR(p, site, w) (p)
+// The checked modules: only the intra-warp check looks at the accesses
+// (not at the bytes of memcpy/memset calls, which it does not see).
+#define LDC_TR(p, site, w) ldc_iw_ptr((p), (site), (w))
+#define LDC_TR_ONLY(p, site, w) (p)
 #define LDC_MEM_AT(site, fn) fn
 #define LDC_TR_SHARED(i, p) ((void)0)
 #define LDC_TR_BAR(id) ((void)0)
 #endif
+
+// ---- Warp synchronisations end an interval of the intra-warp check ----
+//
+// The user's __syncwarp and *_sync warp intrinsics (shuffles, votes,
+// matches, reductions) become calls that make the synchronisation and
+// then advance the interval of the lanes of its mask (ldc_iw_sync). Macros,
+// so that calls in device functions are caught as well; defined last, so
+// that nothing above (and nothing of the backends' headers) is rewritten.
+//
+// With nvcc, the toolkit's headers that declare overloads of these names
+// (half and bfloat16 shuffles, cooperative groups) are included first:
+// a declaration read after the macros would be rewritten too.
+#if defined(__NVCC__) && defined(__has_include)
+#if __has_include(<cuda_fp16.h>)
+#include <cuda_fp16.h>
+#endif
+#if __has_include(<cuda_bf16.h>)
+#include <cuda_bf16.h>
+#endif
+#if __has_include(<cooperative_groups.h>)
+#include <cooperative_groups.h>
+#endif
+#endif
+static __device__ LDC_ENGINE __forceinline__ void ldc_iw_syncwarp(unsigned mask = 0xffffffffu) {
+  __syncwarp(mask);
+  ldc_iw_sync(mask);
+}
+template <class T> static __device__ LDC_ENGINE __forceinline__ T ldc_iw_after(unsigned mask, T v) {
+  ldc_iw_sync(mask);
+  return v;
+}
+#define __syncwarp(...) ldc_iw_syncwarp(__VA_ARGS__)
+#define __shfl_sync(m, ...) ldc_iw_after((m), __shfl_sync((m), __VA_ARGS__))
+#define __shfl_up_sync(m, ...) ldc_iw_after((m), __shfl_up_sync((m), __VA_ARGS__))
+#define __shfl_down_sync(m, ...) ldc_iw_after((m), __shfl_down_sync((m), __VA_ARGS__))
+#define __shfl_xor_sync(m, ...) ldc_iw_after((m), __shfl_xor_sync((m), __VA_ARGS__))
+#define __ballot_sync(m, ...) ldc_iw_after((m), __ballot_sync((m), __VA_ARGS__))
+#define __any_sync(m, ...) ldc_iw_after((m), __any_sync((m), __VA_ARGS__))
+#define __all_sync(m, ...) ldc_iw_after((m), __all_sync((m), __VA_ARGS__))
+#define __match_any_sync(m, ...) ldc_iw_after((m), __match_any_sync((m), __VA_ARGS__))
+#define __match_all_sync(m, ...) ldc_iw_after((m), __match_all_sync((m), __VA_ARGS__))
+#define __reduce_add_sync(m, ...) ldc_iw_after((m), __reduce_add_sync((m), __VA_ARGS__))
+#define __reduce_min_sync(m, ...) ldc_iw_after((m), __reduce_min_sync((m), __VA_ARGS__))
+#define __reduce_max_sync(m, ...) ldc_iw_after((m), __reduce_max_sync((m), __VA_ARGS__))
+#define __reduce_and_sync(m, ...) ldc_iw_after((m), __reduce_and_sync((m), __VA_ARGS__))
+#define __reduce_or_sync(m, ...) ldc_iw_after((m), __reduce_or_sync((m), __VA_ARGS__))
+#define __reduce_xor_sync(m, ...) ldc_iw_after((m), __reduce_xor_sync((m), __VA_ARGS__))

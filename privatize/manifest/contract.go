@@ -27,6 +27,9 @@ type Scope string
 const (
 	ScopeInterWarp  Scope = "inter-warp"
 	ScopeInterBlock Scope = "inter-block"
+	// ScopeIntraWarp: two lanes (threads) of one warp, with no warp
+	// synchronisation between their accesses.
+	ScopeIntraWarp Scope = "intra-warp"
 )
 
 // Requirement is a launch property an unchecked variable's reason

@@ -12,26 +12,26 @@ __global__ void flow(int *data, int rounds) { int t{}; int r{}; int v{}; ldc_thr
   __shared__ int s[128]; decltype(&s) ldc_p_s = (decltype(&s))ldc_shared_copy(&ldc_t, 0, (void *)&s, sizeof(s)); unsigned *ldc_f_s = ldc_shared_flags(0); LDC_TR_SHARED(0, ldc_p_s); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; case 2: goto ldc_r_0_2; case 3: goto ldc_r_0_3; case 4: goto ldc_r_0_4; default: break; } ldc_r_0_entry:;
   t = threadIdx.x;
   if (blockIdx.x >= 4) { goto ldc_exit_0; }
-  (*LDC_SW(ldc_p_s, ldc_f_s, sizeof(*ldc_p_s), &((*LDC_TR(&((*ldc_p_s)[t]), 2, 1))))) = (*LDC_R(&((*LDC_TR(&(data[blockIdx.x * blockDim.x + t]), 0, 0)))));
+  (*LDC_SW(ldc_p_s, ldc_f_s, sizeof(*ldc_p_s), &((*LDC_TRS(&((*ldc_p_s)[t]), 2, 1, 0))))) = (*LDC_R(&((*LDC_TR(&(data[blockIdx.x * blockDim.x + t]), 0, 0)))));
   { LDC_TR_BAR(0); LDC_BARRIER(0, 0); ldc_r_0_0:; }
   r = 0;
   while (r < rounds) {
-    v = (*LDC_TR(&((*ldc_p_s)[(t + 1) % 128]), 3, 0));
+    v = (*LDC_TRS(&((*ldc_p_s)[(t + 1) % 128]), 3, 0, 0));
     { LDC_TR_BAR(1); LDC_BARRIER(0, 1); ldc_r_0_1:; }
     if (v < 0) { ++r; continue; }
-    (*LDC_SW(ldc_p_s, ldc_f_s, sizeof(*ldc_p_s), &((*LDC_TR(&((*ldc_p_s)[t]), 4, 1))))) = v + 1;
+    (*LDC_SW(ldc_p_s, ldc_f_s, sizeof(*ldc_p_s), &((*LDC_TRS(&((*ldc_p_s)[t]), 4, 1, 0))))) = v + 1;
     { LDC_TR_BAR(2); LDC_BARRIER(0, 2); ldc_r_0_2:; }
     if (r > 100) break;
     ++r;
   }
   do {
-    (*LDC_SW(ldc_p_s, ldc_f_s, sizeof(*ldc_p_s), &((*LDC_TR(&((*ldc_p_s)[t]), 5, 1))))) -= 1;
+    (*LDC_SW(ldc_p_s, ldc_f_s, sizeof(*ldc_p_s), &((*LDC_TRS(&((*ldc_p_s)[t]), 5, 1, 0))))) -= 1;
     { LDC_TR_BAR(3); LDC_BARRIER(0, 3); ldc_r_0_3:; }
-  } while ((*LDC_TR(&((*ldc_p_s)[0]), 6, 0)) > 1000);
+  } while ((*LDC_TRS(&((*ldc_p_s)[0]), 6, 0, 0)) > 1000);
   if (rounds > 3) {
     { LDC_TR_BAR(4); LDC_BARRIER(0, 4); ldc_r_0_4:; }
   }
-  (*LDC_W(&((*LDC_TR(&(data[blockIdx.x * blockDim.x + t]), 1, 1))))) = (*LDC_TR(&((*ldc_p_s)[t]), 7, 0));
+  (*LDC_W(&((*LDC_TR(&(data[blockIdx.x * blockDim.x + t]), 1, 1))))) = (*LDC_TRS(&((*ldc_p_s)[t]), 7, 0, 0));
  ldc_exit_0: LDC_TR_BAR(-1); LDC_EXIT(0); }
 #line 1 "control_flow.ldcheck.cu (ldcheck entry points)"
 #ifdef LDC_CPU

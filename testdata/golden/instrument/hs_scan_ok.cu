@@ -13,16 +13,16 @@ __global__ void scan(float *data) { int t{}; int g{}; int cur{}; int off{}; floa
   __shared__ float buf[2][256]; decltype(&buf) ldc_p_buf = (decltype(&buf))ldc_shared_copy(&ldc_t, 0, (void *)&buf, sizeof(buf)); unsigned *ldc_f_buf = ldc_shared_flags(0); LDC_TR_SHARED(0, ldc_p_buf); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; default: break; } ldc_r_0_entry:;
   t = threadIdx.x; g = blockIdx.x * blockDim.x + t;
   cur = 0;
-  (*LDC_SW(ldc_p_buf, ldc_f_buf, sizeof(*ldc_p_buf), &((*LDC_TR(&((*ldc_p_buf)[cur][t]), 2, 1))))) = (*LDC_R(&((*LDC_TR(&(data[g]), 0, 0)))));
+  (*LDC_SW(ldc_p_buf, ldc_f_buf, sizeof(*ldc_p_buf), &((*LDC_TRS(&((*ldc_p_buf)[cur][t]), 2, 1, 0))))) = (*LDC_R(&((*LDC_TR(&(data[g]), 0, 0)))));
   { LDC_TR_BAR(0); LDC_BARRIER(0, 0); ldc_r_0_0:; }
   for (off = 1; off < blockDim.x; off <<= 1) {
-    v = (*LDC_TR(&((*ldc_p_buf)[cur][t]), 3, 0));
-    if (t >= off) v += (*LDC_TR(&((*ldc_p_buf)[cur][t - off]), 4, 0));
-    (*LDC_SW(ldc_p_buf, ldc_f_buf, sizeof(*ldc_p_buf), &((*LDC_TR(&((*ldc_p_buf)[1 - cur][t]), 5, 1))))) = v;
+    v = (*LDC_TRS(&((*ldc_p_buf)[cur][t]), 3, 0, 0));
+    if (t >= off) v += (*LDC_TRS(&((*ldc_p_buf)[cur][t - off]), 4, 0, 0));
+    (*LDC_SW(ldc_p_buf, ldc_f_buf, sizeof(*ldc_p_buf), &((*LDC_TRS(&((*ldc_p_buf)[1 - cur][t]), 5, 1, 0))))) = v;
     cur = 1 - cur;
     { LDC_TR_BAR(1); LDC_BARRIER(0, 1); ldc_r_0_1:; }
   }
-  (*LDC_W(&((*LDC_TR(&(data[g]), 1, 1))))) = (*LDC_TR(&((*ldc_p_buf)[cur][t]), 6, 0));
+  (*LDC_W(&((*LDC_TR(&(data[g]), 1, 1))))) = (*LDC_TRS(&((*ldc_p_buf)[cur][t]), 6, 0, 0));
  ldc_exit_0: LDC_TR_BAR(-1); LDC_EXIT(0); }
 #line 1 "hs_scan_ok.ldcheck.cu (ldcheck entry points)"
 #ifdef LDC_CPU

@@ -16,10 +16,10 @@ __global__ void mm(const float *A, const float *B, float *C, int n) { int tx{}; 
   row = blockIdx.y * T + ty; col = blockIdx.x * T + tx;
   acc = 0.0f;
   for (k0 = 0; k0 < n; k0 += T) {
-    (*LDC_SW(ldc_p_As, ldc_f_As, sizeof(*ldc_p_As), &((*LDC_TR(&((*ldc_p_As)[ty][tx]), 1, 1))))) = A[row * n + k0 + tx];
-    (*LDC_SW(ldc_p_Bs, ldc_f_Bs, sizeof(*ldc_p_Bs), &((*LDC_TR(&((*ldc_p_Bs)[ty][tx]), 2, 1))))) = B[(k0 + ty) * n + col];
+    (*LDC_SW(ldc_p_As, ldc_f_As, sizeof(*ldc_p_As), &((*LDC_TRS(&((*ldc_p_As)[ty][tx]), 1, 1, 0))))) = A[row * n + k0 + tx];
+    (*LDC_SW(ldc_p_Bs, ldc_f_Bs, sizeof(*ldc_p_Bs), &((*LDC_TRS(&((*ldc_p_Bs)[ty][tx]), 2, 1, 1))))) = B[(k0 + ty) * n + col];
     { LDC_TR_BAR(0); LDC_BARRIER(0, 0); ldc_r_0_0:; }
-    for (k = 0; k < T; ++k) acc += (*LDC_TR(&((*ldc_p_As)[ty][k]), 3, 0)) * (*LDC_TR(&((*ldc_p_Bs)[k][tx]), 4, 0));
+    for (k = 0; k < T; ++k) acc += (*LDC_TRS(&((*ldc_p_As)[ty][k]), 3, 0, 0)) * (*LDC_TRS(&((*ldc_p_Bs)[k][tx]), 4, 0, 1));
     // second barrier forgotten: the next tile overwrites Bs while others still read it
   }
   (*LDC_W(&((*LDC_TR(&(C[row * n + col]), 0, 1))))) = acc;
