@@ -1,5 +1,5 @@
 // expect: none
-// launch: --kernel k --grid 2 --block 64 --arg in=uchar[128]:rand --arg out=uchar[128]:zero
+// launch: --intra-warp --kernel k --grid 2 --block 64 --arg in=uchar[128]:rand --arg out=uchar[128]:zero
 // Lanes write neighbouring bytes of one 4-byte word (an unsigned char per
 // lane), then read their own byte back after __syncwarp and their
 // neighbour's: no two lanes touch the same byte in one interval.

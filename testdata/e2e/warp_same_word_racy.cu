@@ -1,5 +1,5 @@
 // expect: race write-write shared intra-warp
-// launch: --kernel k --grid 2 --block 64 --arg in=int[128]:iota --arg out=int[2]:zero
+// launch: --intra-warp --kernel k --grid 2 --block 64 --arg in=int[128]:iota --arg out=int[2]:zero
 // explain: 12 13
 // Each warp keeps the largest value it has seen in its own shared slot,
 // but every lane of the warp stores into that one slot in the same

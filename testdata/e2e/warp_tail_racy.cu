@@ -1,5 +1,5 @@
 // expect: race read-write shared intra-warp
-// launch: --kernel reduce --grid 2 --block 128 --arg in=float[256]:rand --arg out=float[2]:zero
+// launch: --intra-warp --kernel reduce --grid 2 --block 128 --arg in=float[256]:rand --arg out=float[2]:zero
 // explain: 19 24
 // The classic warp-synchronous reduction tail: once 32 partial sums are
 // left, warp 0 adds them up with no __syncwarp between the steps (volatile

@@ -1,5 +1,5 @@
 // expect: none
-// launch: --kernel reduce --grid 2 --block 128 --arg in=float[256]:rand --arg out=float[2]:zero
+// launch: --intra-warp --kernel reduce --grid 2 --block 128 --arg in=float[256]:rand --arg out=float[2]:zero
 // warp_tail_racy.cu with the last 64 partial sums added up by warp 0 with
 // __shfl_down_sync: the values travel in registers, no lane touches a
 // shared slot another lane writes.

@@ -1,5 +1,5 @@
 // expect: none
-// launch: --kernel reduce --grid 2 --block 128 --arg in=float[256]:rand --arg out=float[2]:zero
+// launch: --intra-warp --kernel reduce --grid 2 --block 128 --arg in=float[256]:rand --arg out=float[2]:zero
 // warp_tail_racy.cu written for independent thread scheduling: each step
 // reads into a register, synchronises the warp, writes, and synchronises
 // again, so no lane reads a slot another lane writes in the same interval.
