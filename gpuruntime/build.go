@@ -111,6 +111,7 @@ func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOpt
 	}
 	if m.PTX != "" {
 		b.Notes = append(b.Notes, compileDet(ctx, dir, m, opt, nvcc, arch, std, user)...)
+		b.Notes = append(b.Notes, compileIntraWarp(ctx, dir, m, opt, nvcc, arch, std, user)...)
 	}
 	if len(m.Sites) > 0 {
 		b.Notes = append(b.Notes, compileTrace(ctx, dir, m, opt, nvcc, arch, std, user)...)
@@ -136,6 +137,38 @@ func compileDet(ctx context.Context, dir string, m *manifest.Manifest, opt Build
 	}
 	m.DetPTX = ptx
 	return []string{"deterministic device module: " + ptx}
+}
+
+// compileIntraWarp compiles the device module of intra-warp runs: the
+// instrumented source again with -DLDC_IW (see LDC_IW_BUILT in the
+// runtime header for why it is a module of its own). Kernels without a
+// shared target need none. A failure costs --intra-warp on the GPU only.
+func compileIntraWarp(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOptions, nvcc, arch, std string, user []string) []string {
+	if !hasSharedTarget(m) {
+		return nil
+	}
+	ptx := strings.TrimSuffix(m.Output, ".cu") + ".iw.ptx"
+	ok, err := compilePTXVariant(ctx, dir, m, opt, nvcc, arch, std, user, "LDC_IW", ptx)
+	switch {
+	case !ok:
+		return nil
+	case err != nil:
+		return []string{fmt.Sprintf("no intra-warp device module (--intra-warp will need --backend cpu): %v", err)}
+	}
+	m.IntraWarpPTX = ptx
+	return []string{"intra-warp device module: " + ptx}
+}
+
+// hasSharedTarget says whether a kernel of m has a shared-memory target.
+func hasSharedTarget(m *manifest.Manifest) bool {
+	for _, k := range m.Kernels {
+		for _, t := range k.Targets {
+			if t.Space == manifest.SpaceShared {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // compilePTXVariant compiles the instrumented source to PTX file ptx (in

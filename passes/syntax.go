@@ -48,6 +48,13 @@ type Node struct {
 	// (through arrays and one pointer) when it is a struct, for reports
 	// that name fields.
 	ElemFields []manifest.Field `json:"-"`
+	// ValueBytes, on a VarDecl of a struct type (or an array of them)
+	// with padding, are the byte ranges [from, to) that hold its members'
+	// values, merged; nil when every byte does or the layout is not known.
+	// Padding is not part of the value: a copy of the struct may leave it
+	// as it was, and on the GPU a struct kept in registers has none, so
+	// its bytes in memory are whatever was there.
+	ValueBytes [][2]int64 `json:"-"`
 	// Undefined, on a reference to a __device__ function that is declared
 	// in the user's code but defined nowhere in the translation unit, says
 	// where it is declared ("file:line").
@@ -202,6 +209,127 @@ func elemFields(t clang.Type) []manifest.Field {
 	return recordFields(ct, "", 0, 0)
 }
 
+// valueBytes is the Node.ValueBytes of a variable of type t.
+func valueBytes(t clang.Type) [][2]int64 {
+	ct := t.Canonical()
+	size := ct.Size()
+	if size <= 0 || (ct.Kind() != clang.TypeRecord && ct.Kind() != clang.TypeConstantArray) {
+		return nil
+	}
+	var out [][2]int64
+	if !addValueBytes(ct, 0, &out) {
+		return nil
+	}
+	out = mergeRanges(out)
+	if len(out) == 0 || len(out) > maxValueRanges || (len(out) == 1 && out[0] == [2]int64{0, size}) {
+		return nil // no padding, or too many pieces to compare one by one
+	}
+	return out
+}
+
+// maxValueRanges bounds the pieces a variable is compared in; beyond it
+// the variable is compared whole (padding included).
+const maxValueRanges = 64
+
+// addValueBytes adds to out the ranges that hold the value of an object
+// of canonical type t at off; false when t's layout is not fully known.
+// What it cannot see into (unions, bases, bit fields) counts whole: too
+// many bytes compared is the old behaviour, too few would miss races.
+func addValueBytes(t clang.Type, off int64, out *[][2]int64) bool {
+	size := t.Size()
+	if size <= 0 {
+		return false
+	}
+	if len(*out) > maxValueRanges {
+		return true // the caller gives up on the count anyway
+	}
+	switch t.Kind() {
+	case clang.TypeConstantArray:
+		et := t.Elem().Canonical()
+		n, es := t.ArraySize(), et.Size()
+		if es <= 0 || n <= 0 {
+			return false
+		}
+		if et.Kind() != clang.TypeRecord && et.Kind() != clang.TypeConstantArray {
+			*out = append(*out, [2]int64{off, off + size})
+			return true
+		}
+		for i := int64(0); i < n; i++ {
+			if !addValueBytes(et, off+i*es, out) {
+				return false
+			}
+			if len(*out) > maxValueRanges {
+				return true
+			}
+		}
+		return true
+	case clang.TypeRecord:
+		d := t.Declaration()
+		if d.Kind() == clang.UnionDecl {
+			*out = append(*out, [2]int64{off, off + size})
+			return true
+		}
+		start := len(*out)
+		for _, ch := range d.Children() {
+			switch ch.Kind() {
+			case clang.CXXBaseSpecifier:
+				// Bases (and a vtable) are laid out where libclang does not
+				// say: the whole object counts.
+				*out = append((*out)[:start], [2]int64{off, off + size})
+				return true
+			case clang.FieldDecl:
+			default:
+				continue
+			}
+			ft := ch.Type().Canonical()
+			bits := t.OffsetOf(ch.Spelling())
+			if ch.Spelling() == "" || bits < 0 {
+				// An unnamed bit field or member: no offset by name.
+				*out = append((*out)[:start], [2]int64{off, off + size})
+				return true
+			}
+			fo := off + bits/8
+			if bits%8 != 0 {
+				// A bit field inside a byte: from that byte on, as wide as
+				// its declared type (or to the end of the struct).
+				end := fo + ft.Size()
+				if end > off+size || ft.Size() <= 0 {
+					end = off + size
+				}
+				*out = append(*out, [2]int64{fo, end})
+				continue
+			}
+			if !addValueBytes(ft, fo, out) {
+				return false
+			}
+		}
+		// A bit field's declared type may reach past the struct's end.
+		for i := start; i < len(*out); i++ {
+			(*out)[i][1] = min((*out)[i][1], off+size)
+		}
+		return true
+	default:
+		*out = append(*out, [2]int64{off, off + size})
+		return true
+	}
+}
+
+// mergeRanges sorts byte ranges and joins those that touch or overlap.
+func mergeRanges(rs [][2]int64) [][2]int64 {
+	sort.Slice(rs, func(i, j int) bool { return rs[i][0] < rs[j][0] })
+	var out [][2]int64
+	for _, r := range rs {
+		if n := len(out); n > 0 && r[0] <= out[n-1][1] {
+			if r[1] > out[n-1][1] {
+				out[n-1][1] = r[1]
+			}
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
 // recordFields lists record type rt's fields (nested structs flattened
 // with dots, up to a few levels; small arrays of structs element by
 // element, "cells[1].mass") at their byte offsets from base. Bit fields
@@ -323,6 +451,9 @@ func (cv *converter) node(c clang.Cursor, parent *Node) *Node {
 		n.Key = declKey(c)
 		if k == clang.VarDecl || k == clang.ParmDecl {
 			n.ElemFields = elemFields(t)
+		}
+		if k == clang.VarDecl {
+			n.ValueBytes = valueBytes(t)
 		}
 		if k == clang.VarDecl {
 			n.Extern = c.StorageClass() == clang.StorageExtern

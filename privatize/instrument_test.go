@@ -50,6 +50,7 @@ func TestGolden(t *testing.T) {
 		"../testdata/kernels/host_code.cu",
 		"../testdata/kernels/unsupported.cu",
 		"../testdata/kernels/pred_barriers.cu",
+		"../testdata/kernels/padded_locals.cu",
 	} {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			got := instrument(t, lib, f).Source

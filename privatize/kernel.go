@@ -601,7 +601,7 @@ func (kr *kernelRewrite) macros(locals []*local) string {
 		size = append(size, "LDC_SLOT(sizeof("+l.name+"))")
 		put = append(put, "LDC_PUT(ldc_q, "+l.name+");")
 		get = append(get, "LDC_GET(ldc_q, "+l.name+");")
-		cmp = append(cmp, "LDC_CMP(ldc_q, ldc_d, "+l.name+");")
+		cmp = append(cmp, compareLocal(l))
 	}
 	size = append(size, "1")
 	var b strings.Builder
@@ -610,6 +610,26 @@ func (kr *kernelRewrite) macros(locals []*local) string {
 	fmt.Fprintf(&b, "#define LDC_SAVE_%d(B) do { unsigned char *ldc_q = (B); %s (void)ldc_q; } while (0)\n", K, strings.Join(put, " "))
 	fmt.Fprintf(&b, "#define LDC_LOAD_%d(B) do { const unsigned char *ldc_q = (B); %s (void)ldc_q; } while (0)\n", K, strings.Join(get, " "))
 	fmt.Fprintf(&b, "#define LDC_DIFF_%d(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; %s ldc_t.differ = ldc_d; } while (0)\n", K, strings.Join(cmp, " "))
+	return b.String()
+}
+
+// compareLocal is the statement of LDC_DIFF that compares local l with
+// its saved copy: byte for byte, or, for a struct with padding, only the
+// bytes that hold its members (see passes.Node.ValueBytes). The pieces
+// are the analysis's layout; should the compiler's differ (sizeof tells),
+// the whole variable is compared.
+func compareLocal(l *local) string {
+	whole := "LDC_CMP(ldc_q, ldc_d, " + l.name + ");"
+	vb := l.node.ValueBytes
+	if len(vb) == 0 || l.node.Size <= 0 {
+		return whole
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "if (sizeof(%s) == %d) {", l.name, l.node.Size)
+	for _, r := range vb {
+		fmt.Fprintf(&b, " LDC_CMP_AT(ldc_q, ldc_d, %s, %d, %d);", l.name, r[0], r[1]-r[0])
+	}
+	fmt.Fprintf(&b, " ldc_q += LDC_SLOT(sizeof(%s)); } else %s", l.name, whole)
 	return b.String()
 }
 

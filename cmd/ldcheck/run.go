@@ -232,6 +232,8 @@ func runRun(c *cli.Context) error {
 		mod = nativeModule
 	case det:
 		mod = detModule
+	case c.Bool("intra-warp") && kernelHasShared(k):
+		mod = intraWarpModule
 	}
 	b, bnotes, err := openBackend(dir, m, backendName, mod)
 	notes = append(notes, bnotes...)
@@ -418,6 +420,17 @@ func orderDependentAtomics(m *manifest.Manifest, k *manifest.Kernel) []string {
 	return out
 }
 
+// kernelHasShared says whether k has a shared-memory target, the only
+// memory the intra-warp check looks at.
+func kernelHasShared(k *manifest.Kernel) bool {
+	for _, t := range k.Targets {
+		if t.Space == manifest.SpaceShared {
+			return true
+		}
+	}
+	return false
+}
+
 // registerCapEnv caps the registers of the instrumented kernels (an
 // experiment knob for occupancy; unset: the compiler's choice).
 const registerCapEnv = "LDCHECK_MAX_REGISTERS"
@@ -429,6 +442,7 @@ const (
 	checkedModule module = iota // the instrumented kernels
 	nativeModule                // the kernels as written (--unchecked)
 	detModule                   // the instrumented kernels with the deterministic merge (--deterministic; GPU only)
+	intraWarpModule             // the instrumented kernels with the intra-warp check's hooks (--intra-warp; GPU only)
 )
 
 // openBackend picks the backend; auto prefers a usable GPU and says why
@@ -447,9 +461,13 @@ func openBackend(dir string, m *manifest.Manifest, name string, mod module) (gpu
 			return nil, notes, &exitError{exitFailed, fmt.Errorf("%s has no native module (the kernels as written, which --unchecked runs): it was made by an older ldcheck; run ldcheck build %s again", dir, m.Source)}
 		}
 	}
-	if mod == detModule {
+	switch mod {
+	case detModule:
 		// Never the checked module: it would run without the merge.
 		ptx, what = m.DetPTX, "deterministic "
+	case intraWarpModule:
+		// Never the checked module: it would not look at the lanes.
+		ptx, what = m.IntraWarpPTX, "intra-warp "
 	}
 	if name == "cuda" || name == "auto" {
 		var err error

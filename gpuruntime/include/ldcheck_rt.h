@@ -50,6 +50,19 @@
 #define LDC_DET_ON 0
 #endif
 
+// LDC_IW_BUILT: whether this module carries the intra-warp check's hooks
+// (a note at every access to a shared target, a clock step at every warp
+// synchronisation). On the GPU they live in their own module (-DLDC_IW),
+// loaded by `ldcheck run --intra-warp` only: compiled into the checked
+// module they cost every run, checked or not, registers and a call at
+// each access (matmul2048's warp level went from 60 ms to 133 ms on the
+// H100 with the check off). The deterministic module never checks them.
+#if defined(LDC_CPU) || (defined(LDC_IW) && !defined(LDC_DET))
+#define LDC_IW_BUILT 1
+#else
+#define LDC_IW_BUILT 0
+#endif
+
 #define LDC_MODE_PLAIN 0
 #define LDC_MODE_BLOCK 1
 #define LDC_MODE_REPLAY 2
@@ -399,6 +412,14 @@ template <unsigned long N> static __device__ LDC_ENGINE __forceinline__ int ldc_
 #define LDC_GET(q, x) (__builtin_memcpy((void *)&(x), (q), sizeof(x)), (q) += LDC_SLOT(sizeof(x)))
 #define LDC_CMP(q, d, x) ((d) |= ldc_differs<sizeof(x)>((q), (const void *)&(x)), (q) += LDC_SLOT(sizeof(x)))
 #endif
+// LDC_CMP_AT compares n bytes at off of local x with its saved copy at q
+// (the members of a struct with padding, one piece at a time; q is moved
+// past the whole slot by the caller).
+#if defined(LDC_CPU)
+#define LDC_CMP_AT(q, d, x, off, n) ((d) |= ldc_bytes_differ((q) + (off), (const unsigned char *)(const void *)&(x) + (off), (n)))
+#else
+#define LDC_CMP_AT(q, d, x, off, n) ((d) |= ldc_differs<(n)>((q) + (off), (const unsigned char *)(const void *)&(x) + (off)))
+#endif
 
 #if !defined(LDC_CPU)
 // Warp primitives as PTX (sm_70 and sm_80 instructions), so that the same
@@ -461,7 +482,7 @@ static __device__ LDC_ENGINE void ldc_record_race(struct ldc_record r) {
 }
 
 // ---- Intra-warp races: the block's area and the threads' clocks (struct ldc_iw) ----
-static __device__ LDC_ENGINE __forceinline__ int ldc_iw_on() { return ldc_g.iw.on && ldc_g.mode == LDC_MODE_REPLAY && !LDC_DET_ON; }
+static __device__ LDC_ENGINE __forceinline__ int ldc_iw_on() { return LDC_IW_BUILT && ldc_g.iw.on && ldc_g.mode == LDC_MODE_REPLAY && !LDC_DET_ON; }
 static __device__ LDC_ENGINE __forceinline__ unsigned char *ldc_iw_area() {
   if (ldc_g.iw.in_dyn) {
     LDC_DYNAMIC_SHARED(unsigned char, ldc_dyn_shared);
@@ -1297,7 +1318,11 @@ template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_iw_access
   if (ldc_g.iw.on && t->mode == LDC_MODE_REPLAY && t->pass == 2) ldc_iw_note(i, (const void *)p, sizeof(T), site, w == 1);
   return p;
 }
+#if LDC_IW_BUILT
 #define LDC_TRS(p, site, w, i) ldc_iw_access(&ldc_t, LDC_TR_ONLY((p), (site), (w)), (site), (w), (i))
+#else
+#define LDC_TRS(p, site, w, i) LDC_TR_ONLY((p), (site), (w))
+#endif
 // Accesses through pointers (volatile float *s = sdata; s[tid] += ...) are
 // wrapped as LDC_TR(p, SITE, W) (they may reach global targets too): one
 // that lands in the calling warp's copies of the shared targets is noted.
@@ -2340,7 +2365,11 @@ extern "C" unsigned long ldc_trace_ctx_size(void) { return sizeof(struct ldc_tra
 #else
 // The checked modules: only the intra-warp check looks at the accesses
 // (not at the bytes of memcpy/memset calls, which it does not see).
+#if LDC_IW_BUILT
 #define LDC_TR(p, site, w) ldc_iw_ptr((p), (site), (w))
+#else
+#define LDC_TR(p, site, w) (p)
+#endif
 #define LDC_TR_ONLY(p, site, w) (p)
 #define LDC_MEM_AT(site, fn) fn
 #define LDC_TR_SHARED(i, p) ((void)0)
@@ -2369,6 +2398,7 @@ extern "C" unsigned long ldc_trace_ctx_size(void) { return sizeof(struct ldc_tra
 #include <cooperative_groups.h>
 #endif
 #endif
+#if LDC_IW_BUILT // elsewhere the user's warp intrinsics are left as written
 static __device__ LDC_ENGINE __forceinline__ void ldc_iw_syncwarp(unsigned mask = 0xffffffffu) {
   __syncwarp(mask);
   ldc_iw_sync(mask);
@@ -2393,3 +2423,4 @@ template <class T> static __device__ LDC_ENGINE __forceinline__ T ldc_iw_after(u
 #define __reduce_and_sync(m, ...) ldc_iw_after((m), __reduce_and_sync((m), __VA_ARGS__))
 #define __reduce_or_sync(m, ...) ldc_iw_after((m), __reduce_or_sync((m), __VA_ARGS__))
 #define __reduce_xor_sync(m, ...) ldc_iw_after((m), __reduce_xor_sync((m), __VA_ARGS__))
+#endif

@@ -22,6 +22,7 @@ const (
 	ClassTemplate             CursorKind = 31
 	TypeAliasDecl             CursorKind = 36
 	TypeRef                   CursorKind = 43
+	CXXBaseSpecifier          CursorKind = 44
 	TemplateRef               CursorKind = 45
 	MemberRef                 CursorKind = 47
 	OverloadedDeclRef         CursorKind = 49

@@ -63,6 +63,11 @@ type Manifest struct {
 	// (compiled with -DLDC_DET; relative to the build dir, empty when not
 	// built). The CPU library serves both kinds of run.
 	DetPTX string `json:"det_ptx,omitempty"`
+	// IntraWarpPTX is the device module for `ldcheck run --intra-warp`
+	// (compiled with -DLDC_IW: the checked module plus the intra-warp
+	// check's access hooks; empty when not built or when no kernel has a
+	// shared target, which leaves that check nothing to look at).
+	IntraWarpPTX string `json:"iw_ptx,omitempty"`
 }
 
 // Site is one traced access expression of the user's source.
