@@ -439,10 +439,10 @@ const registerCapEnv = "LDCHECK_MAX_REGISTERS"
 type module int
 
 const (
-	checkedModule module = iota // the instrumented kernels
-	nativeModule                // the kernels as written (--unchecked)
-	detModule                   // the instrumented kernels with the deterministic merge (--deterministic; GPU only)
-	intraWarpModule             // the instrumented kernels with the intra-warp check's hooks (--intra-warp; GPU only)
+	checkedModule   module = iota // the instrumented kernels
+	nativeModule                  // the kernels as written (--unchecked)
+	detModule                     // the instrumented kernels with the deterministic merge (--deterministic; GPU only)
+	intraWarpModule               // the instrumented kernels with the intra-warp check's hooks (--intra-warp; GPU only)
 )
 
 // openBackend picks the backend; auto prefers a usable GPU and says why
