@@ -131,6 +131,10 @@ type Result struct {
 	// Notes say what the run did that the user should know (reruns with
 	// more room, reshuffling).
 	Notes []string `json:"notes,omitempty"`
+	// UncheckedVars are variables this launch did not check: proven
+	// race-free by the build for 1-D launches only, and the launch is not
+	// (see unproven1D).
+	UncheckedVars []string `json:"unchecked_vars,omitempty"`
 	// Deterministic: the kernel ran deterministically (Options.Deterministic),
 	// not checked: Races are the write-write conflicts its merges met.
 	Deterministic bool `json:"deterministic,omitempty"`
@@ -326,8 +330,22 @@ func (r *checkRun) run() (*Result, error) {
 		r.firstRegionOnly()
 		return r.res, r.collectOutputs()
 	}
+	r.res.UncheckedVars = unproven1D(l)
+	if why, ok := provenRaceFree(l); ok {
+		r.res.Levels, r.res.DetectionProbability = []string{"static"}, 1
+		r.res.Notes = append(r.res.Notes, why)
+		if err := r.phase("kernel (proven race-free: run once)", func() error { return r.launch(ModePlain, 0, 0) }); err != nil {
+			return nil, err
+		}
+		return r.res, r.collectOutputs()
+	}
 	r.res.Rounds, r.res.RoundsPlanned, r.res.Groups, r.res.DetectionProbability = 1, 1, l.blocks(), 1
-	if len(r.allocs) > 0 && l.blocks() > 1 {
+	needBlock := len(r.allocs) > 0 && l.blocks() > 1
+	if why, ok := interBlockProven(l); ok && needBlock {
+		r.res.Notes = append(r.res.Notes, why)
+		needBlock = false
+	}
+	if needBlock {
 		if err := r.levelBlock(); err != nil {
 			return nil, err
 		}

@@ -57,11 +57,13 @@ type regionFlow struct {
 	// switchIn is what flows into the innermost switch: every case label
 	// can be entered from there.
 	switchIn starts
+	// at: the starts each variable reference was reached with.
+	at map[*Node]starts
 }
 
 // regionsPass: body, barrier call sites -> the AP regions.
-func (ka *kernelAnalysis) regionsPass(barriers []Barrier, sites map[*Node]int) []Region {
-	rf := &regionFlow{src: ka.fn.File.Source, sites: sites, lines: map[int]int{}, offsets: map[int]int{}, body: ka.fn.Body, found: map[[2]int]*Region{}}
+func (ka *kernelAnalysis) regionsPass(barriers []Barrier, sites map[*Node]int) ([]Region, map[*Node]starts) {
+	rf := &regionFlow{src: ka.fn.File.Source, sites: sites, lines: map[int]int{}, offsets: map[int]int{}, body: ka.fn.Body, found: map[[2]int]*Region{}, at: map[*Node]starts{}}
 	for _, b := range barriers {
 		rf.lines[b.ID] = b.Pos.Line
 		rf.offsets[b.ID] = b.Pos.Offset
@@ -91,7 +93,7 @@ func (ka *kernelAnalysis) regionsPass(barriers []Barrier, sites map[*Node]int) [
 	for i := range regions {
 		regions[i].ID = i
 	}
-	return regions
+	return regions, rf.at
 }
 
 func lineAt(src []byte, off int) int {
@@ -138,11 +140,21 @@ func (rf *regionFlow) expr(n *Node, in starts) starts {
 		return true
 	})
 	sort.Slice(calls, func(i, j int) bool { return calls[i].Pos.Offset < calls[j].Pos.Offset })
+	// The references of an expression that holds barriers may run on
+	// either side of each: they get every start it passes through.
+	all := in
 	for _, c := range calls {
 		id := rf.sites[c]
 		rf.reach(in, id, rf.lines[id])
 		in = starts{id: true}
+		all = all.union(in)
 	}
+	n.Walk(func(c *Node) bool {
+		if c.Kind == "DeclRefExpr" {
+			rf.at[c] = all.union(rf.at[c])
+		}
+		return true
+	})
 	return in
 }
 

@@ -331,7 +331,8 @@ func (ka *kernelAnalysis) targetsPass(k *Kernel) ([]Target, []Unchecked) {
 		collect(f.Body)
 	}
 
-	single := singleDefinitions(ka.fn.Body)
+	defs := indexDefs{single: singleDefinitions(ka.fn.Body)}
+	defs.strided = strideVariables(ka.fn.Body, defs)
 	var targets []Target
 	var unchecked []Unchecked
 	for _, c := range cands {
@@ -368,7 +369,7 @@ func (ka *kernelAnalysis) targetsPass(k *Kernel) ([]Target, []Unchecked) {
 			unchecked = append(unchecked, Unchecked{Name: c.name, Line: c.line, Reason: reason})
 			continue
 		}
-		if idx, ok := privateIndex(c, single); ok && !escape {
+		if idx, ok := privateIndex(c, defs); ok && !escape {
 			unchecked = append(unchecked, Unchecked{Name: c.name, Line: c.line, Reason: fmt.Sprintf("no race possible: every access is %s[%s], a different element for each thread (holds for 1-D launches; ldcheck run checks the launch)", c.name, idx), Requires: manifest.Requires1DLaunch})
 			continue
 		}
@@ -414,38 +415,151 @@ func singleDefinitions(body *Node) map[string]*Node {
 	return init
 }
 
-// privateIndex reports whether every access to c is c[i] with i the same
+// indexDefs is what canon knows of a kernel's locals: those assigned
+// once, by their initializer (single), and the stride variables of
+// grid- and block-stride loops (strided: the token canon renders them as).
+type indexDefs struct {
+	single  map[string]*Node
+	strided map[string]string
+}
+
+// The thread-unique index forms: the global thread id in a 1-D launch,
+// and the thread's index in a 1-D block; and the strides that keep a
+// variable unique to its thread when added (the grid's and the block's
+// thread counts).
+const (
+	globalThreadID  = "(+ (* blockDim.x blockIdx.x) threadIdx.x)"
+	blockThreadID   = "threadIdx.x"
+	gridThreads     = "(* blockDim.x gridDim.x)"
+	gridStrideToken = "grid-stride"
+	blockStrideToken  = "block-stride"
+)
+
+// privateIndex reports whether every access to c is c[i] with i a
 // thread-unique expression: the global thread id for global memory,
-// threadIdx.x for shared memory (unique within a 1-D block).
-func privateIndex(c *candidate, single map[string]*Node) (string, bool) {
-	want := "(+ (* blockDim.x blockIdx.x) threadIdx.x)"
+// threadIdx.x for shared memory (unique within a 1-D block), or a
+// variable that starts there and only ever grows by the grid's (block's)
+// thread count, the grid-stride loop: thread t sees t, t+T, t+2T..., and
+// no other thread sees any of them.
+func privateIndex(c *candidate, defs indexDefs) (string, bool) {
+	want, stride := globalThreadID, gridStrideToken
 	shown := "blockIdx.x*blockDim.x+threadIdx.x"
 	if c.space == Shared {
-		want, shown = "threadIdx.x", "threadIdx.x"
+		want, stride, shown = blockThreadID, blockStrideToken, "threadIdx.x"
 	}
+	strided := false
 	for _, a := range c.accesses {
-		if a.index == nil || canon(a.index, single, 0) != want {
+		if a.index == nil {
 			return "", false
+		}
+		switch canon(a.index, defs, 0) {
+		case want:
+		case stride:
+			strided = true
+		default:
+			return "", false
+		}
+	}
+	if strided {
+		shown += " plus multiples of the launch's thread count"
+		if c.space == Shared {
+			shown = "threadIdx.x plus multiples of blockDim.x"
 		}
 	}
 	return shown, true
 }
 
+// strideVariables finds the locals of body that hold a thread-unique
+// index and keep it unique: initialised (or assigned) only to the global
+// thread id and otherwise only increased by blockDim.x * gridDim.x
+// (grid-stride), or to threadIdx.x and increased by blockDim.x
+// (block-stride). Their address is never taken.
+func strideVariables(body *Node, defs indexDefs) map[string]string {
+	type cand struct {
+		base, step, token string
+		bad               bool
+	}
+	vars := map[string]*cand{}
+	kind := func(init string) *cand {
+		switch init {
+		case globalThreadID:
+			return &cand{base: globalThreadID, step: gridThreads, token: gridStrideToken}
+		case blockThreadID:
+			return &cand{base: blockThreadID, step: "blockDim.x", token: blockStrideToken}
+		}
+		return nil
+	}
+	body.Walk(func(n *Node) bool {
+		if n.Kind != "VarDecl" || n.Space != "" || len(n.Children) == 0 || defs.single[n.Key] != nil {
+			return true
+		}
+		if init := n.Children[len(n.Children)-1]; init.Kind != "TypeRef" {
+			if c := kind(canon(init, defs, 0)); c != nil {
+				vars[n.Key] = c
+			}
+		}
+		return true
+	})
+	body.Walk(func(n *Node) bool {
+		c := vars[n.Ref]
+		if n.Kind != "DeclRefExpr" || c == nil || c.bad {
+			return true
+		}
+		a := classify(n)
+		if a.escape || a.atomic != "" {
+			c.bad = true
+			return true
+		}
+		if !a.write {
+			return true
+		}
+		// The write: i += step, i = i + step, or i = base again.
+		p := n.Parent
+		for p != nil && (p.Kind == "ParenExpr" || p.Kind == "UnexposedExpr") {
+			p = p.Parent
+		}
+		ok := false
+		switch {
+		case p == nil || len(p.Children) != 2:
+		case p.Kind == "CompoundAssignOperator" && p.Op == "+=":
+			ok = canon(p.Children[1], defs, 0) == c.step
+		case p.Kind == "BinaryOperator" && p.Op == "=":
+			rhs := canon(p.Children[1], defs, 0)
+			self := "var:" + n.Ref
+			grow := "(+ " + c.step + " " + self + ")"
+			if self < c.step {
+				grow = "(+ " + self + " " + c.step + ")"
+			}
+			ok = rhs == c.base || rhs == grow
+		}
+		c.bad = !ok
+		return true
+	})
+	out := map[string]string{}
+	for key, c := range vars {
+		if !c.bad {
+			out[key] = c.token
+		}
+	}
+	return out
+}
+
 // canon renders an index expression in a canonical form: casts and
 // parentheses dropped, single-definition locals replaced by their
-// definitions, operands of + and * sorted.
-func canon(n *Node, single map[string]*Node, depth int) string {
+// definitions, stride variables by their token, operands of + and *
+// sorted.
+func canon(n *Node, defs indexDefs, depth int) string {
 	if n == nil || depth > 16 {
 		return "?"
 	}
 	switch n.Kind {
 	case "ParenExpr", "UnexposedExpr", "CStyleCastExpr", "CXXStaticCastExpr", "CXXFunctionalCastExpr":
 		if len(n.Children) == 1 {
-			return canon(n.Children[0], single, depth+1)
+			return canon(n.Children[0], defs, depth+1)
 		}
 	case "MemberRefExpr":
 		if len(n.Children) == 1 {
-			base := canon(n.Children[0], single, depth+1)
+			base := canon(n.Children[0], defs, depth+1)
 			switch base {
 			case "threadIdx", "blockIdx", "blockDim", "gridDim":
 				return base + "." + n.Name
@@ -456,13 +570,16 @@ func canon(n *Node, single map[string]*Node, depth int) string {
 		case "threadIdx", "blockIdx", "blockDim", "gridDim":
 			return n.Name
 		}
-		if def := single[n.Ref]; def != nil {
-			return canon(def, single, depth+1)
+		if def := defs.single[n.Ref]; def != nil {
+			return canon(def, defs, depth+1)
+		}
+		if tok := defs.strided[n.Ref]; tok != "" {
+			return tok
 		}
 		return "var:" + n.Ref
 	case "BinaryOperator":
 		if len(n.Children) == 2 && (n.Op == "+" || n.Op == "*") {
-			a, b := canon(n.Children[0], single, depth+1), canon(n.Children[1], single, depth+1)
+			a, b := canon(n.Children[0], defs, depth+1), canon(n.Children[1], defs, depth+1)
 			if b < a {
 				a, b = b, a
 			}

@@ -47,6 +47,19 @@ type Kernel struct {
 	Unhandled []string `json:"unhandled,omitempty"`
 
 	body *Node // the syntax tree of the body, for later passes
+	// startsAt: for each variable reference of the body that the regions
+	// pass reached, the regions it may run in (by their starts: barrier
+	// IDs, Entry).
+	startsAt map[*Node]starts
+}
+
+// RegionStarts returns the starts (barrier IDs, or Entry) of the regions
+// that reference n of the kernel body may run in; ok is false when the
+// regions pass did not reach it (unreachable code, or not a variable
+// reference of the body).
+func (k *Kernel) RegionStarts(n *Node) (s map[int]bool, ok bool) {
+	s, ok = k.startsAt[n]
+	return s, ok
 }
 
 // BodyTree returns the kernel body's syntax tree.

@@ -237,3 +237,37 @@ func TestPredicateBarrierPlaces(t *testing.T) {
 		}
 	}
 }
+
+// TestQuietSharedAtomics: the atomics and plain accesses of a shared
+// variable are noted for the atomic-plain check (a site number; -2: not
+// noted) exactly when the two kinds may run in the same region.
+func TestQuietSharedAtomics(t *testing.T) {
+	lib, err := clang.Load("")
+	if err != nil {
+		t.Fatalf("needs libclang 15 (make deps): %v", err)
+	}
+	res := instrument(t, lib, "../testdata/kernels/quiet_atomics.cu")
+	noted := map[string]bool{"split": false, "same": true, "looped": true, "escapes": true}
+	src := res.Source
+	for name, want := range noted {
+		i := strings.Index(src, "__global__ void "+name+"(")
+		if i < 0 {
+			t.Fatalf("kernel %s not in the instrumented source", name)
+		}
+		body := src[i:]
+		if j := strings.Index(body[1:], "__global__ void "); j >= 0 {
+			body = body[:j+1]
+		}
+		k := strings.Index(body, "LDC_AOP(atomicAdd, ")
+		if k < 0 {
+			t.Fatalf("%s: no LDC_AOP", name)
+		}
+		quiet := strings.HasPrefix(body[k:], "LDC_AOP(atomicAdd, -2,")
+		if quiet == want {
+			t.Errorf("%s: atomic noted %v, want %v: %s", name, !quiet, want, body[k:k+60])
+		}
+		if !want && strings.Contains(body, "LDC_AP_PLAIN(") {
+			t.Errorf("%s: a plain access is noted though no atomic is", name)
+		}
+	}
+}

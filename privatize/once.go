@@ -34,6 +34,9 @@ type onceScope struct {
 	// atomically updated variables are sites, which name the two
 	// statements of an atomic-plain race.
 	sites *siteTable
+	// kernel is the kernel's analysis when body is a kernel's (nil for a
+	// device function): its regions tell which accesses can meet.
+	kernel *passes.Kernel
 }
 
 // onceEdits wraps the once-only operations of body. It says whether
@@ -48,12 +51,13 @@ type onceScope struct {
 func onceEdits(body *passes.Node, sc *onceScope) (edits, bool) {
 	var es edits
 	cas := casTargets(body)
+	quiet := quietSharedVars(body, sc)
 	address := map[*passes.Node]bool{} // atomics' address operands: not reads
 	body.Walk(func(n *passes.Node) bool {
 		switch {
 		case n.Kind == "UnaryExpr" || address[n]:
 			return false // sizeof/alignof: not evaluated
-		case n.Kind == "CallExpr" && sc.userFuncs[n.Ref] == nil && strings.HasPrefix(n.Name, "atomic") && len(n.Children) > 1 && calleeSpan(n) != nil:
+		case isCheckedAtomic(n, sc):
 			sh := 0
 			if refersTo(n.Children[1], sc.shared) {
 				sh = 1
@@ -64,7 +68,10 @@ func onceEdits(body *passes.Node, sc *onceScope) (edits, bool) {
 				// the log needs no room for it (histograms do thousands).
 				nr = 1
 			}
-			site := sc.sites.add(n, manifest.SiteAtomic, varName(n.Children[1]), strings.TrimSuffix(strings.TrimSpace(n.Children[1].Type), "*"))
+			site := -2 // not noted (see quietSharedVars)
+			if b := passes.BaseVariable(n.Children[1]); b == nil || !quiet[b.Ref] {
+				site = sc.sites.add(n, manifest.SiteAtomic, varName(n.Children[1]), strings.TrimSuffix(strings.TrimSpace(n.Children[1].Type), "*"))
+			}
 			c := calleeSpan(n)
 			es.replace(c.Pos.Offset, c.Pos.End, fmt.Sprintf("LDC_AOP(%s, %d, %d, %d, %s)", n.Name, site, sh, nr, apBase(n.Children[1], sc)))
 			address[n.Children[1]] = true
@@ -87,11 +94,117 @@ func onceEdits(body *passes.Node, sc *onceScope) (edits, bool) {
 			es.insert(n.Pos.Offset, "LDC_ONCE(", 0)
 			es.insert(n.Pos.End, ")", 1)
 		default:
-			es = append(es, plainEdit(n, sc, cas)...)
+			es = append(es, plainEdit(n, sc, cas, quiet)...)
 		}
 		return true
 	})
 	return es, len(es) > 0
+}
+
+// isCheckedAtomic says whether call n is an atomic that becomes LDC_AOP
+// (a CUDA atomic named directly, not one of the user's functions).
+func isCheckedAtomic(n *passes.Node, sc *onceScope) bool {
+	return n.Kind == "CallExpr" && sc.userFuncs[n.Ref] == nil && strings.HasPrefix(n.Name, "atomic") && len(n.Children) > 1 && calleeSpan(n) != nil
+}
+
+// quietSharedVars returns the shared variables of a kernel body that
+// atomics update but whose atomics and plain accesses never run in the
+// same region: no atomic-plain race can happen on them (a block barrier
+// orders what comes before it against what comes after, in every warp),
+// so neither kind of access is noted for that check. Shared histograms
+// are the usual case: cleared, counted with atomics, then read, with a
+// barrier between each; noting every atomic (a hash-table insert and a
+// fence) made histogram_atomic's check 30x its kernel.
+//
+// A variable qualifies only when it is declared in the kernel body and
+// every reference to it is an atomic's
+// address or a plain access the regions pass reached: one whose address
+// is taken, passed or kept elsewhere is accessed where this cannot see.
+// Regions are told apart by the barriers that start them, which assumes
+// what replay assumes already: every thread of a block passes the same
+// barriers.
+func quietSharedVars(body *passes.Node, sc *onceScope) map[string]bool {
+	if sc.kernel == nil {
+		return nil
+	}
+	type use struct {
+		atomic, plain map[int]bool
+		escapes       bool
+	}
+	uses := map[string]*use{}
+	get := func(key string) *use {
+		if uses[key] == nil {
+			uses[key] = &use{atomic: map[int]bool{}, plain: map[int]bool{}}
+		}
+		return uses[key]
+	}
+	// Only the body's own shared variables: one declared at file scope may
+	// be accessed in device functions too.
+	own := map[string]bool{}
+	body.Walk(func(n *passes.Node) bool {
+		if n.Kind == "VarDecl" && sc.shared[n.Key] {
+			own[n.Key] = true
+		}
+		return true
+	})
+	watched := func(key string) bool { return own[key] && sc.atomic[key] }
+	covered := map[*passes.Node]bool{}
+	mark := func(n *passes.Node, key string, atomic bool) {
+		n.Walk(func(c *passes.Node) bool {
+			if c.Kind != "DeclRefExpr" || c.Ref != key || covered[c] {
+				return true
+			}
+			covered[c] = true
+			u := get(key)
+			s, ok := sc.kernel.RegionStarts(c)
+			if !ok {
+				u.escapes = true
+			}
+			into := u.plain
+			if atomic {
+				into = u.atomic
+			}
+			for id := range s {
+				into[id] = true
+			}
+			return true
+		})
+	}
+	body.Walk(func(n *passes.Node) bool {
+		switch {
+		case n.Kind == "UnaryExpr":
+			return false // sizeof/alignof: not evaluated
+		case isCheckedAtomic(n, sc):
+			if b := passes.BaseVariable(n.Children[1]); b != nil && watched(b.Ref) {
+				mark(n.Children[1], b.Ref, true)
+			}
+		default:
+			if b := plainAccessBase(n, sc); b != nil && watched(b.Ref) {
+				mark(n, b.Ref, false)
+			}
+		}
+		return true
+	})
+	body.Walk(func(n *passes.Node) bool {
+		if n.Kind == "UnaryExpr" {
+			return false
+		}
+		if n.Kind == "DeclRefExpr" && watched(n.Ref) && !covered[n] {
+			get(n.Ref).escapes = true
+		}
+		return true
+	})
+	out := map[string]bool{}
+	for key, u := range uses {
+		meet := false
+		for id := range u.atomic {
+			meet = meet || u.plain[id]
+		}
+		if !u.escapes && !meet {
+			out[key] = true
+		}
+	}
+	return out
 }
 
 // calleeSpan is the node that spells a call's function name, when the
@@ -170,21 +283,12 @@ func assignedThrough(n *passes.Node) bool {
 // update: a read is read once (LDC_READ_ONCE) and every access, but the
 // reads of a compare-and-swap loop (casTargets) and volatile accesses, is
 // noted for the atomic-plain check (LDC_AP_PLAIN; stores: LDC_AP_WRITE).
-func plainEdit(n *passes.Node, sc *onceScope, cas map[string]bool) edits {
-	if !isLvalueKind(n.Kind) || extendsParent(n) || isArrayType(n.Type) || isPointerType(n.Type) {
+func plainEdit(n *passes.Node, sc *onceScope, cas, quiet map[string]bool) edits {
+	b := plainAccessBase(n, sc)
+	if b == nil {
 		return nil
-	}
-	b := passes.BaseVariable(n)
-	if b == nil || !sc.atomic[b.Ref] {
-		return nil
-	}
-	if n.Kind == "DeclRefExpr" && (isPointerType(b.Type) || isArrayType(b.Type)) {
-		return nil // the pointer itself, not the memory it points to
 	}
 	p := parentSkippingParens(n)
-	if p == nil || (p.Kind == "UnaryOperator" && p.Op == "&") {
-		return nil
-	}
 	sh := 0
 	if sc.shared[b.Ref] {
 		sh = 1
@@ -201,7 +305,7 @@ func plainEdit(n *passes.Node, sc *onceScope, cas map[string]bool) edits {
 	// Neither it nor a compare-and-swap loop's first read is noted (site
 	// -2); both are still made once.
 	site := -2
-	if !strings.Contains(n.Type, "volatile") && (write || !cas[b.Ref]) {
+	if !strings.Contains(n.Type, "volatile") && (write || !cas[b.Ref]) && !quiet[b.Ref] {
 		site = sc.sites.add(n, siteKind(n, p), b.Name, n.Type)
 	}
 	if write {
@@ -219,6 +323,27 @@ func plainEdit(n *passes.Node, sc *onceScope, cas map[string]bool) edits {
 	es.insert(n.Pos.Offset, macro+note, -3000+d)
 	es.insert(n.Pos.End, "))))", 3000-d)
 	return es
+}
+
+// plainAccessBase returns the variable that n accesses when n is a plain
+// access (the whole lvalue, not a part of it) of memory that atomics
+// update; nil otherwise.
+func plainAccessBase(n *passes.Node, sc *onceScope) *passes.Node {
+	if !isLvalueKind(n.Kind) || extendsParent(n) || isArrayType(n.Type) || isPointerType(n.Type) {
+		return nil
+	}
+	b := passes.BaseVariable(n)
+	if b == nil || !sc.atomic[b.Ref] {
+		return nil
+	}
+	if n.Kind == "DeclRefExpr" && (isPointerType(b.Type) || isArrayType(b.Type)) {
+		return nil // the pointer itself, not the memory it points to
+	}
+	p := parentSkippingParens(n)
+	if p == nil || (p.Kind == "UnaryOperator" && p.Op == "&") {
+		return nil
+	}
+	return b
 }
 
 // sharedAtomicThroughParam returns why a kernel cannot be instrumented

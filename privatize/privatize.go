@@ -108,7 +108,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		}
 		kr := &kernelRewrite{index: i, k: k, fn: funcs[k.Name], deviceTargets: deviceTargets, unit: u, atomicParams: atomicParams, sites: sites}
 		if kr.fn != nil {
-			kr.once = &onceScope{shared: moduleShared, atomic: passes.AtomicVars(kr.fn, atomicParams), userFuncs: userFuncs, sites: sites}
+			kr.once = &onceScope{shared: moduleShared, atomic: passes.AtomicVars(kr.fn, atomicParams), userFuncs: userFuncs, sites: sites, kernel: k}
 		}
 		for _, c := range k.Calls {
 			kr.selfNeeded = kr.selfNeeded || selfFuncs[c]

@@ -398,6 +398,8 @@ func notCheckedReason(k *manifest.Kernel, res *gpuruntime.Result) string {
 		return "not instrumented: " + res.Unchecked
 	case len(k.Unhandled) > 0:
 		return "left unchecked: " + strings.Join(k.Unhandled, "; ")
+	case len(res.UncheckedVars) > 0:
+		return fmt.Sprintf("%s: proven race-free by the build for 1-D launches only (every access at the thread's own index), and this launch is not 1-D, so not checked; threads that differ only in y or z share those elements: index them with threadIdx.y/z too, or launch 1-D", strings.Join(res.UncheckedVars, ", "))
 	}
 	return ""
 }

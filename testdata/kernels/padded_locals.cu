@@ -1,5 +1,5 @@
 // Locals with padding, live across a barrier: their saved copies are
-// compared member by member (LDC_CMP_AT), not byte for byte, because
+// compared member by member, not byte for byte, because
 // padding is not part of a value (on the GPU a struct in registers has
 // none, so its bytes in memory differ between the two passes).
 struct Mixed { int n; double x; char tag; };      // padding after n and after tag

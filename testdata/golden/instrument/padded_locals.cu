@@ -7,7 +7,7 @@
 #define LDC_DIFF_0(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; LDC_CMP(ldc_q, ldc_d, t); if (sizeof(m) == 24) { LDC_CMP_AT(ldc_q, ldc_d, m, 0, 4); LDC_CMP_AT(ldc_q, ldc_d, m, 8, 9); ldc_q += LDC_SLOT(sizeof(m)); } else LDC_CMP(ldc_q, ldc_d, m); if (sizeof(pair) == 48) { LDC_CMP_AT(ldc_q, ldc_d, pair, 0, 4); LDC_CMP_AT(ldc_q, ldc_d, pair, 8, 9); LDC_CMP_AT(ldc_q, ldc_d, pair, 24, 4); LDC_CMP_AT(ldc_q, ldc_d, pair, 32, 9); ldc_q += LDC_SLOT(sizeof(pair)); } else LDC_CMP(ldc_q, ldc_d, pair); LDC_CMP(ldc_q, ldc_d, b); LDC_CMP(ldc_q, ldc_d, e); LDC_CMP(ldc_q, ldc_d, d); LDC_CMP(ldc_q, ldc_d, g); ldc_t.differ = ldc_d; } while (0)
 #line 1 "../testdata/kernels/padded_locals.cu"
 // Locals with padding, live across a barrier: their saved copies are
-// compared member by member (LDC_CMP_AT), not byte for byte, because
+// compared member by member, not byte for byte, because
 // padding is not part of a value (on the GPU a struct in registers has
 // none, so its bytes in memory differ between the two passes).
 struct Mixed { int n; double x; char tag; };      // padding after n and after tag

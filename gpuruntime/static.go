@@ -1,0 +1,115 @@
+package gpuruntime
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"ldcheck/privatize/manifest"
+)
+
+// Some launches need no check: the build proved that no two threads can
+// touch the same byte of anything the kernel writes. Those proofs say
+// "each thread accesses only its own elements" (the global thread id, a
+// grid-stride loop's index, threadIdx.x in shared memory), which holds for
+// 1-D launches only.
+
+// oneD says whether the launch's grid and blocks are both 1-D.
+func (l Launch) oneD() bool {
+	return l.Grid[1] == 1 && l.Grid[2] == 1 && l.Block[1] == 1 && l.Block[2] == 1
+}
+
+// provenRaceFree returns, when launch l needs no check, the note that
+// says why: every variable the kernel writes is private to each thread
+// (its targets, if any, are all marked Private: still privatized, only so
+// that a replay never applies a write twice), no plain access is noted
+// for the atomic-plain check (the build notes those of variables that
+// atomics update, where an atomic may run in the same region), and the
+// launch is 1-D. The kernel then runs once, as it would without ldcheck,
+// instead of four times with copies.
+func provenRaceFree(l Launch) (string, bool) {
+	k := l.Kernel
+	if !l.oneD() {
+		return "", false
+	}
+	for _, s := range l.Sites {
+		// Sites are the build's, not the kernel's: any kernel's noted
+		// plain access counts.
+		if s.Var != "" && s.Kind != manifest.SiteAtomic {
+			return "", false
+		}
+	}
+	var private []string
+	for _, t := range k.Targets {
+		if !t.Private {
+			return "", false
+		}
+		private = append(private, t.Name)
+	}
+	for _, u := range k.Unchecked {
+		if u.Requires == manifest.Requires1DLaunch && !slices.Contains(private, u.Name) {
+			private = append(private, u.Name)
+		}
+	}
+	var what []string
+	if len(private) > 0 {
+		what = append(what, "each thread writes only its own elements of "+strings.Join(private, ", "))
+	}
+	if len(k.Atomic) > 0 {
+		what = append(what, strings.Join(k.Atomic, ", ")+": updated by atomics that no plain access of them can meet")
+	}
+	if len(what) == 0 {
+		what = append(what, "it writes no memory that two threads share")
+	}
+	return fmt.Sprintf("not checked at run time, and no need: the build proved kernel %s race-free for 1-D launches (%s), so it ran once, as written", k.Name, strings.Join(what, "; ")), true
+}
+
+// unproven1D lists, for a launch that is not 1-D, the variables the build
+// left unprivatized because every access was at the thread's own index,
+// a proof that holds for 1-D launches only: this launch checks nothing on
+// them. (Parameters proven so are privatized anyway, and checked.)
+func unproven1D(l Launch) []string {
+	if l.oneD() {
+		return nil
+	}
+	k := l.Kernel
+	var out []string
+	for _, u := range k.Unchecked {
+		if u.Requires != manifest.Requires1DLaunch {
+			continue
+		}
+		checked := false
+		for _, t := range k.Targets {
+			checked = checked || (t.Name == u.Name && t.Private)
+		}
+		if !checked {
+			out = append(out, u.Name)
+		}
+	}
+	return out
+}
+
+// interBlockProven returns, when launch l needs no block level, the note
+// that says why: every global variable the kernel writes is private to
+// each thread (Private targets, 1-D launch), so no two blocks can touch
+// one byte of it. Level 1 checks nothing else (races with atomics are
+// level 2's), and level 2 still replays the regions on copies.
+func interBlockProven(l Launch) (string, bool) {
+	if !l.oneD() {
+		return "", false
+	}
+	var names []string
+	for _, t := range l.Kernel.Targets {
+		if t.Space != manifest.SpaceGlobal {
+			continue
+		}
+		if !t.Private {
+			return "", false
+		}
+		names = append(names, t.Name)
+	}
+	if len(names) == 0 {
+		return "", false
+	}
+	return fmt.Sprintf("no check between blocks: each thread writes only its own elements of %s (proven by the build for 1-D launches)", strings.Join(names, ", ")), true
+}
