@@ -428,11 +428,11 @@ type indexDefs struct {
 // variable unique to its thread when added (the grid's and the block's
 // thread counts).
 const (
-	globalThreadID  = "(+ (* blockDim.x blockIdx.x) threadIdx.x)"
-	blockThreadID   = "threadIdx.x"
-	gridThreads     = "(* blockDim.x gridDim.x)"
-	gridStrideToken = "grid-stride"
-	blockStrideToken  = "block-stride"
+	globalThreadID   = "(+ (* blockDim.x blockIdx.x) threadIdx.x)"
+	blockThreadID    = "threadIdx.x"
+	gridThreads      = "(* blockDim.x gridDim.x)"
+	gridStrideToken  = "grid-stride"
+	blockStrideToken = "block-stride"
 )
 
 // privateIndex reports whether every access to c is c[i] with i a
