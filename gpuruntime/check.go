@@ -314,14 +314,7 @@ func (r *checkRun) run() (*Result, error) {
 		return nil, fmt.Errorf("kernel %s cannot run deterministically: it was not instrumented (%s)", k.Name, k.Reason)
 	}
 	if !k.Instrumented || opt.Unchecked {
-		r.res.Unchecked = k.Reason
-		if opt.Unchecked {
-			r.res.Unchecked = "--unchecked"
-		}
-		if err := r.phase("kernel (unchecked)", func() error { return r.launch(ModePlain, 0, 0) }); err != nil {
-			return nil, err
-		}
-		return r.res, r.collectOutputs()
+		return r.runUnchecked()
 	}
 	if opt.Deterministic {
 		if err := r.deterministic(); err != nil {
@@ -357,27 +350,46 @@ func (r *checkRun) run() (*Result, error) {
 			return nil, err
 		}
 	}
-	// Level 1's read-write differences are told apart from races between
-	// warps by a level 2 where no block runs beside another.
-	// So are level 1's write-write races: blocks that write common bytes
-	// must not see each other's values in level 2 (see levelWarp).
-	// Each block's fresh start copies every target's bytes, by that block
-	// alone: affordable on small launches only (a 256 MiB target over 4096
-	// blocks would copy a terabyte). Beyond that, level 2 runs as before,
-	// one block at a time where level 1 saw read-write differences, and a
-	// note says its blocks were not reset.
-	pristine := r.blocksShareBytes || len(r.blockRW) > 0
-	if pristine && r.pristineBytes()*int64(r.l.blocks()) > maxPristineCopy {
-		pristine = false
-		r.res.Notes = append(r.res.Notes, fmt.Sprintf("level 2 did not start each block from the inputs (it would copy %s per block over %d blocks): the warps named in races on bytes several blocks write may depend on which blocks ran first",
-			sizeString(r.pristineBytes()), r.l.blocks()))
-	}
+	pristine := r.pristineLevel2()
 	if err := r.levelWarp(len(r.blockRW) > 0 || pristine, pristine); err != nil {
 		return nil, err
 	}
 	r.confirmBlockRW()
 	r.firstRegionOnly()
 	return r.res, r.collectOutputs()
+}
+
+// runUnchecked runs the kernel once, as a plain launch: it was not
+// instrumented, or the user asked for no check (--unchecked).
+func (r *checkRun) runUnchecked() (*Result, error) {
+	r.res.Unchecked = r.l.Kernel.Reason
+	if r.opt.Unchecked {
+		r.res.Unchecked = "--unchecked"
+	}
+	if err := r.phase("kernel (unchecked)", func() error { return r.launch(ModePlain, 0, 0) }); err != nil {
+		return nil, err
+	}
+	return r.res, r.collectOutputs()
+}
+
+// pristineLevel2 says whether level 2 starts every block from the
+// kernel's inputs. Level 1's read-write differences are told apart from
+// races between warps by a level 2 where no block runs beside another.
+// So are level 1's write-write races: blocks that write common bytes
+// must not see each other's values in level 2 (see levelWarp).
+// Each block's fresh start copies every target's bytes, by that block
+// alone: affordable on small launches only (a 256 MiB target over 4096
+// blocks would copy a terabyte). Beyond that, level 2 runs as before,
+// one block at a time where level 1 saw read-write differences, and a
+// note says its blocks were not reset.
+func (r *checkRun) pristineLevel2() bool {
+	pristine := r.blocksShareBytes || len(r.blockRW) > 0
+	if pristine && r.pristineBytes()*int64(r.l.blocks()) > maxPristineCopy {
+		pristine = false
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf("level 2 did not start each block from the inputs (it would copy %s per block over %d blocks): the warps named in races on bytes several blocks write may depend on which blocks ran first",
+			sizeString(r.pristineBytes()), r.l.blocks()))
+	}
+	return pristine
 }
 
 // firstRegionOnly keeps, unless --all, the races of the first racy region
@@ -400,157 +412,6 @@ func (r *checkRun) firstRegionOnly() {
 		}
 	}
 	r.res.Races = keep
-}
-
-// setup allocates the arguments, the target table and the record buffers.
-func (r *checkRun) setup() error {
-	k := r.l.Kernel
-	if len(r.l.Args) != len(k.Params) {
-		return fmt.Errorf("kernel %s takes %d arguments, got %d", k.Name, len(k.Params), len(r.l.Args))
-	}
-	for _, a := range r.l.Args {
-		var p DevPtr
-		if a.Buffer {
-			var err error
-			if p, err = r.alloc(int64(len(a.Data))); err != nil {
-				return err
-			}
-		}
-		r.bufs = append(r.bufs, p)
-	}
-	// Pointer fields get the buffers' addresses; the restores after each
-	// run write the same bytes.
-	args, err := withAddresses(r.l.Args, r.bufs)
-	if err != nil {
-		return err
-	}
-	r.l.Args = args
-	for i, a := range r.l.Args {
-		if !a.Buffer {
-			r.args = append(r.args, a.Data)
-			continue
-		}
-		p := r.bufs[i]
-		param := a.Param
-		r.named[p] = named{name: a.Param.Name, param: &param, size: int64(len(a.Data))}
-		if err := r.b.Write(p, a.Data); err != nil {
-			return err
-		}
-		r.args = append(r.args, u64(uint64(p)))
-	}
-	for _, t := range k.Targets {
-		if t.Space != manifest.SpaceGlobal {
-			continue
-		}
-		al := &alloc{target: t}
-		switch t.Kind {
-		case manifest.KindParam:
-			al.base, al.size = r.bufs[t.Param], int64(len(r.l.Args[t.Param].Data))
-		case manifest.KindDevice:
-			p, n, err := r.b.Symbol(t.Name)
-			if err != nil {
-				return fmt.Errorf("module variable %s: %w", t.Name, err)
-			}
-			al.base, al.size = p, n
-		}
-		if al.size == 0 {
-			continue
-		}
-		al.initial = make([]byte, al.size)
-		if err := r.b.Read(al.initial, al.base); err != nil {
-			return err
-		}
-		r.allocs = append(r.allocs, al)
-	}
-	if len(r.allocs) > 16 {
-		return fmt.Errorf("kernel %s has %d global targets; ldcheck handles 16", k.Name, len(r.allocs))
-	}
-	if err := r.layoutPages(); err != nil {
-		return err
-	}
-	if err := r.sharedTable(&r.shared); err != nil {
-		return err
-	}
-	var perBlock uint64
-	for i := 0; i < int(r.shared.NShared); i++ {
-		r.shared.SharedOff[i] = perBlock
-		perBlock += SharedCopyBytes(r.shared.SharedBytes[i], r.l.warps())
-	}
-	// The copies go in shared memory, after the kernel's own dynamic
-	// shared memory, when they fit; else in global memory.
-	limit, err := r.b.SharedLimit(r.l.Kernel.Name)
-	if err != nil {
-		return err
-	}
-	dynOffset := (r.l.Shared + 15) / 16 * 16
-	if perBlock > 0 && dynOffset+int64(perBlock) <= limit {
-		r.shared.SharedInDyn, r.shared.DynOffset = 1, uint64(dynOffset)
-		r.sharedLaunch = dynOffset + int64(perBlock)
-	} else if perBlock > 0 && k.Instrumented && !r.opt.Unchecked {
-		need := int64(perBlock) * int64(r.l.blocks())
-		scratch, err := r.alloc(need)
-		if err != nil {
-			return &MemoryError{Need: need, What: "the warps' copies of shared memory"}
-		}
-		r.shared.SharedScratch = uint64(scratch)
-	}
-	r.shared.SharedPerBlock = perBlock
-	if err := r.iwSetup(limit); err != nil {
-		return err
-	}
-	if r.records, err = r.alloc(maxRecords * RecordSize); err != nil {
-		return err
-	}
-	if r.nrec, err = r.alloc(8); err != nil {
-		return err
-	}
-	rows := int64(r.l.blocks()) * int64(r.l.threads())
-	// A deterministic run runs once: nothing replays the atomics' results.
-	if (k.Atomics > 0 || len(k.Atomic) > 0) && k.Instrumented && !r.opt.Unchecked && !r.opt.Deterministic {
-		if r.alog, err = r.alloc(rows * r.atomicSlots * 8); err != nil {
-			return &MemoryError{Need: rows * r.atomicSlots * 8, What: fmt.Sprintf("the log of the kernel's atomics (%d per thread)", r.atomicSlots)}
-		}
-	}
-	if r.aover, err = r.alloc(8); err != nil {
-		return err
-	}
-	if r.compared, err = r.alloc(8); err != nil {
-		return err
-	}
-	if err := r.b.Memset(r.aover, 0, 8); err != nil {
-		return err
-	}
-	if err := r.apSetup(); err != nil {
-		return err
-	}
-	if k.Instrumented && !r.opt.Unchecked {
-		if err := r.setBudget(); err != nil {
-			return err
-		}
-	}
-	// The context is written as Ctx's bytes: a module whose struct ldc_ctx
-	// has another size would read every field after the first difference
-	// wrongly, so refuse it at load rather than give a wrong verdict.
-	var n int64
-	if r.ctxAddr, n, err = r.b.Symbol("ldc_g"); err != nil {
-		return err
-	}
-	if n != CtxSize {
-		return fmt.Errorf("the module's checking context (ldc_g) is %d bytes and this ldcheck writes %d: build and runtime disagree; rebuild with ldcheck build (if that does not help, it is an ldcheck bug: please report it)", n, CtxSize)
-	}
-	// Same size is not same layout: compare every field's offset.
-	lay, n, err := r.b.Symbol("ldc_ctx_layout")
-	if err != nil {
-		return fmt.Errorf("the module has no context layout table (ldc_ctx_layout): it was built by another ldcheck version; rebuild with ldcheck build")
-	}
-	raw := make([]byte, n)
-	if err := r.b.Read(raw, lay); err != nil {
-		return fmt.Errorf("reading the module's context layout: %w", err)
-	}
-	if err := checkCtxLayout(raw); err != nil {
-		return fmt.Errorf("the module's checking context (ldc_g) is laid out differently from this ldcheck's: %v; rebuild with ldcheck build (if that does not help, it is an ldcheck bug: please report it)", err)
-	}
-	return nil
 }
 
 // restoreAll puts every buffer and module-scope target back to its
@@ -666,30 +527,6 @@ func fusedGrid(items int64) [3]uint32 {
 	return [3]uint32{uint32(n), 1, 1}
 }
 
-// sharedTable fills the sizes of the shared targets (dynamic ones are
-// sized by the launch).
-func (r *checkRun) sharedTable(c *Ctx) error {
-	c.NShared, c.SharedTracked = 0, 0
-	if r.l.Kernel.SharedTracked && !r.opt.EveryShared {
-		c.SharedTracked = 1
-	}
-	for _, t := range r.l.Kernel.Targets {
-		if t.Space != manifest.SpaceShared {
-			continue
-		}
-		if c.NShared >= MaxShared {
-			return fmt.Errorf("kernel %s has more than %d shared targets", r.l.Kernel.Name, MaxShared)
-		}
-		bytes := uint64(t.Bytes)
-		if t.Dynamic {
-			bytes = uint64(r.l.Shared)
-		}
-		c.SharedBytes[c.NShared] = bytes
-		c.NShared++
-	}
-	return nil
-}
-
 // useShared puts the shared-target table into a launch's context.
 func (r *checkRun) useShared(c *Ctx) {
 	c.SharedScratch, c.SharedPerBlock, c.NShared = r.shared.SharedScratch, r.shared.SharedPerBlock, r.shared.NShared
@@ -703,15 +540,6 @@ func (r *checkRun) readRecords() ([]Record, error) {
 	recs, truncated, err := readRecordBuffer(r.b, r.records, r.nrec, maxRecords)
 	r.res.Truncated = r.res.Truncated || truncated
 	return recs, err
-}
-
-// SharedCopyBytes is the room a block needs for its warps' copies of a
-// shared target of the given size: the copies one after the other, then a
-// 4-byte writer mask per 16 bytes (used when the stores are tracked), each
-// part 16-byte aligned (ldc_shared_copy).
-func SharedCopyBytes(bytes uint64, warps int) uint64 {
-	align := func(n uint64) uint64 { return (n + 15) / 16 * 16 }
-	return align(uint64(warps)*bytes) + align(4*((bytes+15)/16))
 }
 
 // DecodeRecordBuffer decodes a record buffer of max records read from the

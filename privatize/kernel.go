@@ -143,51 +143,7 @@ func (kr *kernelRewrite) unsupported(u *passes.Unit, a *passes.Analysis) string 
 	return reason
 }
 
-// local is a kernel-local variable to hoist.
-type local struct {
-	node *passes.Node
-	name string // after renaming
-}
-
 func (kr *kernelRewrite) text(p passes.Pos) string { return string(kr.src[p.Offset:p.End]) }
-
-// declare renders a declaration of name with the given type spelling,
-// dropping top-level const (the variable is assigned later) and volatile
-// (the locals are saved and compared by plain byte copies; a thread's own
-// variable is not shared, so volatile has nothing to order).
-func declare(typ, name string) (string, error) {
-	t := dropTopQualifiers(strings.TrimSpace(typ))
-	if strings.Contains(t, "(") || strings.Contains(t, "auto") || strings.Contains(t, "lambda") {
-		return "", fmt.Errorf("cannot hoist local %s of type %s", name, typ)
-	}
-	// Value-initialised: a local read before it is written must still hold
-	// one definite value, or the compiler may save and compare different
-	// garbage at each end of a replayed region.
-	if i := strings.IndexByte(t, '['); i >= 0 {
-		return strings.TrimSpace(t[:i]) + " " + name + t[i:] + "{};", nil
-	}
-	return t + " " + name + "{};", nil
-}
-
-// dropTopQualifiers removes the const and volatile of the variable itself
-// ("const int", "volatile float [4]", "float *const volatile"), not a
-// pointee's ("const float *").
-func dropTopQualifiers(t string) string {
-	for {
-		before := t
-		for _, q := range []string{"const", "volatile"} {
-			if rest, ok := strings.CutSuffix(t, q); ok && rest != "" && (rest[len(rest)-1] == ' ' || rest[len(rest)-1] == '*') {
-				t = strings.TrimSpace(rest)
-			}
-			if rest, ok := strings.CutPrefix(t, q+" "); ok && !strings.Contains(t, "*") {
-				t = strings.TrimSpace(rest)
-			}
-		}
-		if t == before {
-			return t
-		}
-	}
-}
 
 // semicolonAfter returns the offset just past the ';' that ends the
 // statement whose expression ends at off.
@@ -199,91 +155,98 @@ func (kr *kernelRewrite) semicolonAfter(off int) (int, bool) {
 	return 0, false
 }
 
+// rewrite returns the kernel's edits and the macros that save, restore
+// and compare its locals. The steps follow the transformation described
+// at kernelRewrite. The edits are listed in the order they are made:
+// edits.apply keeps that order between edits at one offset that its sort
+// ties, and the consumed leaves are tracked by index.
 func (kr *kernelRewrite) rewrite() (edits, string, error) {
-	k, body := kr.k, kr.fn.Body
-	K := kr.index
-	var es edits
-
-	// Locals: collect, rename on collisions, hoist.
-	var locals []*local
-	byKey := map[string]*local{}
-	taken := map[string]bool{}
-	for _, p := range k.Params {
-		taken[p.Name] = true
+	locals, byKey := kr.collectLocals()
+	shared, sharedOrder := kr.sharedTargetDecls()
+	leaves, preds, err := kr.leafEdits(byKey, shared)
+	if err != nil {
+		return nil, "", err
 	}
-	body.Walk(func(n *passes.Node) bool {
-		if n.Kind == "VarDecl" && n.Space == "" {
-			l := &local{node: n, name: n.Name}
-			for i := 2; taken[l.name]; i++ {
-				l.name = fmt.Sprintf("%s_ldc%d", n.Name, i)
-			}
-			taken[l.name] = true
-			locals = append(locals, l)
-			byKey[n.Key] = l
-		}
-		return true
-	})
+	hooks, foreign := kr.hookEdits(sharedOrder)
+	leaves = append(leaves, hooks...)
 
+	// Predicate barriers move to statements of their own (predbarrier.go).
+	var es edits
+	consumed := map[int]bool{}
+	if len(preds) > 0 {
+		pe, pl, e := kr.predEdits(preds, &leaves, consumed)
+		if e != nil {
+			return nil, "", e
+		}
+		es = append(es, pe...)
+		locals = append(locals, pl...)
+	}
+	de, err := kr.declarationEdits(byKey, leaves, consumed)
+	if err != nil {
+		return nil, "", err
+	}
+	es = append(es, de...)
+	for i, lf := range leaves {
+		if !consumed[i] {
+			es = append(es, lf)
+		}
+	}
+
+	// Prologue after the body's '{', epilogue before its '}'.
+	pro, err := kr.prologue(locals)
+	if err != nil {
+		return nil, "", err
+	}
+	es.insert(kr.fn.Body.Pos.Offset+1, pro, 0)
+	for i, n := range sharedOrder {
+		if err := kr.sharedCopyEdit(&es, i, n); err != nil {
+			return nil, "", err
+		}
+	}
+	kr.dispatchEdits(&es, shared)
+	return append(es, foreign...), kr.macros(locals), nil
+}
+
+// sharedTargetDecls returns the kernel's own __shared__ declarations that
+// are targets, by key and in source order: the order numbers them for the
+// runtime's shared-target table.
+func (kr *kernelRewrite) sharedTargetDecls() (map[string]*passes.Node, []*passes.Node) {
 	targets := map[string]passes.Target{}
-	for _, t := range k.Targets {
+	for _, t := range kr.k.Targets {
 		targets[t.Name] = t
 	}
-	shared := map[string]*passes.Node{} // shared target declarations by key
-	var sharedOrder []*passes.Node
-	body.Walk(func(n *passes.Node) bool {
+	shared := map[string]*passes.Node{}
+	var order []*passes.Node
+	kr.fn.Body.Walk(func(n *passes.Node) bool {
 		if n.Kind == "VarDecl" && n.Space == passes.Shared {
 			if _, ok := targets[n.Name]; ok {
 				shared[n.Key] = n
-				sharedOrder = append(sharedOrder, n)
+				order = append(order, n)
 			}
 		}
 		return true
 	})
+	return shared, order
+}
 
-	allShared := map[string]bool{} // every __shared__ variable, target or not
-	body.Walk(func(n *passes.Node) bool {
-		if n.Kind == "VarDecl" && n.Space == passes.Shared {
-			allShared[n.Key] = true
-		}
-		return true
-	})
-
-	// Leaf edits: references, barriers, returns, atomics.
+// leafEdits makes the edits of single expressions and statements: renamed
+// locals, shared targets redirected to the warp's copy, block barriers
+// and returns. Predicate barriers are returned instead, to be moved out
+// of their expressions once every other edit is known (predEdits).
+func (kr *kernelRewrite) leafEdits(byKey map[string]*local, shared map[string]*passes.Node) (edits, []*predCall, error) {
+	K := kr.index
+	barrierIDs, predIDs := kr.blockBarriers()
 	var leaves edits
-	var err error
-	barrierIDs := map[int]int{} // call offset -> barrier ID
-	predIDs := map[int]passes.Barrier{}
-	for _, b := range k.Barriers {
-		if !b.Warp && predOps[b.Call] != "" {
-			predIDs[b.Pos.Offset] = b
-		} else if !b.Warp {
-			barrierIDs[b.Pos.Offset] = b.ID
-		}
-	}
 	var preds []*predCall
-	body.Walk(func(n *passes.Node) bool {
+	var err error
+	kr.fn.Body.Walk(func(n *passes.Node) bool {
 		if err != nil {
 			return false
 		}
 		switch n.Kind {
 		case "DeclRefExpr":
-			if l := byKey[n.Ref]; l != nil && l.name != n.Name {
-				if kr.text(n.Pos) != n.Name {
-					err = fmt.Errorf("line %d: local %s is used inside a macro and must be renamed; rename it by hand", n.Pos.Line, n.Name)
-					return false
-				}
-				leaves.replace(n.Pos.Offset, n.Pos.End, l.name)
-			}
-			if _, ok := shared[n.Ref]; ok {
-				if kr.text(n.Pos) != n.Name {
-					err = fmt.Errorf("line %d: shared variable %s is used inside a macro; ldcheck cannot redirect it", n.Pos.Line, n.Name)
-					return false
-				}
-				if shared[n.Ref].Extern {
-					leaves.replace(n.Pos.Offset, n.Pos.End, "ldc_p_"+n.Name)
-				} else {
-					leaves.replace(n.Pos.Offset, n.Pos.End, "(*ldc_p_"+n.Name+")")
-				}
+			if err = kr.refEdits(&leaves, n, byKey, shared); err != nil {
+				return false
 			}
 		case "CallExpr":
 			if b, ok := predIDs[n.Pos.Offset]; ok && n.Name == b.Call {
@@ -310,21 +273,61 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 		return true
 	})
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
-	// Atomics, printf and reads of atomically updated variables run once.
-	once := *kr.once
-	once.shared = map[string]bool{}
-	for key := range kr.once.shared {
-		once.shared[key] = true
+	return leaves, preds, nil
+}
+
+// blockBarriers returns the kernel's block barrier calls by offset: plain
+// ones with their barrier ID, predicate ones (__syncthreads_and, ...)
+// with their barrier. Warp barriers end no region.
+func (kr *kernelRewrite) blockBarriers() (map[int]int, map[int]passes.Barrier) {
+	barrierIDs := map[int]int{}
+	predIDs := map[int]passes.Barrier{}
+	for _, b := range kr.k.Barriers {
+		if !b.Warp && predOps[b.Call] != "" {
+			predIDs[b.Pos.Offset] = b
+		} else if !b.Warp {
+			barrierIDs[b.Pos.Offset] = b.ID
+		}
 	}
-	for key := range allShared {
-		once.shared[key] = true
+	return barrierIDs, predIDs
+}
+
+// refEdits renames a reference to a renamed local and points one to a
+// shared target at the warp's copy. A reference spelled through a macro
+// cannot be edited in place, hence the errors.
+func (kr *kernelRewrite) refEdits(leaves *edits, n *passes.Node, byKey map[string]*local, shared map[string]*passes.Node) error {
+	if l := byKey[n.Ref]; l != nil && l.name != n.Name {
+		if kr.text(n.Pos) != n.Name {
+			return fmt.Errorf("line %d: local %s is used inside a macro and must be renamed; rename it by hand", n.Pos.Line, n.Name)
+		}
+		leaves.replace(n.Pos.Offset, n.Pos.End, l.name)
 	}
-	oe, _ := onceEdits(body, &once)
-	leaves = append(leaves, oe...)
+	if decl, ok := shared[n.Ref]; ok {
+		if kr.text(n.Pos) != n.Name {
+			return fmt.Errorf("line %d: shared variable %s is used inside a macro; ldcheck cannot redirect it", n.Pos.Line, n.Name)
+		}
+		if decl.Extern {
+			leaves.replace(n.Pos.Offset, n.Pos.End, "ldc_p_"+n.Name)
+		} else {
+			leaves.replace(n.Pos.Offset, n.Pos.End, "(*ldc_p_"+n.Name+")")
+		}
+	}
+	return nil
+}
+
+// hookEdits makes the edits that route the kernel's operations through
+// the runtime's hooks, in this order (the build's sites are numbered as
+// they are met): once-only operations, global loads and stores, traced
+// shared accesses, memcpy and memset, and shared stores. It returns the
+// edits in this function's text and, apart, those of other files (a
+// macro's definition), which are not leaves.
+func (kr *kernelRewrite) hookEdits(sharedOrder []*passes.Node) (own, foreign edits) {
+	body := kr.fn.Body
+	own = append(own, kr.onceOnlyEdits()...)
 	// Global loads and stores go through the copy-on-write hooks.
-	leaves = append(leaves, accessEdits(body, newAccessScope(kr.unit, kr.fn, kr.deviceTargets, kr.unprivatizedParams()), kr.sites)...)
+	own = append(own, accessEdits(body, newAccessScope(kr.unit, kr.fn, kr.deviceTargets, kr.unprivatizedParams()), kr.sites)...)
 	// Accesses to shared targets are traced too (the tracing module only).
 	// They also note themselves for the intra-warp check (LDC_TRS, with
 	// the target's index).
@@ -332,143 +335,66 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 	for i, n := range sharedOrder {
 		sharedKeys[n.Key] = i
 	}
-	leaves = append(leaves, sharedTraceEdits(body, sharedKeys, kr.sites)...)
-	// Edits of other files (a macro's definition) stay out of the leaves,
-	// which are this function's offsets.
-	var foreign edits
+	own = append(own, sharedTraceEdits(body, sharedKeys, kr.sites)...)
 	for _, e := range memoryCallEdits(body, kr.fn.File, kr.unit, kr.sites) {
 		if e.file != nil {
 			foreign = append(foreign, e)
 		} else {
-			leaves = append(leaves, e)
+			own = append(own, e)
 		}
 	}
 	if len(sharedOrder) > 0 {
-		targets := map[string]sharedTarget{}
-		for i, n := range sharedOrder {
-			bytes := fmt.Sprintf("sizeof(*ldc_p_%s)", n.Name)
-			if n.Extern {
-				bytes = fmt.Sprintf("ldc_g.shared_bytes[%d]", i)
-			}
-			targets[n.Key] = sharedTarget{name: n.Name, bytes: bytes}
-		}
-		var sw edits
-		sw, kr.sharedTracked, kr.sharedUntracked = sharedWriteEdits(body, targets, kr.src)
-		leaves = append(leaves, sw...)
+		own = append(own, kr.sharedStoreEdits(sharedOrder)...)
 	}
+	return own, foreign
+}
 
-	// Predicate barriers move to statements of their own (predbarrier.go).
-	consumed := map[int]bool{}
-	if len(preds) > 0 {
-		pe, pl, e := kr.predEdits(preds, &leaves, consumed)
-		if e != nil {
-			return nil, "", e
-		}
-		es = append(es, pe...)
-		locals = append(locals, pl...)
+// onceOnlyEdits makes atomics, printf and reads of atomically updated
+// variables run once. Every __shared__ variable of the kernel, target or
+// not, is shared for this: its atomics are the block's, not the thread's.
+func (kr *kernelRewrite) onceOnlyEdits() edits {
+	once := *kr.once
+	once.shared = map[string]bool{}
+	for key := range kr.once.shared {
+		once.shared[key] = true
 	}
-
-	// Declarations become assignments; the edits inside an initializer are
-	// applied to its text here and dropped from the leaves.
-	body.Walk(func(n *passes.Node) bool {
-		if err != nil || n.Kind != "DeclStmt" {
-			return err == nil
+	kr.fn.Body.Walk(func(n *passes.Node) bool {
+		if n.Kind == "VarDecl" && n.Space == passes.Shared {
+			once.shared[n.Key] = true
 		}
-		var parts []string
-		allLocal := true
-		for _, c := range n.Children {
-			if c.Kind != "VarDecl" || byKey[c.Key] == nil {
-				allLocal = false
-			}
-		}
-		if !allLocal {
-			return true
-		}
-		for _, c := range n.Children {
-			l := byKey[c.Key]
-			init := kr.initializer(c)
-			if init == nil {
-				continue
-			}
-			text := ""
-			if !kr.implicitConstruction(init) {
-				var e error
-				text, e = kr.subApply(leaves, init.Pos, consumed)
-				if e != nil {
-					err = e
-					return false
-				}
-			}
-			declText := string(kr.src[c.Pos.Offset:init.Pos.Offset])
-			switch {
-			case kr.implicitConstruction(init) && strings.Contains(c.Type, "["):
-				// The hoisted declaration constructs the elements once.
-			case kr.implicitConstruction(init):
-				// Constructed again at each pass through the declaration,
-				// as written: a constructor may set fields.
-				parts = append(parts, fmt.Sprintf("%s = decltype(%s)()", l.name, l.name))
-			case init.Kind == "InitListExpr" || strings.Contains(c.Type, "["):
-				tmp, e := declare(c.Type, "ldc_init")
-				if e != nil {
-					err = fmt.Errorf("line %d: %v", c.Pos.Line, e)
-					return false
-				}
-				parts = append(parts, fmt.Sprintf("{ %s memcpy(&%s, &ldc_init, sizeof(%s)); }", strings.TrimSuffix(tmp, "{};")+" = "+text+";", l.name, l.name))
-			case !strings.Contains(declText, "="):
-				err = fmt.Errorf("line %d: direct initialisation of %s (write %s = ...)", c.Pos.Line, c.Name, c.Name)
-				return false
-			default:
-				parts = append(parts, l.name+" = "+text)
-			}
-		}
-		end := n.Pos.End
-		inFor := n.Parent != nil && n.Parent.Kind == "ForStmt"
-		var repl string
-		if inFor {
-			// for (int i = 0, j = 1; ...): the DeclStmt includes its ';'.
-			repl = strings.Join(parts, ", ") + ";"
-		} else {
-			if e, ok := kr.semicolonAfter(end); ok && !strings.HasSuffix(kr.text(n.Pos), ";") {
-				end = e
-			}
-			var stmts []string
-			for _, p := range parts {
-				if strings.HasPrefix(p, "{") {
-					stmts = append(stmts, p)
-				} else {
-					stmts = append(stmts, p+";")
-				}
-			}
-			repl = strings.Join(stmts, " ")
-			if repl == "" {
-				repl = ";"
-			}
-		}
-		es.replace(n.Pos.Offset, end, repl)
-		// Leaves inside the whole statement are now either consumed or
-		// outside initializers (names), which the replacement drops.
-		for i, lf := range leaves {
-			if lf.from >= n.Pos.Offset && lf.to <= end {
-				consumed[i] = true
-			}
-		}
-		return false
+		return true
 	})
-	if err != nil {
-		return nil, "", err
-	}
-	for i, lf := range leaves {
-		if !consumed[i] {
-			es = append(es, lf)
-		}
-	}
+	oe, _ := onceEdits(kr.fn.Body, &once)
+	return oe
+}
 
-	// Prologue after the body's '{', epilogue before its '}'.
+// sharedStoreEdits makes the stores to shared targets note what they
+// write, and records in kr whether every store could be tracked
+// (sharedWriteEdits): the manifest tells the runtime.
+func (kr *kernelRewrite) sharedStoreEdits(sharedOrder []*passes.Node) edits {
+	targets := map[string]sharedTarget{}
+	for i, n := range sharedOrder {
+		bytes := fmt.Sprintf("sizeof(*ldc_p_%s)", n.Name)
+		if n.Extern {
+			bytes = fmt.Sprintf("ldc_g.shared_bytes[%d]", i)
+		}
+		targets[n.Key] = sharedTarget{name: n.Name, bytes: bytes}
+	}
+	var sw edits
+	sw, kr.sharedTracked, kr.sharedUntracked = sharedWriteEdits(kr.fn.Body, targets, kr.src)
+	return sw
+}
+
+// prologue is what goes right after the body's '{': the hoisted locals,
+// the thread's state and the areas its locals are saved in at a region's
+// start and end.
+func (kr *kernelRewrite) prologue(locals []*local) (string, error) {
+	K := kr.index
 	var decls []string
 	for _, l := range locals {
 		d, e := declare(l.node.Type, l.name)
 		if e != nil {
-			return nil, "", fmt.Errorf("line %d: %v", l.node.Pos.Line, e)
+			return "", fmt.Errorf("line %d: %v", l.node.Pos.Line, e)
 		}
 		decls = append(decls, d)
 	}
@@ -481,41 +407,50 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 	// Aligned areas and 8-byte slots (LDC_SLOT) let the compiler save and
 	// compare whole words, and keep the areas in registers where it can.
 	fmt.Fprintf(&pro, " alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_%d], ldc_end[LDC_LOCALS_SIZE_%d];", K, K)
-	es.insert(body.Pos.Offset+1, pro.String(), 0)
+	return pro.String(), nil
+}
 
-	// Shared target copies are set up right after each declaration (it must
-	// be in scope); everything after that may be re-entered.
-	for i, n := range sharedOrder {
-		stmt := n
-		if n.Parent != nil && n.Parent.Kind == "DeclStmt" {
-			stmt = n.Parent
-		}
-		end := stmt.Pos.End
-		if !strings.HasSuffix(kr.text(stmt.Pos), ";") {
-			e, ok := kr.semicolonAfter(stmt.Pos.End)
-			if !ok {
-				return nil, "", fmt.Errorf("line %d: cannot find the end of the declaration of %s", n.Pos.Line, n.Name)
-			}
-			end = e
-		}
-		flags := ""
-		if kr.sharedTracked {
-			flags = fmt.Sprintf(" unsigned *ldc_f_%s = ldc_shared_flags(%d);", n.Name, i)
-		}
-		if n.Extern {
-			// extern __shared__ T name[]: the backends declare the dynamic
-			// buffer their own way; the warp's copy is a plain T pointer.
-			if len(stmt.Children) != 1 {
-				return nil, "", fmt.Errorf("line %d: declare extern __shared__ %s on its own line", n.Pos.Line, n.Name)
-			}
-			elem := strings.TrimSpace(strings.TrimSuffix(n.Type, "[]"))
-			es.replace(stmt.Pos.Offset, end, fmt.Sprintf("LDC_DYNAMIC_SHARED(%s, %s); %s *ldc_p_%s = (%s *)ldc_shared_copy(&ldc_t, %d, (void *)%s, 0);%s LDC_TR_SHARED(%d, ldc_p_%s);", elem, n.Name, elem, n.Name, elem, i, n.Name, flags, i, n.Name))
-			continue
-		}
-		es.insert(end, fmt.Sprintf(" decltype(&%s) ldc_p_%s = (decltype(&%s))ldc_shared_copy(&ldc_t, %d, (void *)&%s, sizeof(%s));%s LDC_TR_SHARED(%d, ldc_p_%s);", n.Name, n.Name, n.Name, i, n.Name, n.Name, flags, i, n.Name), 0)
+// sharedCopyEdit sets up the warp's copy of shared target number i right
+// after its declaration n (it must be in scope); everything after that
+// may be re-entered.
+func (kr *kernelRewrite) sharedCopyEdit(es *edits, i int, n *passes.Node) error {
+	stmt := n
+	if n.Parent != nil && n.Parent.Kind == "DeclStmt" {
+		stmt = n.Parent
 	}
+	end := stmt.Pos.End
+	if !strings.HasSuffix(kr.text(stmt.Pos), ";") {
+		e, ok := kr.semicolonAfter(stmt.Pos.End)
+		if !ok {
+			return fmt.Errorf("line %d: cannot find the end of the declaration of %s", n.Pos.Line, n.Name)
+		}
+		end = e
+	}
+	flags := ""
+	if kr.sharedTracked {
+		flags = fmt.Sprintf(" unsigned *ldc_f_%s = ldc_shared_flags(%d);", n.Name, i)
+	}
+	if n.Extern {
+		// extern __shared__ T name[]: the backends declare the dynamic
+		// buffer their own way; the warp's copy is a plain T pointer.
+		if len(stmt.Children) != 1 {
+			return fmt.Errorf("line %d: declare extern __shared__ %s on its own line", n.Pos.Line, n.Name)
+		}
+		elem := strings.TrimSpace(strings.TrimSuffix(n.Type, "[]"))
+		es.replace(stmt.Pos.Offset, end, fmt.Sprintf("LDC_DYNAMIC_SHARED(%s, %s); %s *ldc_p_%s = (%s *)ldc_shared_copy(&ldc_t, %d, (void *)%s, 0);%s LDC_TR_SHARED(%d, ldc_p_%s);", elem, n.Name, elem, n.Name, elem, i, n.Name, flags, i, n.Name))
+		return nil
+	}
+	es.insert(end, fmt.Sprintf(" decltype(&%s) ldc_p_%s = (decltype(&%s))ldc_shared_copy(&ldc_t, %d, (void *)&%s, sizeof(%s));%s LDC_TR_SHARED(%d, ldc_p_%s);", n.Name, n.Name, n.Name, i, n.Name, n.Name, flags, i, n.Name), 0)
+	return nil
+}
+
+// dispatchEdits adds the region entry (a replayed region jumps from the
+// ldc_dispatch switch to its start label) and the exit all returns jump
+// to, which ends the thread's last region like a barrier.
+func (kr *kernelRewrite) dispatchEdits(es *edits, shared map[string]*passes.Node) {
+	K, body := kr.index, kr.fn.Body
 	var labels []string
-	for _, b := range k.Barriers {
+	for _, b := range kr.k.Barriers {
 		if !b.Warp {
 			labels = append(labels, fmt.Sprintf("case %d: goto ldc_r_%d_%d;", b.ID, K, b.ID))
 		}
@@ -526,8 +461,6 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 	// LDC_TR_BAR logs the value of the thread's last traced store before
 	// the region ends (the tracing module only).
 	es.insert(body.Pos.End-1, fmt.Sprintf(" ldc_exit_%d: LDC_TR_BAR(-1); LDC_EXIT(%d); ", K, K), 0)
-
-	return append(es, foreign...), kr.macros(locals), nil
 }
 
 // firstStatementOffset is where the re-enterable part of the body starts:
@@ -555,18 +488,6 @@ func isStatementParent(p *passes.Node) bool {
 	return false
 }
 
-// initializer returns a VarDecl's initializer expression, or nil.
-func (kr *kernelRewrite) initializer(v *passes.Node) *passes.Node {
-	return v.Init
-}
-
-// implicitConstruction says whether init is the construction clang
-// supplies for a class-type variable declared without an initializer
-// ("S s;"): a constructor call with no arguments and no parentheses.
-func (kr *kernelRewrite) implicitConstruction(init *passes.Node) bool {
-	return init.Kind == "CallExpr" && len(init.Children) == 0 && !strings.ContainsAny(kr.text(init.Pos), "({")
-}
-
 // subApply returns the text of p with the leaf edits inside it applied,
 // marking them consumed.
 func (kr *kernelRewrite) subApply(leaves edits, p passes.Pos, consumed map[int]bool) (string, error) {
@@ -589,48 +510,6 @@ func barrierHook(K, id int) string {
 	// last traced store before other threads can overwrite it, and starts
 	// its next region.
 	return fmt.Sprintf("{ LDC_TR_BAR(%d); LDC_BARRIER(%d, %d); ldc_r_%d_%d:; }", id, K, id, K, id)
-}
-
-// macros defines, before the user's code, the per-kernel save, restore
-// and compare of the thread's locals (the state a replayed region must
-// start from and the live-out values compared between passes).
-func (kr *kernelRewrite) macros(locals []*local) string {
-	K := kr.index
-	var size, put, get, cmp []string
-	for _, l := range locals {
-		size = append(size, "LDC_SLOT(sizeof("+l.name+"))")
-		put = append(put, "LDC_PUT(ldc_q, "+l.name+");")
-		get = append(get, "LDC_GET(ldc_q, "+l.name+");")
-		cmp = append(cmp, compareLocal(l))
-	}
-	size = append(size, "1")
-	var b strings.Builder
-	fmt.Fprintf(&b, "// kernel %s\n", kr.k.Name)
-	fmt.Fprintf(&b, "#define LDC_LOCALS_SIZE_%d (%s)\n", K, strings.Join(size, " + "))
-	fmt.Fprintf(&b, "#define LDC_SAVE_%d(B) do { unsigned char *ldc_q = (B); %s (void)ldc_q; } while (0)\n", K, strings.Join(put, " "))
-	fmt.Fprintf(&b, "#define LDC_LOAD_%d(B) do { const unsigned char *ldc_q = (B); %s (void)ldc_q; } while (0)\n", K, strings.Join(get, " "))
-	fmt.Fprintf(&b, "#define LDC_DIFF_%d(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; %s ldc_t.differ = ldc_d; } while (0)\n", K, strings.Join(cmp, " "))
-	return b.String()
-}
-
-// compareLocal is the statement of LDC_DIFF that compares local l with
-// its saved copy: byte for byte, or, for a struct with padding, only the
-// bytes that hold its members (see passes.Node.ValueBytes). The pieces
-// are the analysis's layout; should the compiler's differ (sizeof tells),
-// the whole variable is compared.
-func compareLocal(l *local) string {
-	whole := "LDC_CMP(ldc_q, ldc_d, " + l.name + ");"
-	vb := l.node.ValueBytes
-	if len(vb) == 0 || l.node.Size <= 0 {
-		return whole
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "if (sizeof(%s) == %d) {", l.name, l.node.Size)
-	for _, r := range vb {
-		fmt.Fprintf(&b, " LDC_CMP_AT(ldc_q, ldc_d, %s, %d, %d);", l.name, r[0], r[1]-r[0])
-	}
-	fmt.Fprintf(&b, " ldc_q += LDC_SLOT(sizeof(%s)); } else %s", l.name, whole)
-	return b.String()
 }
 
 // refersTo reports whether expression n mentions one of the declarations.

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,27 +55,9 @@ func runBuild(c *cli.Context) error {
 	if arch := c.String("arch"); arch != "" && !strings.HasPrefix(arch, "sm_") {
 		return inputErr("--arch %q: want sm_XX, e.g. sm_90", arch)
 	}
-	lib, err := clang.Load("")
+	u, a, opt, err := analyzeForBuild(c, file)
 	if err != nil {
 		return err
-	}
-	opt := parseOptions(c)
-	u, warnings, err := passes.Parse(lib, file, opt)
-	for _, w := range warnings {
-		fmt.Fprintf(c.App.ErrWriter, "%s:%d:%d: %s: %s\n", w.File, w.Line, w.Col, w.Severity, w.Message)
-	}
-	if err != nil {
-		return err
-	}
-	a := passes.Analyze(u)
-	if len(a.Kernels) == 0 {
-		return &passes.InputError{File: file, Msg: "no __global__ kernel defined in this file; nothing to check"}
-	}
-	if errs := a.Errors(); len(errs) > 0 {
-		return &passes.InputError{File: file, Msg: "cannot be checked", Diagnostics: errs}
-	}
-	for _, d := range a.Diagnostics {
-		fmt.Fprintf(c.App.ErrWriter, "%s:%d:%d: %s: %s\n", d.File, d.Line, d.Col, d.Severity, d.Message)
 	}
 	abs, err := filepath.Abs(file)
 	if err != nil {
@@ -85,34 +68,116 @@ func runBuild(c *cli.Context) error {
 		return &exitError{exitFailed, fmt.Errorf("instrument %s: %w", file, err)}
 	}
 
+	final, err := buildDirFor(c, file)
+	if err != nil {
+		return err
+	}
+	// The build is made in a temporary directory next to final and takes
+	// its place only when complete: a failed build leaves the previous one
+	// as it was, never a mix of new source and old modules.
+	dir, err := makeBuildTemp(final)
+	if err != nil {
+		return err
+	}
+	keep := false // an internal compile error keeps dir, for the report
+	defer func() {
+		if !keep {
+			os.RemoveAll(dir) // gone already when it took final's place
+		}
+	}()
+	m := res.Manifest
+	if err := writeBuildSources(dir, res); err != nil {
+		return err
+	}
+	// The source's folder comes last: the instrumented source lives in the
+	// build directory, so a quoted #include the analysis did not put in
+	// place (one the compile sees and the analysis did not, under other
+	// macros) must still find the files next to the source.
+	m.Includes, m.Defines, m.Std = append(absPaths(opt.Includes), filepath.Dir(abs)), opt.Defines, opt.Std
+	m.Runtime = gpuruntime.RuntimeVersion()
+	built, err := compileBuild(c, dir, m)
+	var ce *gpuruntime.CompileError
+	if errors.As(err, &ce) {
+		if nvcc := c.String("nvcc"); nvcc != "" && ce.Compiler == filepath.Base(nvcc) {
+			return &exitError{exitFailed, fmt.Errorf("--nvcc %s failed (%s is left as it was):\n%s", nvcc, final, ce.Output)}
+		}
+		keep = true
+	}
+	if err != nil {
+		return err
+	}
+	if err := replaceDir(dir, final); err != nil {
+		return fmt.Errorf("build %s: %w", final, err)
+	}
+	printBuild(c.App.Writer, file, m, built, final)
+	return nil
+}
+
+// analyzeForBuild parses and analyses file, refusing a file with no
+// kernel or with errors. The parser's warnings and the analysis's
+// diagnostics go to stderr as compiler messages.
+func analyzeForBuild(c *cli.Context, file string) (*passes.Unit, *passes.Analysis, passes.Options, error) {
+	lib, err := clang.Load("")
+	if err != nil {
+		return nil, nil, passes.Options{}, err
+	}
+	opt := parseOptions(c)
+	u, warnings, err := passes.Parse(lib, file, opt)
+	for _, w := range warnings {
+		fmt.Fprintf(c.App.ErrWriter, "%s:%d:%d: %s: %s\n", w.File, w.Line, w.Col, w.Severity, w.Message)
+	}
+	if err != nil {
+		return nil, nil, opt, err
+	}
+	a := passes.Analyze(u)
+	if len(a.Kernels) == 0 {
+		return nil, nil, opt, &passes.InputError{File: file, Msg: "no __global__ kernel defined in this file; nothing to check"}
+	}
+	if errs := a.Errors(); len(errs) > 0 {
+		return nil, nil, opt, &passes.InputError{File: file, Msg: "cannot be checked", Diagnostics: errs}
+	}
+	for _, d := range a.Diagnostics {
+		fmt.Fprintf(c.App.ErrWriter, "%s:%d:%d: %s: %s\n", d.File, d.Line, d.Col, d.Severity, d.Message)
+	}
+	return u, a, opt, nil
+}
+
+// buildDirFor returns the build directory of file: -o, else FILE.ldcheck
+// next to FILE.cu.
+func buildDirFor(c *cli.Context, file string) (string, error) {
 	dir := c.String("o")
 	if dir == "" {
 		dir = strings.TrimSuffix(file, filepath.Ext(file)) + ".ldcheck"
 	}
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
-		return inputErr("-o %s: exists and is not a directory", dir)
+		return "", inputErr("-o %s: exists and is not a directory", dir)
 	}
-	// The build is made in a temporary directory next to dir and takes its
-	// place only when complete: a failed build leaves the previous one as
-	// it was, never a mix of new source and old modules.
-	final := dir
+	return dir, nil
+}
+
+// makeBuildTemp makes the temporary directory a build of final is made
+// in, next to final (so that renaming it into place cannot cross file
+// systems).
+func makeBuildTemp(final string) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
-		return fmt.Errorf("build %s: %w", final, err)
+		return "", fmt.Errorf("build %s: %w", final, err)
 	}
-	dir, err = os.MkdirTemp(filepath.Dir(final), "."+filepath.Base(final)+".tmp-")
+	dir, err := os.MkdirTemp(filepath.Dir(final), "."+filepath.Base(final)+".tmp-")
 	if err != nil {
-		return fmt.Errorf("build %s: %w", final, err)
+		return "", fmt.Errorf("build %s: %w", final, err)
 	}
 	if err := os.Chmod(dir, 0o755); err != nil { // MkdirTemp's 0700 is for secrets
 		os.RemoveAll(dir)
-		return fmt.Errorf("build %s: %w", final, err)
+		return "", fmt.Errorf("build %s: %w", final, err)
 	}
-	tmp, keep := dir, false // an internal compile error keeps tmp, for the report
-	defer func() {
-		if !keep {
-			os.RemoveAll(tmp) // gone already when it took final's place
-		}
-	}()
+	return dir, nil
+}
+
+// writeBuildSources writes what the compiles read into build directory
+// dir: the headers (clang's CUDA wrappers, the runtime's, the CPU
+// backend's stubs), the instrumented source and the native one, whose
+// name it records in the manifest.
+func writeBuildSources(dir string, res *privatize.Result) error {
 	clangInc, rtInc, cpuInc := filepath.Join(dir, "include", "clang"), filepath.Join(dir, "include", "rt"), filepath.Join(dir, "include", "cpu")
 	for _, d := range []string{clangInc, rtInc, cpuInc} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -138,36 +203,24 @@ func runBuild(c *cli.Context) error {
 	if err := os.WriteFile(filepath.Join(dir, m.NativeSource), []byte(res.Native), 0o644); err != nil {
 		return fmt.Errorf("build %s: %w", dir, err)
 	}
-	abIncl := func(paths []string) []string {
-		var out []string
-		for _, p := range paths {
-			ap, _ := filepath.Abs(p)
-			out = append(out, ap)
-		}
-		return out
+	return nil
+}
+
+// absPaths returns the paths made absolute: the compiles run elsewhere
+// (ldcheck compile, from any directory).
+func absPaths(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		ap, _ := filepath.Abs(p)
+		out = append(out, ap)
 	}
-	// The source's folder comes last: the instrumented source lives in the
-	// build directory, so a quoted #include the analysis did not put in
-	// place (one the compile sees and the analysis did not, under other
-	// macros) must still find the files next to the source.
-	m.Includes, m.Defines, m.Std = append(abIncl(opt.Includes), filepath.Dir(abs)), opt.Defines, opt.Std
-	m.Runtime = gpuruntime.RuntimeVersion()
-	built, err := compileBuild(c, dir, m)
-	var ce *gpuruntime.CompileError
-	if errors.As(err, &ce) {
-		if nvcc := c.String("nvcc"); nvcc != "" && ce.Compiler == filepath.Base(nvcc) {
-			return &exitError{exitFailed, fmt.Errorf("--nvcc %s failed (%s is left as it was):\n%s", nvcc, final, ce.Output)}
-		}
-		keep = true
-	}
-	if err != nil {
-		return err
-	}
-	if err := replaceDir(dir, final); err != nil {
-		return fmt.Errorf("build %s: %w", final, err)
-	}
-	dir = final
-	w := c.App.Writer
+	return out
+}
+
+// printBuild says, per kernel, whether it was instrumented (with its
+// regions and targets) or why not, then the compiles' notes and where the
+// build is.
+func printBuild(w io.Writer, file string, m *manifest.Manifest, built *gpuruntime.Built, dir string) {
 	for _, k := range m.Kernels {
 		file := file
 		if k.File != "" {
@@ -195,7 +248,6 @@ func runBuild(c *cli.Context) error {
 		fmt.Fprintf(w, "  %s\n", n)
 	}
 	fmt.Fprintf(w, "build: %s\n", dir)
-	return nil
 }
 
 // replaceDir puts the complete build tmp in dir's place, removing the

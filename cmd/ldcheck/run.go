@@ -162,81 +162,12 @@ func runRun(c *cli.Context) error {
 	if handled, err := runIsolated(c); handled {
 		return err
 	}
-	if c.NArg() > 1 && strings.HasPrefix(c.Args().Get(1), "-") {
-		return inputErr("run: flags must come before the build directory: ldcheck run %s %s", strings.Join(c.Args().Slice()[1:], " "), c.Args().First())
-	}
-	if c.NArg() != 1 {
-		return inputErr("run: expected one build directory, got %d arguments (usage: ldcheck run [flags] DIR; make DIR with ldcheck build FILE.cu)", c.NArg())
-	}
-	dir := c.Args().First()
-	format := c.String("format")
-	if format != "text" && format != "json" && format != "sarif" {
-		return inputErr("--format: unknown format %q (want text, json or sarif)", format)
-	}
-	backendName := c.String("backend")
-	if backendName != "auto" && backendName != "cpu" && backendName != "cuda" {
-		return inputErr("--backend: unknown backend %q (want auto, cpu or cuda)", backendName)
-	}
-	spec, err := launch.ParseSpec(launch.Flags{
-		Kernel: c.String("kernel"), Grid: c.String("grid"), Block: c.String("block"), Shared: c.String("shared"),
-		Args: c.StringSlice("arg"), Outs: c.StringSlice("out"),
-	})
+	req, err := newRunRequest(c)
 	if err != nil {
-		return &exitError{exitInput, err}
+		return err
 	}
-	m, err := manifest.Read(dir)
-	if err != nil {
-		return &exitError{exitInput, err}
-	}
-	if m.Runtime != gpuruntime.RuntimeVersion() {
-		return inputErr("%s was built by another version of ldcheck (runtime %s, this ldcheck has %s); run ldcheck build %s again", dir, m.Runtime, gpuruntime.RuntimeVersion(), m.Source)
-	}
-	k, err := launch.SelectKernel(m, spec.Kernel)
-	if err != nil {
-		return &exitError{exitInput, err}
-	}
-	values, notes, err := launch.Bind(k, spec)
-	if err != nil {
-		return &exitError{exitInput, err}
-	}
-	if src, err := os.ReadFile(m.Source); err == nil {
-		if sum := sha256.Sum256(src); hex.EncodeToString(sum[:]) != m.SHA256 {
-			notes = append(notes, fmt.Sprintf("%s changed since it was built; run ldcheck build again to check the new version", m.Source))
-		}
-	}
-
-	if strings.Contains(k.Reason, manifest.GridBarrier) {
-		return inputErr("kernel %s is not supported: it uses a %s (%s), which ldcheck can neither check nor run (no cooperative launch)", k.Name, manifest.GridBarrier, k.Reason)
-	}
-	unchecked, det := c.Bool("unchecked"), c.Bool("deterministic")
-	if det && unchecked {
-		return inputErr("--deterministic and --unchecked exclude each other: --unchecked runs the kernel as written, as the hardware schedules it")
-	}
-	if c.Bool("allow-atomics") && !det {
-		return inputErr("--allow-atomics goes with --deterministic (a checked run takes every atomic into account already)")
-	}
-	if det {
-		if !k.Instrumented {
-			return inputErr("kernel %s cannot run deterministically: it was not instrumented (%s)", k.Name, k.Reason)
-		}
-		if ops := orderDependentAtomics(m, k); len(ops) > 0 {
-			if !c.Bool("allow-atomics") {
-				return inputErr("kernel %s cannot run deterministically: its atomics depend on the order threads run them:\n  %s\n(--allow-atomics runs it anyway; those atomics' results may then differ between runs)", k.Name, strings.Join(ops, "\n  "))
-			}
-			notes = append(notes, fmt.Sprintf("--allow-atomics: %d atomic(s) of kernel %s depend on the order threads run them (the first: %s); outputs they reach may differ between runs", len(ops), k.Name, ops[0]))
-		}
-	}
-	mod := checkedModule
-	switch {
-	case unchecked:
-		mod = nativeModule
-	case det:
-		mod = detModule
-	case c.Bool("intra-warp") && kernelHasShared(k):
-		mod = intraWarpModule
-	}
-	b, bnotes, err := openBackend(dir, m, backendName, mod)
-	notes = append(notes, bnotes...)
+	b, bnotes, err := openBackend(req.dir, req.m, req.backend, req.moduleToLoad(c))
+	req.notes = append(req.notes, bnotes...)
 	if err != nil {
 		return err
 	}
@@ -248,87 +179,30 @@ func runRun(c *cli.Context) error {
 			b.Close()
 		}
 	}()
-
-	if b.Name() != "cpu" {
-		for _, v := range values {
-			if v.Texture {
-				return inputErr("--arg %s: texture objects run on the cpu backend only (--backend cpu): ldcheck does not create CUDA texture objects yet", v.String())
-			}
-		}
+	if err := refuseTextures(b, req.values); err != nil {
+		return err
 	}
 
-	l := gpuruntime.Launch{Source: m.KernelSource(k), Kernel: k, Sites: m.Sites, Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared}
-	var argText []string
-	for _, v := range values {
-		var ptrs []gpuruntime.Ptr
-		for _, p := range v.Ptrs {
-			ptrs = append(ptrs, gpuruntime.Ptr(p))
-		}
-		l.Args = append(l.Args, gpuruntime.Arg{Param: v.Param, Buffer: v.Buffer, Data: v.Data, Ptrs: ptrs})
-		argText = append(argText, v.String())
-	}
-	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: unchecked, Deterministic: det, WarmUp: c.Bool("warmup"), EveryShared: c.Bool("every-shared-byte"), IgnoreSameValue: c.Bool("ignore-same-value"), NoIntraWarp: !c.Bool("intra-warp")}
-	if v := c.String("mem-limit"); v != "" {
-		n, err := launch.ParseMemory(v)
-		if err != nil {
-			return inputErr("--mem-limit: %v", err)
-		}
-		if n == 0 {
-			return inputErr("--mem-limit: 0 leaves no room for private copies; give a size such as 1GiB, or leave it out to use the free device memory")
-		}
-		opt.MemLimit = n
+	l, argText := req.runtimeLaunch()
+	opt, err := req.options(c)
+	if err != nil {
+		return err
 	}
 	errw := c.App.ErrWriter
-	for _, n := range notes {
-		fmt.Fprintf(errw, "ldcheck: %s\n", n)
-	}
-	if isTerminal(errw) || os.Getenv(progressEnv) != "" {
-		opt.Progress = errw
-		fmt.Fprintf(errw, "checking kernel %s on %s, grid %s, block %s\n", k.Name, b.Name(), launch.Dim3(spec.Grid), launch.Dim3(spec.Block))
-	}
+	opt.Progress = req.announce(errw, b)
 	cpub, _ := b.(*gpuruntime.CPUBackend) // it can say how far a launch got
 	if cpub != nil {
 		cpub.Progress = opt.Progress
 	}
-	if d := c.Duration("timeout"); d > 0 {
-		// A kernel that hangs cannot be interrupted from the host: leaving
-		// the process is what releases the GPU (or the CPU's fibers).
-		t := time.AfterFunc(d, func() {
-			why := ""
-			if p, ok := cpuRunning(cpub); ok {
-				if p.Slow(d) { // blocks still finishing: slow, not hung
-					fmt.Fprintf(errw, "ldcheck: kernel %s: the cpu backend had finished %d of %d blocks of launch %d after %s; give --timeout more time or use a GPU (--backend cuda); no verdict\n", k.Name, p.Done, p.Blocks, p.Launch, d)
-					os.Exit(exitFailed)
-				}
-				why = fmt.Sprintf(" (cpu backend: no block or barrier of launch %d finished in the last %s", p.Launch, p.Idle.Round(time.Millisecond))
-				if p.Waiting > 0 {
-					why += fmt.Sprintf("; %d threads wait at a barrier", p.Waiting)
-				}
-				why += ")"
-			}
-			fmt.Fprintf(errw, "ldcheck: kernel %s did not finish within %s (--timeout): it hangs (a barrier not reached by every thread, a spin loop waiting on another block, ...) or needs longer%s; no verdict\n", k.Name, d, why)
-			os.Exit(exitFailed)
-		})
+	if t := watchTimeout(errw, req.k.Name, c.Duration("timeout"), cpub); t != nil {
 		defer t.Stop()
 	}
-	run := gpuruntime.Check
-	if unchecked {
-		run = gpuruntime.RunNative // the kernel as written, from the native module
-	}
-	res, err := run(b, l, opt)
-	var oob *gpuruntime.OutOfBoundsError
-	if errors.As(err, &oob) {
-		return &exitError{exitInput, fmt.Errorf("%w (on the %s backend; no verdict)", oob, b.Name())}
-	}
-	var mem *gpuruntime.MemoryError
-	if errors.As(err, &mem) && mem.Limit {
-		return &exitError{exitInput, fmt.Errorf("kernel %s on the %s backend: %w (no verdict)", k.Name, b.Name(), err)}
-	}
+	res, err := runChecked(b, l, opt, req.unchecked)
 	if err != nil {
-		return &exitError{exitFailed, fmt.Errorf("kernel %s on the %s backend: %w (no verdict)", k.Name, b.Name(), err)}
+		return err
 	}
 
-	if len(res.Races) > 0 && !unchecked {
+	if len(res.Races) > 0 && !req.unchecked {
 		if !c.Bool("explain") {
 			for i := range res.Races {
 				res.Races[i].Explanation = "not traced (--explain=false)"
@@ -336,18 +210,253 @@ func runRun(c *cli.Context) error {
 		} else {
 			closed = true
 			b.Close()
-			if err := explainRaces(dir, m, b.Name(), l, res, c.Bool("all")); err != nil {
-				// The verdict stands; only the statements are missing.
-				fmt.Fprintf(errw, "ldcheck: %v\n", err)
-				for i := range res.Races {
-					if len(res.Races[i].Accesses) == 0 && res.Races[i].Explanation == "" {
-						res.Races[i].Explanation = err.Error()
-					}
-				}
+			req.explain(errw, b.Name(), l, res, c.Bool("all"))
+		}
+	}
+	return req.writeReport(c, b.Name(), res, argText)
+}
+
+// runRequest is what ldcheck run was asked for, checked against the build
+// before a backend is opened: a wrong flag costs no device time.
+type runRequest struct {
+	dir, format, backend string
+	spec                 launch.Spec
+	m                    *manifest.Manifest
+	k                    *manifest.Kernel
+	values               []launch.Value
+	// notes are said on stderr before the run and kept in the report.
+	notes          []string
+	unchecked, det bool
+}
+
+// newRunRequest reads the command line and the build directory.
+func newRunRequest(c *cli.Context) (*runRequest, error) {
+	if c.NArg() > 1 && strings.HasPrefix(c.Args().Get(1), "-") {
+		return nil, inputErr("run: flags must come before the build directory: ldcheck run %s %s", strings.Join(c.Args().Slice()[1:], " "), c.Args().First())
+	}
+	if c.NArg() != 1 {
+		return nil, inputErr("run: expected one build directory, got %d arguments (usage: ldcheck run [flags] DIR; make DIR with ldcheck build FILE.cu)", c.NArg())
+	}
+	req := &runRequest{dir: c.Args().First(), format: c.String("format"), backend: c.String("backend")}
+	if req.format != "text" && req.format != "json" && req.format != "sarif" {
+		return nil, inputErr("--format: unknown format %q (want text, json or sarif)", req.format)
+	}
+	if req.backend != "auto" && req.backend != "cpu" && req.backend != "cuda" {
+		return nil, inputErr("--backend: unknown backend %q (want auto, cpu or cuda)", req.backend)
+	}
+	spec, err := launch.ParseSpec(launch.Flags{
+		Kernel: c.String("kernel"), Grid: c.String("grid"), Block: c.String("block"), Shared: c.String("shared"),
+		Args: c.StringSlice("arg"), Outs: c.StringSlice("out"),
+	})
+	if err != nil {
+		return nil, &exitError{exitInput, err}
+	}
+	req.spec = spec
+	if err := req.bindKernel(); err != nil {
+		return nil, err
+	}
+	if err := req.checkMode(c); err != nil {
+		return nil, err
+	}
+	return req, nil
+}
+
+// bindKernel reads the build's manifest, picks the kernel and gives its
+// parameters the values of the --arg flags (or defaults, with notes).
+func (req *runRequest) bindKernel() error {
+	m, err := manifest.Read(req.dir)
+	if err != nil {
+		return &exitError{exitInput, err}
+	}
+	if m.Runtime != gpuruntime.RuntimeVersion() {
+		return inputErr("%s was built by another version of ldcheck (runtime %s, this ldcheck has %s); run ldcheck build %s again", req.dir, m.Runtime, gpuruntime.RuntimeVersion(), m.Source)
+	}
+	k, err := launch.SelectKernel(m, req.spec.Kernel)
+	if err != nil {
+		return &exitError{exitInput, err}
+	}
+	values, notes, err := launch.Bind(k, req.spec)
+	if err != nil {
+		return &exitError{exitInput, err}
+	}
+	if src, err := os.ReadFile(m.Source); err == nil {
+		if sum := sha256.Sum256(src); hex.EncodeToString(sum[:]) != m.SHA256 {
+			notes = append(notes, fmt.Sprintf("%s changed since it was built; run ldcheck build again to check the new version", m.Source))
+		}
+	}
+	req.m, req.k, req.values, req.notes = m, k, values, notes
+	return nil
+}
+
+// checkMode refuses the kernels and flag combinations the asked-for mode
+// (checked, --unchecked or --deterministic) cannot run.
+func (req *runRequest) checkMode(c *cli.Context) error {
+	k := req.k
+	if strings.Contains(k.Reason, manifest.GridBarrier) {
+		return inputErr("kernel %s is not supported: it uses a %s (%s), which ldcheck can neither check nor run (no cooperative launch)", k.Name, manifest.GridBarrier, k.Reason)
+	}
+	req.unchecked, req.det = c.Bool("unchecked"), c.Bool("deterministic")
+	if req.det && req.unchecked {
+		return inputErr("--deterministic and --unchecked exclude each other: --unchecked runs the kernel as written, as the hardware schedules it")
+	}
+	if c.Bool("allow-atomics") && !req.det {
+		return inputErr("--allow-atomics goes with --deterministic (a checked run takes every atomic into account already)")
+	}
+	if req.det {
+		if !k.Instrumented {
+			return inputErr("kernel %s cannot run deterministically: it was not instrumented (%s)", k.Name, k.Reason)
+		}
+		if ops := orderDependentAtomics(req.m, k); len(ops) > 0 {
+			if !c.Bool("allow-atomics") {
+				return inputErr("kernel %s cannot run deterministically: its atomics depend on the order threads run them:\n  %s\n(--allow-atomics runs it anyway; those atomics' results may then differ between runs)", k.Name, strings.Join(ops, "\n  "))
+			}
+			req.notes = append(req.notes, fmt.Sprintf("--allow-atomics: %d atomic(s) of kernel %s depend on the order threads run them (the first: %s); outputs they reach may differ between runs", len(ops), k.Name, ops[0]))
+		}
+	}
+	return nil
+}
+
+// moduleToLoad is the build's module the mode needs.
+func (req *runRequest) moduleToLoad(c *cli.Context) module {
+	switch {
+	case req.unchecked:
+		return nativeModule
+	case req.det:
+		return detModule
+	case c.Bool("intra-warp") && kernelHasShared(req.k):
+		return intraWarpModule
+	}
+	return checkedModule
+}
+
+// refuseTextures refuses texture arguments where the backend cannot make
+// them.
+func refuseTextures(b gpuruntime.Backend, values []launch.Value) error {
+	if b.Name() != "cpu" {
+		for _, v := range values {
+			if v.Texture {
+				return inputErr("--arg %s: texture objects run on the cpu backend only (--backend cpu): ldcheck does not create CUDA texture objects yet", v.String())
 			}
 		}
 	}
+	return nil
+}
 
+// runtimeLaunch returns the launch to run and its arguments as the
+// report gives them.
+func (req *runRequest) runtimeLaunch() (gpuruntime.Launch, []string) {
+	m, k, spec := req.m, req.k, req.spec
+	l := gpuruntime.Launch{Source: m.KernelSource(k), Kernel: k, Sites: m.Sites, Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared}
+	var argText []string
+	for _, v := range req.values {
+		var ptrs []gpuruntime.Ptr
+		for _, p := range v.Ptrs {
+			ptrs = append(ptrs, gpuruntime.Ptr(p))
+		}
+		l.Args = append(l.Args, gpuruntime.Arg{Param: v.Param, Buffer: v.Buffer, Data: v.Data, Ptrs: ptrs})
+		argText = append(argText, v.String())
+	}
+	return l, argText
+}
+
+// options returns the runtime's options from the flags.
+func (req *runRequest) options(c *cli.Context) (gpuruntime.Options, error) {
+	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: req.unchecked, Deterministic: req.det, WarmUp: c.Bool("warmup"), EveryShared: c.Bool("every-shared-byte"), IgnoreSameValue: c.Bool("ignore-same-value"), NoIntraWarp: !c.Bool("intra-warp")}
+	if v := c.String("mem-limit"); v != "" {
+		n, err := launch.ParseMemory(v)
+		if err != nil {
+			return opt, inputErr("--mem-limit: %v", err)
+		}
+		if n == 0 {
+			return opt, inputErr("--mem-limit: 0 leaves no room for private copies; give a size such as 1GiB, or leave it out to use the free device memory")
+		}
+		opt.MemLimit = n
+	}
+	return opt, nil
+}
+
+// announce says the notes on errw and, for a person watching (a terminal,
+// or the isolated parent's), what runs; it returns where the phases'
+// progress goes (nil: nowhere).
+func (req *runRequest) announce(errw io.Writer, b gpuruntime.Backend) io.Writer {
+	for _, n := range req.notes {
+		fmt.Fprintf(errw, "ldcheck: %s\n", n)
+	}
+	if isTerminal(errw) || os.Getenv(progressEnv) != "" {
+		fmt.Fprintf(errw, "checking kernel %s on %s, grid %s, block %s\n", req.k.Name, b.Name(), launch.Dim3(req.spec.Grid), launch.Dim3(req.spec.Block))
+		return errw
+	}
+	return nil
+}
+
+// watchTimeout ends the process (exit 3) when the run takes longer than d
+// (0: never; nil is returned). A kernel that hangs cannot be interrupted
+// from the host: leaving the process is what releases the GPU (or the
+// CPU's fibers).
+func watchTimeout(errw io.Writer, kernel string, d time.Duration, cpub *gpuruntime.CPUBackend) *time.Timer {
+	if d <= 0 {
+		return nil
+	}
+	return time.AfterFunc(d, func() {
+		why := ""
+		if p, ok := cpuRunning(cpub); ok {
+			if p.Slow(d) { // blocks still finishing: slow, not hung
+				fmt.Fprintf(errw, "ldcheck: kernel %s: the cpu backend had finished %d of %d blocks of launch %d after %s; give --timeout more time or use a GPU (--backend cuda); no verdict\n", kernel, p.Done, p.Blocks, p.Launch, d)
+				os.Exit(exitFailed)
+			}
+			why = fmt.Sprintf(" (cpu backend: no block or barrier of launch %d finished in the last %s", p.Launch, p.Idle.Round(time.Millisecond))
+			if p.Waiting > 0 {
+				why += fmt.Sprintf("; %d threads wait at a barrier", p.Waiting)
+			}
+			why += ")"
+		}
+		fmt.Fprintf(errw, "ldcheck: kernel %s did not finish within %s (--timeout): it hangs (a barrier not reached by every thread, a spin loop waiting on another block, ...) or needs longer%s; no verdict\n", kernel, d, why)
+		os.Exit(exitFailed)
+	})
+}
+
+// runChecked runs the launch, checked or (unchecked) from the native
+// module, and gives its errors their exit status: the user's input (an
+// access out of bounds, a --mem-limit too small) or a failure.
+func runChecked(b gpuruntime.Backend, l gpuruntime.Launch, opt gpuruntime.Options, unchecked bool) (*gpuruntime.Result, error) {
+	run := gpuruntime.Check
+	if unchecked {
+		run = gpuruntime.RunNative // the kernel as written, from the native module
+	}
+	res, err := run(b, l, opt)
+	var oob *gpuruntime.OutOfBoundsError
+	if errors.As(err, &oob) {
+		return nil, &exitError{exitInput, fmt.Errorf("%w (on the %s backend; no verdict)", oob, b.Name())}
+	}
+	var mem *gpuruntime.MemoryError
+	if errors.As(err, &mem) && mem.Limit {
+		return nil, &exitError{exitInput, fmt.Errorf("kernel %s on the %s backend: %w (no verdict)", l.Kernel.Name, b.Name(), err)}
+	}
+	if err != nil {
+		return nil, &exitError{exitFailed, fmt.Errorf("kernel %s on the %s backend: %w (no verdict)", l.Kernel.Name, b.Name(), err)}
+	}
+	return res, nil
+}
+
+// explain names the statements of the races (explainRaces). The verdict
+// stands if that fails; only the statements are missing, and the races
+// say why.
+func (req *runRequest) explain(errw io.Writer, backend string, l gpuruntime.Launch, res *gpuruntime.Result, all bool) {
+	if err := explainRaces(req.dir, req.m, backend, l, res, all); err != nil {
+		fmt.Fprintf(errw, "ldcheck: %v\n", err)
+		for i := range res.Races {
+			if len(res.Races[i].Accesses) == 0 && res.Races[i].Explanation == "" {
+				res.Races[i].Explanation = err.Error()
+			}
+		}
+	}
+}
+
+// writeReport writes the outputs and the report, and returns the exit
+// status: 1 for races, 4 for a run that is no verdict (unless
+// --allow-unchecked).
+func (req *runRequest) writeReport(c *cli.Context, backend string, res *gpuruntime.Result, argText []string) error {
+	m, k, spec := req.m, req.k, req.spec
 	// Outputs first: a failure to write them must not follow a printed verdict.
 	if len(spec.Outs) > 0 {
 		if err := launch.WriteOutputs(spec.Outs, func(name string) []byte { return res.Outputs[name] }); err != nil {
@@ -355,13 +464,13 @@ func runRun(c *cli.Context) error {
 		}
 	}
 	notChecked := notCheckedReason(k, res)
-	doc := &report.Doc{Kernel: k, KernelFile: m.KernelSource(k), Source: m.Source, Backend: b.Name(), Result: res, Notes: notes,
+	doc := &report.Doc{Kernel: k, KernelFile: m.KernelSource(k), Source: m.Source, Backend: backend, Result: res, Notes: req.notes,
 		Launch: report.Launch{Grid: spec.Grid, Block: spec.Block, Shared: spec.Shared, Args: argText}, NotChecked: notChecked, Phases: c.Bool("v")}
 	if wd, err := os.Getwd(); err == nil {
 		doc.BaseDir = wd
 	}
 	var werr error
-	switch format {
+	switch req.format {
 	case "json":
 		werr = report.WriteJSON(c.App.Writer, doc)
 	case "sarif":
@@ -379,7 +488,7 @@ func runRun(c *cli.Context) error {
 		if c.Bool("allow-unchecked") {
 			return nil
 		}
-		fmt.Fprintf(errw, "ldcheck: kernel %s ran, not checked (exit status 4; --allow-unchecked accepts it): %s\n", k.Name, notChecked)
+		fmt.Fprintf(c.App.ErrWriter, "ldcheck: kernel %s ran, not checked (exit status 4; --allow-unchecked accepts it): %s\n", k.Name, notChecked)
 		return &exitError{exitUnchecked, nil}
 	}
 	return nil
