@@ -38,9 +38,13 @@ const apMaxEntries = 1 << 24
 
 // apSetup allocates the table, sized for the words the atomically updated
 // buffers hold, in every block and in the grid, and 512 words of shared
-// memory a block (at least 4096 entries, at first at most 2M: 96 MiB). A
-// launch where an access found no room runs again with a larger table
-// (apGrow).
+// memory a block (at least 4096 entries, at most apMaxEntries; 2M, 96 MiB,
+// when the device has no room for that). A launch where an access found
+// no room runs again with a larger table (apGrow), so the first size
+// must not be small where the need is large: on the H100 ld_bfs (25M
+// atomicCAS on a 4M-word array) filled 2M and then 8M entries before it
+// fit in 16M, and its level 2 ran four times (71 + 70 + 26 + 8 ms, a
+// nearly full table probing long).
 func (r *checkRun) apSetup() error {
 	if !r.wantsAtomicPlain() {
 		return nil
@@ -58,11 +62,18 @@ func (r *checkRun) apSetup() error {
 	blocks := int64(r.l.blocks()) + 1
 	want := min(words, 1<<21)*min(blocks, 64) + 512*blocks
 	entries := int64(4096)
-	for entries < 2*want && entries < 1<<21 {
+	for entries < 2*want && entries < apMaxEntries {
 		entries *= 2
 	}
-	return r.apAlloc(entries)
+	if err := r.apAlloc(entries); err == nil || entries <= apFallbackEntries {
+		return err
+	}
+	return r.apAlloc(apFallbackEntries)
 }
+
+// apFallbackEntries is the first table's size when the device has no room
+// for the one the buffers ask for.
+const apFallbackEntries = 1 << 21
 
 // apAlloc (re)allocates the table with room for entries words.
 func (r *checkRun) apAlloc(entries int64) error {

@@ -124,39 +124,40 @@ func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOpt
 
 // compileDet compiles the device module of deterministic runs: the
 // instrumented source again with -DLDC_DET (see LDC_DET_ON in the runtime
-// header for why it is a module of its own). A failure costs
-// --deterministic on the GPU only, so it is a note, not an error.
+// header for why it is a module of its own).
 func compileDet(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOptions, nvcc, arch, std string, user []string) []string {
-	ptx := strings.TrimSuffix(m.Output, ".cu") + ".det.ptx"
-	ok, err := compilePTXVariant(ctx, dir, m, opt, nvcc, arch, std, user, "LDC_DET", ptx)
-	switch {
-	case !ok:
-		return nil
-	case err != nil:
-		return []string{fmt.Sprintf("no deterministic device module (--deterministic will need --backend cpu): %v", err)}
-	}
+	ptx, notes := compileModeModule(ctx, dir, m, opt, nvcc, arch, std, user, "LDC_DET", "det", "deterministic", "--deterministic")
 	m.DetPTX = ptx
-	return []string{"deterministic device module: " + ptx}
+	return notes
 }
 
 // compileIntraWarp compiles the device module of intra-warp runs: the
 // instrumented source again with -DLDC_IW (see LDC_IW_BUILT in the
 // runtime header for why it is a module of its own). Kernels without a
-// shared target need none. A failure costs --intra-warp on the GPU only.
+// shared target need none.
 func compileIntraWarp(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOptions, nvcc, arch, std string, user []string) []string {
 	if !hasSharedTarget(m) {
 		return nil
 	}
-	ptx := strings.TrimSuffix(m.Output, ".cu") + ".iw.ptx"
-	ok, err := compilePTXVariant(ctx, dir, m, opt, nvcc, arch, std, user, "LDC_IW", ptx)
+	ptx, notes := compileModeModule(ctx, dir, m, opt, nvcc, arch, std, user, "LDC_IW", "iw", "intra-warp", "--intra-warp")
+	m.IntraWarpPTX = ptx
+	return notes
+}
+
+// compileModeModule compiles the device module that one mode of ldcheck
+// run loads instead of the checked one (-D define, file .SUFFIX.ptx); it
+// returns the file, "" when none was built. A failure costs that mode on
+// the GPU only, so it is a note, not an error.
+func compileModeModule(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOptions, nvcc, arch, std string, user []string, define, suffix, what, flag string) (string, []string) {
+	ptx := strings.TrimSuffix(m.Output, ".cu") + "." + suffix + ".ptx"
+	ok, err := compilePTXVariant(ctx, dir, m, opt, nvcc, arch, std, user, define, ptx)
 	switch {
 	case !ok:
-		return nil
+		return "", nil
 	case err != nil:
-		return []string{fmt.Sprintf("no intra-warp device module (--intra-warp will need --backend cpu): %v", err)}
+		return "", []string{fmt.Sprintf("no %s device module (%s will need --backend cpu): %v", what, flag, err)}
 	}
-	m.IntraWarpPTX = ptx
-	return []string{"intra-warp device module: " + ptx}
+	return ptx, []string{what + " device module: " + ptx}
 }
 
 // hasSharedTarget says whether a kernel of m has a shared-memory target.

@@ -58,11 +58,17 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 			nseg = 1
 		}
 		// A first guess from level 1 (the pages a block wrote in the whole
-		// kernel, split among its warps); a region that wants more makes
-		// the launch void and it runs again with room for it.
+		// kernel); a region that wants more makes the launch void and it
+		// runs again with room for it. Level 2 copies a page once per warp
+		// that writes it, where level 1 copied it once per block: warps
+		// that scatter their writes (ld_bfs on the H100: 342 pages a block
+		// against level 1's 110) want several times level 1's count, and a
+		// rerun costs a whole level 2, so the guess is four times it (at
+		// most the block's warps, at least twice).
 		segCap = max(64, min(r.totalPages, 4096))
 		if r.level1Wanted > 0 {
-			segCap = max(64, 2*((r.level1Wanted+int64(r.l.blocks())-1)/int64(r.l.blocks())))
+			perBlock := (r.level1Wanted + int64(r.l.blocks()) - 1) / int64(r.l.blocks())
+			segCap = max(64, min(4, max(2, int64(r.l.warps())))*perBlock)
 		}
 	}
 	fit := r.segCapFitting()

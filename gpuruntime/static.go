@@ -19,7 +19,7 @@ func (l Launch) oneD() bool {
 	return l.Grid[1] == 1 && l.Grid[2] == 1 && l.Block[1] == 1 && l.Block[2] == 1
 }
 
-// provenRaceFree returns, when launch l needs no check, the note that
+// ProvenRaceFree returns, when launch l needs no check, the note that
 // says why: every variable the kernel writes is private to each thread
 // (its targets, if any, are all marked Private: still privatized, only so
 // that a replay never applies a write twice), no plain access is noted
@@ -27,7 +27,10 @@ func (l Launch) oneD() bool {
 // atomics update, where an atomic may run in the same region), and the
 // launch is 1-D. The kernel then runs once, as it would without ldcheck,
 // instead of four times with copies.
-func provenRaceFree(l Launch) (string, bool) {
+func ProvenRaceFree(l Launch) (string, bool) {
+	if !l.Kernel.Instrumented {
+		return "", false
+	}
 	k := l.Kernel
 	if !l.oneD() {
 		return "", false
@@ -112,4 +115,30 @@ func interBlockProven(l Launch) (string, bool) {
 		return "", false
 	}
 	return fmt.Sprintf("no check between blocks: each thread writes only its own elements of %s (proven by the build for 1-D launches)", strings.Join(names, ", ")), true
+}
+
+// provenPhase names the one launch of a proven race-free run.
+const provenPhase = "kernel (proven race-free, run once)"
+
+// RunProven runs a launch that ProvenRaceFree accepts from the build's
+// native module (b must hold it), once, as RunNative does, and reports it
+// as checked: levels "static", the proof in a note. Running the user's
+// kernel as written costs nothing over a native run (the instrumented
+// module in plain mode still pays its hooks: 1.7x on saxpy64m, 3.4x on
+// histogram_atomic's 128M shared atomics, on the H100).
+func RunProven(b Backend, l Launch, opt Options) (*Result, error) {
+	why, ok := ProvenRaceFree(l)
+	if !ok {
+		return nil, fmt.Errorf("kernel %s: this launch is not proven race-free, so it must be checked", l.Kernel.Name)
+	}
+	res, err := RunNative(b, l, opt)
+	if err != nil {
+		return nil, err
+	}
+	res.Unchecked, res.Levels, res.DetectionProbability = "", []string{"static"}, 1
+	res.Notes = append(res.Notes, why)
+	for i := range res.Phases {
+		res.Phases[i].Name = provenPhase
+	}
+	return res, nil
 }

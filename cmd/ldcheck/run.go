@@ -166,7 +166,16 @@ func runRun(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	l, argText := req.runtimeLaunch()
+	// A launch the build proved race-free runs as written, from the
+	// native module; without one, the checked module runs it once.
+	_, req.proven = gpuruntime.ProvenRaceFree(l)
+	req.proven = req.proven && !req.unchecked && !req.det
 	b, bnotes, err := openBackend(req.dir, req.m, req.backend, req.moduleToLoad(c))
+	if err != nil && req.proven {
+		req.proven = false
+		b, bnotes, err = openBackend(req.dir, req.m, req.backend, req.moduleToLoad(c))
+	}
 	req.notes = append(req.notes, bnotes...)
 	if err != nil {
 		return err
@@ -183,7 +192,6 @@ func runRun(c *cli.Context) error {
 		return err
 	}
 
-	l, argText := req.runtimeLaunch()
 	opt, err := req.options(c)
 	if err != nil {
 		return err
@@ -197,7 +205,7 @@ func runRun(c *cli.Context) error {
 	if t := watchTimeout(errw, req.k.Name, c.Duration("timeout"), cpub); t != nil {
 		defer t.Stop()
 	}
-	res, err := runChecked(b, l, opt, req.unchecked)
+	res, err := runChecked(b, l, opt, req.unchecked, req.proven)
 	if err != nil {
 		return err
 	}
@@ -227,6 +235,9 @@ type runRequest struct {
 	// notes are said on stderr before the run and kept in the report.
 	notes          []string
 	unchecked, det bool
+	// proven: the launch needs no check (gpuruntime.ProvenRaceFree) and
+	// runs from the native module.
+	proven bool
 }
 
 // newRunRequest reads the command line and the build directory.
@@ -319,7 +330,7 @@ func (req *runRequest) checkMode(c *cli.Context) error {
 // moduleToLoad is the build's module the mode needs.
 func (req *runRequest) moduleToLoad(c *cli.Context) module {
 	switch {
-	case req.unchecked:
+	case req.unchecked || req.proven:
 		return nativeModule
 	case req.det:
 		return detModule
@@ -418,10 +429,13 @@ func watchTimeout(errw io.Writer, kernel string, d time.Duration, cpub *gpurunti
 // runChecked runs the launch, checked or (unchecked) from the native
 // module, and gives its errors their exit status: the user's input (an
 // access out of bounds, a --mem-limit too small) or a failure.
-func runChecked(b gpuruntime.Backend, l gpuruntime.Launch, opt gpuruntime.Options, unchecked bool) (*gpuruntime.Result, error) {
+func runChecked(b gpuruntime.Backend, l gpuruntime.Launch, opt gpuruntime.Options, unchecked, proven bool) (*gpuruntime.Result, error) {
 	run := gpuruntime.Check
-	if unchecked {
+	switch {
+	case unchecked:
 		run = gpuruntime.RunNative // the kernel as written, from the native module
+	case proven:
+		run = gpuruntime.RunProven // the same, reported as checked
 	}
 	res, err := run(b, l, opt)
 	var oob *gpuruntime.OutOfBoundsError
