@@ -2,6 +2,7 @@ package passes
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"ldcheck/privatize/manifest"
@@ -448,11 +449,17 @@ func privateIndex(c *candidate, defs indexDefs) (string, bool) {
 		want, stride, shown = blockThreadID, blockStrideToken, "threadIdx.x"
 	}
 	strided := false
+	width := int64(0) // k of k*i+c, the same for every access
 	for _, a := range c.accesses {
 		if a.index == nil {
 			return "", false
 		}
-		switch canon(a.index, defs, 0) {
+		base, k, off, ok := affineIndex(a.index, defs)
+		if !ok || off < 0 || off >= k || (width != 0 && k != width) {
+			return "", false
+		}
+		width = k
+		switch base {
 		case want:
 		case stride:
 			strided = true
@@ -466,7 +473,63 @@ func privateIndex(c *candidate, defs indexDefs) (string, bool) {
 			shown = "threadIdx.x plus multiples of blockDim.x"
 		}
 	}
+	if width > 1 {
+		// Thread i's elements are k*i to k*i+k-1: the threads' runs of k
+		// elements do not overlap.
+		shown = fmt.Sprintf("%d*(%s)+c with 0 <= c < %d", width, shown, width)
+	}
 	return shown, true
+}
+
+// affineIndex reads index n as k*base+c, k > 0 and c integer literals
+// (k = 1, c = 0 when absent): base is n's canonical form without them.
+// ok is false when a literal is not a plain integer.
+func affineIndex(n *Node, defs indexDefs) (base string, k, c int64, ok bool) {
+	n = stripCasts(n)
+	k = 1
+	if n.Kind == "BinaryOperator" && n.Op == "+" && len(n.Children) == 2 {
+		if v, lit := intLiteral(n.Children[1]); lit {
+			c, n = v, stripCasts(n.Children[0])
+		} else if v, lit := intLiteral(n.Children[0]); lit {
+			c, n = v, stripCasts(n.Children[1])
+		}
+	}
+	if n.Kind == "BinaryOperator" && n.Op == "*" && len(n.Children) == 2 {
+		if v, lit := intLiteral(n.Children[0]); lit {
+			k, n = v, n.Children[1]
+		} else if v, lit := intLiteral(n.Children[1]); lit {
+			k, n = v, n.Children[0]
+		}
+	}
+	if k <= 0 {
+		return "", 0, 0, false
+	}
+	return canon(n, defs, 0), k, c, true
+}
+
+// stripCasts looks through parentheses and casts.
+func stripCasts(n *Node) *Node {
+	for n != nil && len(n.Children) == 1 {
+		switch n.Kind {
+		case "ParenExpr", "UnexposedExpr", "CStyleCastExpr", "CXXStaticCastExpr", "CXXFunctionalCastExpr":
+			n = n.Children[0]
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// intLiteral is the value of an integer literal written as digits (a
+// macro's name, a suffix other than u/l, anything else: false).
+func intLiteral(n *Node) (int64, bool) {
+	n = stripCasts(n)
+	if n == nil || n.Kind != "IntegerLiteral" || n.File == nil || n.Pos.End > len(n.File.Source) || n.Pos.Offset >= n.Pos.End {
+		return 0, false
+	}
+	text := strings.TrimRight(string(n.File.Source[n.Pos.Offset:n.Pos.End]), "uUlL")
+	v, err := strconv.ParseInt(text, 0, 64)
+	return v, err == nil
 }
 
 // strideVariables finds the locals of body that hold a thread-unique

@@ -46,3 +46,20 @@ __global__ void blockstride_shared(const float *in, float *out) {
   __syncthreads();
   out[blockIdx.x * blockDim.x + threadIdx.x] = in[threadIdx.x];
 }
+// Runs of k elements a thread: k*i+c with 0 <= c < k, the same k for
+// every access, is private; a c out of range, or two widths, is not.
+__global__ void pairs(float *v, float a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  v[2 * i] = a;
+  v[2 * i + 1] = v[2 * i] * a;
+}
+__global__ void pairs_overlap(float *v, float a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  v[2 * i] = a;
+  v[2 * i + 2] = a;
+}
+__global__ void pairs_widths(float *v, float a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  v[2 * i] = a;
+  v[4 * i + 1] = a;
+}
