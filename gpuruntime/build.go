@@ -162,11 +162,9 @@ func compileModeModule(ctx context.Context, dir string, m *manifest.Manifest, op
 
 // hasSharedTarget says whether a kernel of m has a shared-memory target.
 func hasSharedTarget(m *manifest.Manifest) bool {
-	for _, k := range m.Kernels {
-		for _, t := range k.Targets {
-			if t.Space == manifest.SpaceShared {
-				return true
-			}
+	for i := range m.Kernels {
+		if m.Kernels[i].HasShared() {
+			return true
 		}
 	}
 	return false

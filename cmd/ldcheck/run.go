@@ -334,7 +334,7 @@ func (req *runRequest) moduleToLoad(c *cli.Context) module {
 		return nativeModule
 	case req.det:
 		return detModule
-	case c.Bool("intra-warp") && kernelHasShared(req.k):
+	case c.Bool("intra-warp") && req.k.HasShared():
 		return intraWarpModule
 	}
 	return checkedModule
@@ -543,17 +543,6 @@ func orderDependentAtomics(m *manifest.Manifest, k *manifest.Kernel) []string {
 		out = append(out, fmt.Sprintf("%s:%d: %s (%s: %s)", filepath.Base(file), a.Line, a.Call, a.Class, a.Class.Why()))
 	}
 	return out
-}
-
-// kernelHasShared says whether k has a shared-memory target, the only
-// memory the intra-warp check looks at.
-func kernelHasShared(k *manifest.Kernel) bool {
-	for _, t := range k.Targets {
-		if t.Space == manifest.SpaceShared {
-			return true
-		}
-	}
-	return false
 }
 
 // registerCapEnv caps the registers of the instrumented kernels (an
