@@ -11,6 +11,9 @@ level-2 kernel's time can be compared with and without it (ncu.sh).
   G  level 2's global accesses go straight to the base (no page hooks)
   I  region-end functions force-inlined
   K  level-2 launches exit at once
+  P  no second pass: every region runs once, checked as pass 1
+  R  region ends are bare barriers (no check, no second pass; with G,
+     or the segments fill up)
 Each pattern must match the header exactly; a stale one stops the script.
 """
 import sys
@@ -46,4 +49,9 @@ if "I" in letters:
 if "K" in letters:
     rep("static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {\n",
         "static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {\n  if (ldc_g.mode == LDC_MODE_REPLAY) asm volatile(\"exit;\");\n")
+if "P" in letters:
+    rep("  if (p == 1 && !det && !fin) {\n    t->pass = 2;", "  if (0) {\n    t->pass = 2;")
+    rep("  if (p != 2 && !LDC_DET_ON && !fin) return compared;", "  if (0) return compared;")
+if "R" in letters:
+    rep("  int det = LDC_DET_ON, p = det ? 1 : t->pass;\n", "  if (1) { ldc_bar(); return 0; }\n  int det = LDC_DET_ON, p = det ? 1 : t->pass;\n")
 open(path, "w").write(src)

@@ -71,6 +71,7 @@
 #define LDC_MAX_SHARED 16
 // Largest page (bytes); pages hold whole elements of the target.
 #define LDC_MAX_PAGE 4096
+#define LDC_READERS 128 // words of struct ldc_block_state's readers (a power of two)
 
 // Race record kinds and spaces (shared with gpuruntime's Go side).
 #define LDC_RACE_WW 1
@@ -353,6 +354,13 @@ struct ldc_thread {
   int pred_op, pred;
 };
 
+// Bytes [lo, hi) of a shared target's copy a thread read in a region
+// (ldc_sr); empty when hi == 0.
+struct ldc_rr {
+  unsigned lo, hi;
+};
+#define LDC_RR_EMPTY (ldc_rr{~0u, 0u})
+
 struct ldc_block_state {
   void *shared_orig[LDC_MAX_SHARED];
   int pass, from, to;
@@ -362,6 +370,11 @@ struct ldc_block_state {
   unsigned seg_peak;  // the most slots one of its regions took (told the host once, at the end)
   unsigned long long compared; // bytes its threads' checks compared (told the host once, at the end)
   unsigned char *seg; // and where it is
+  int want2;          // level 2, pass-1 check: some thread found that the region needs its second pass
+  // Level 2: the warps that read a global target's page in this region,
+  // by a hash of the page (a superset: pages share words); cleared at
+  // every region end. See ldc_pass2_wanted.
+  unsigned readers[LDC_READERS];
 };
 
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_block_linear() {
@@ -432,6 +445,11 @@ static __device__ LDC_ENGINE __forceinline__ unsigned ldc_lane() {
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_redux_add(unsigned mask, unsigned v) {
   unsigned r;
   asm volatile("redux.sync.add.u32 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(mask));
+  return r;
+}
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_redux_max(unsigned mask, unsigned v) {
+  unsigned r;
+  asm volatile("redux.sync.max.u32 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(mask));
   return r;
 }
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_match_any(unsigned mask, unsigned long long v) {
@@ -848,6 +866,10 @@ static __device__ LDC_ENGINE void *ldc_cow_block(const struct ldc_alloc *al, uns
 #if !defined(LDC_CPU)
   if (!write) {
 #endif
+    if (!write) { // (ldc_flag, here before its definition)
+      unsigned *r = &ldc_block()->readers[ldc_hash(page) & (LDC_READERS - 1)];
+      if (!(*(volatile unsigned *)r & (1u << warp))) atomicOr(r, 1u << warp);
+    }
     unsigned char *d = ldc_seg_find(seg, page, warp, write, &s, &h);
     if (s >= 0) {
       // A deterministic run's warps start from their block's copy.
@@ -907,6 +929,7 @@ template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_access(T 
 #define LDC_W(p) ldc_access((p), 1)
 
 static __device__ LDC_ENGINE void ldc_smark_any(const void *p, unsigned long n);
+static __device__ LDC_ENGINE void ldc_srmark_any(const void *p, unsigned long n);
 static __device__ LDC_ENGINE void ldc_iw_any(const void *p, unsigned long n, int write);
 
 // memcpy, memset and memmove in kernels and device functions: byte by byte
@@ -916,6 +939,7 @@ static __device__ LDC_ENGINE void *ldc_memcpy(void *dst, const void *src, unsign
   unsigned char *d = (unsigned char *)dst;
   const unsigned char *s = (const unsigned char *)src;
   ldc_smark_any(dst, n);
+  ldc_srmark_any(src, n);
   ldc_iw_any(src, n, 0);
   ldc_iw_any(dst, n, 1);
   for (unsigned long i = 0; i < n; i++) *LDC_W(d + i) = *LDC_R(s + i);
@@ -925,6 +949,7 @@ static __device__ LDC_ENGINE void *ldc_memmove(void *dst, const void *src, unsig
   unsigned char *d = (unsigned char *)dst;
   const unsigned char *s = (const unsigned char *)src;
   ldc_smark_any(dst, n);
+  ldc_srmark_any(src, n);
   ldc_iw_any(src, n, 0);
   ldc_iw_any(dst, n, 1);
   if (d < s) {
@@ -1117,8 +1142,8 @@ static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, 
   }
   unsigned char *base = ldc_shared_copies(i);
   if (tid == 0) ldc_block()->shared_orig[i] = orig;
-  // The copies, then (when tracked) the writer masks.
-  unsigned long long all = ldc_g.shared_tracked ? ldc_align16(bytes * w) + 4 * ldc_granules(bytes) : bytes * w;
+  // The copies, then (when tracked) the writer masks and the warps' read ranges.
+  unsigned long long all = ldc_g.shared_tracked ? ldc_align16(bytes * w) + ldc_align16(4 * ldc_granules(bytes)) + 8 * w : bytes * w;
   // 16 bytes a store: the room is 16-byte aligned and padded to 16 bytes
   // (SharedCopyBytes); byte stores cost a 1024-thread block 128 each.
   for (unsigned long long j = tid; j < ldc_align16(all) / 16; j += n) ((uint4 *)base)[j] = make_uint4(0, 0, 0, 0);
@@ -1135,15 +1160,19 @@ static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, 
 // checks at the barrier then visit the copies of those warps only; every
 // other warp's copy holds what the protocol last put there. A warp reads
 // the mask before it sets its bit, so a loop of stores to one granule costs
-// one atomic, not one each.
+// one atomic, not one each. After the writer masks, each warp's range of
+// granules read in the region's first pass, [~lo, hi) as two words that
+// grow by atomicMax from 0 (empty): ldc_range_pub.
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_warp_bit() { return 1u << (ldc_thread_linear() >> 5); }
 static __device__ LDC_ENGINE __forceinline__ void ldc_flag(unsigned *f, unsigned bit) {
   if (!(*(volatile unsigned *)f & bit)) atomicOr(f, bit);
 }
 
+static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_ranges(int i);
 // ldc_smark flags the granules of bytes [p, p+n) in the calling warp's
-// copy of shared target i; addresses outside it are left alone.
-static __device__ LDC_ENGINE __forceinline__ void ldc_smark(int i, const void *p, unsigned long n) {
+// copy of shared target i (their writer masks, or, when read is 1, the
+// warp's read range); addresses outside it are left alone.
+static __device__ LDC_ENGINE __forceinline__ void ldc_smark(int i, const void *p, unsigned long n, int read) {
   if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY) return;
   unsigned long long bytes = ldc_g.shared_bytes[i];
   unsigned char *c = ldc_shared_copies(i);
@@ -1152,13 +1181,48 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_smark(int i, const void *p
   unsigned *fl = (unsigned *)(c + ldc_align16(bytes * ldc_warps()));
   unsigned long long last = off + (n ? n - 1 : 0);
   if (last >= bytes) last = bytes - 1;
+  if (read) {
+    unsigned *rg = ldc_ranges(i) + 2 * (ldc_thread_linear() >> 5);
+    atomicMax(rg, ~(unsigned)(off >> 4));
+    atomicMax(rg + 1, (unsigned)(last >> 4) + 1);
+    return;
+  }
   unsigned bit = ldc_warp_bit();
   for (unsigned long long g = off >> 4; g <= last >> 4; g++) ldc_flag(fl + g, bit);
 }
 static __device__ LDC_ENGINE void ldc_smark_any(const void *p, unsigned long n) {
   if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY) return;
-  for (int i = 0; i < ldc_g.nshared; i++) ldc_smark(i, p, n);
+  for (int i = 0; i < ldc_g.nshared; i++) ldc_smark(i, p, n, 0);
 }
+// ldc_srmark_any marks the reads of memcpy's and memmove's sources.
+static __device__ LDC_ENGINE void ldc_srmark_any(const void *p, unsigned long n) {
+  if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY) return;
+  for (int i = 0; i < ldc_g.nshared; i++) ldc_smark(i, p, n, 1);
+}
+// ldc_ranges is the read ranges of the block's warps in shared target i.
+static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_ranges(int i) {
+  unsigned long long bytes = ldc_g.shared_bytes[i];
+  return (unsigned *)(ldc_shared_copies(i) + ldc_align16(bytes * ldc_warps()) + ldc_align16(4 * ldc_granules(bytes)));
+}
+// ldc_range_pub adds the bytes [r.lo, r.hi) of shared target i that the
+// calling thread read in a region's first pass to its warp's range (level
+// 2, tracked targets only; one pair of atomics per warp where the lanes
+// can be reduced first).
+static __device__ LDC_ENGINE void ldc_range_pub(int i, struct ldc_rr r) {
+  if (ldc_g.mode != LDC_MODE_REPLAY || !ldc_g.shared_tracked) return;
+  unsigned nlo = r.hi ? ~(r.lo >> 4) : 0u, hi = r.hi ? ((r.hi - 1) >> 4) + 1 : 0u;
+#if !defined(LDC_CPU)
+  unsigned m = __activemask();
+  nlo = ldc_redux_max(m, nlo);
+  hi = ldc_redux_max(m, hi);
+  if ((int)ldc_lane() != __ffs(m) - 1) return;
+#endif
+  if (!hi) return;
+  unsigned *rg = ldc_ranges(i) + 2 * (ldc_thread_linear() >> 5);
+  atomicMax(rg, nlo);
+  atomicMax(rg + 1, hi);
+}
+
 // ldc_shared_flags is the flags of the calling block's copies of shared
 // target i, or null where stores are not flagged (untracked kernels,
 // plain runs and level 1, which run on the block's own shared memory).
@@ -1170,18 +1234,49 @@ static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_shared_flags(int i) {
 // is at copy, bytes long: flag the granules it touches. The compiler keeps
 // copy and flags in the kernel's variables, so this is a subtraction, a
 // compare and a load of the mask (an atomic the first time).
+// ldc_mark sets bit in the masks f of the granules of an access of n
+// bytes at off (at most three granules for n <= 32: no loop in the common
+// case, which keeps nvcc unrolling the loops around the accesses). A plain
+// load, not a volatile one: a stale mask costs one more atomic, no more.
+template <unsigned long long n> static __device__ LDC_ENGINE __forceinline__ void ldc_mark(unsigned *f, unsigned long long off, unsigned bit) {
+  unsigned long long g = off >> 4, last = (off + n - 1) >> 4;
+  if (!(f[g] & bit)) atomicOr(f + g, bit);
+  if (n > 1 && last != g) {
+    if (n > 32) {
+      for (unsigned long long h = g + 1; h < last; h++)
+        if (!(f[h] & bit)) atomicOr(f + h, bit);
+    } else if (n > 16 && last > g + 1 && !(f[g + 1] & bit)) {
+      atomicOr(f + g + 1, bit);
+    }
+    if (!(f[last] & bit)) atomicOr(f + last, bit);
+  }
+}
 template <class C, class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_sw(const C *copy, unsigned *flags, unsigned long long bytes, T *p) {
   if (flags) {
     unsigned long long off = (unsigned long long)((const unsigned char *)p - (const unsigned char *)copy);
-    if (off < bytes) {
-      unsigned bit = ldc_warp_bit();
-      ldc_flag(flags + (off >> 4), bit);
-      if ((off + sizeof(T) - 1) >> 4 != off >> 4) ldc_flag(flags + ((off + sizeof(T) - 1) >> 4), bit);
-    }
+    if (off < bytes) ldc_mark<sizeof(T)>(flags, off, ldc_warp_bit());
   }
   return p;
 }
 #define LDC_SW(copy, flags, bytes, p) ldc_sw((copy), (flags), (bytes), (p))
+// A read of a shared target widens the bytes [lo, hi) the thread read of
+// its warp's copy in this region, kept in the kernel's registers (ALU only:
+// a mark in memory at every read cost matmul's inner loop four times its
+// time, even where never taken). Each first pass's end publishes them per
+// warp (LDC_READS_K, ldc_range_pub), which tells whether the region needs
+// its second pass (ldc_pass2_wanted).
+template <class C, class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_sr(const C *copy, struct ldc_rr &r, unsigned long long bytes, T *p) {
+  unsigned long long off = (unsigned long long)((const unsigned char *)p - (const unsigned char *)copy);
+  if (off < bytes) {
+    unsigned lo = (unsigned)off, hi = (unsigned)(off + sizeof(T));
+    r.lo = lo < r.lo ? lo : r.lo;
+    r.hi = hi > r.hi ? hi : r.hi;
+  }
+  return p;
+}
+#define LDC_SR(copy, rr, bytes, p) ldc_sr((copy), (rr), (bytes), (p))
+// A compound assignment (+=, ++) and an atomic read what they write.
+#define LDC_SRW(copy, flags, rr, bytes, p) ldc_sw((copy), (flags), (bytes), ldc_sr((copy), (rr), (bytes), (p)))
 
 // ---- Intra-warp races: the records (struct ldc_iw) ----
 //
@@ -1334,13 +1429,13 @@ template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_iw_ptr(T 
   if (ldc_g.iw.on && ldc_g.mode == LDC_MODE_REPLAY) ldc_iw_find((const void *)p, sizeof(T), site, w == 1);
   return p;
 }
-#define LDC_SA(copy, flags, bytes, p) ldc_sw((copy), (flags), (bytes), (p))
+#define LDC_SA(copy, flags, rr, bytes, p) LDC_SRW((copy), (flags), (rr), (bytes), (p))
 
 // ldc_check_byte checks one byte of a target at the end of a region: s is
 // the original (which holds U after pass 1), c the byte in warp 0's copy,
 // the copies stride bytes apart.
 static __device__ LDC_ENGINE __forceinline__ void ldc_check_byte(int p, int space, int target, unsigned char *s, unsigned char *c, unsigned long long stride,
-                                                      unsigned W, long long offset, const struct ldc_block_state *bs, int block) {
+                                                      unsigned W, long long offset, const struct ldc_block_state *bs, int block, int fin) {
   unsigned char orig = *s;
   if (p == 1) {
     unsigned char u = orig;
@@ -1358,8 +1453,9 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_byte(int p, int spac
         u = v;
       }
     }
-    // U with each warp's own change reverted (every writer's, after a race).
-    for (unsigned w = 0; w < W; w++) c[w * stride] = (raced ? c[w * stride] != orig : (int)w == writer) ? orig : u;
+    // U with each warp's own change reverted (every writer's, after a
+    // race); U alone when the region is final (fin: no second pass).
+    for (unsigned w = 0; w < W; w++) c[w * stride] = !fin && (raced ? c[w * stride] != orig : (int)w == writer) ? orig : u;
     *s = u;
   } else if (p == 2) {
     for (unsigned w = 0; w < W; w++) {
@@ -1380,7 +1476,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_byte(int p, int spac
 // warp). Pass 1 still stores U in every copy (each warp reads its own in
 // pass 2).
 static __device__ LDC_ENGINE __forceinline__ void ldc_check_word_masked(int p, int target, unsigned *s, unsigned *c, unsigned long long stride, unsigned W,
-                                                                        unsigned mask, long long offset, const struct ldc_block_state *bs, int block) {
+                                                                        unsigned mask, long long offset, const struct ldc_block_state *bs, int block, int fin) {
   unsigned orig = *s;
   if (p == 1) {
     unsigned uv = orig, wr = 0, multi = 0, writers = 0, w0 = 0;
@@ -1408,14 +1504,14 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_word_masked(int p, i
     }
     if (writers == 0) return;
     if (writers == 1) {
-      for (unsigned w = 0; w < W; w++) c[w * stride] = w == w0 ? orig : uv;
+      for (unsigned w = 0; w < W; w++) c[w * stride] = w == w0 && !fin ? orig : uv;
       *s = uv;
       return;
     }
     // U with each writer's own change reverted (every writer's, after a
     // race); the warps outside the mask held S and get U.
     for (unsigned w = 0; w < W; w++) {
-      if (!(mask >> w & 1u)) {
+      if (!(mask >> w & 1u) || fin) {
         c[w * stride] = uv;
         continue;
       }
@@ -1449,7 +1545,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_word_masked(int p, i
 // copy differs from U where pass 1 wrote, or from its snapshot elsewhere,
 // read something another warp wrote (read-write). Then the segment is
 // emptied for the next region.
-static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_block_state *bs, int block, unsigned tid, unsigned n) {
+static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_block_state *bs, int block, unsigned tid, unsigned n, int fin) {
   unsigned char *seg = bs->seg;
   unsigned long long compared = 0;
   if (!seg) return 0;
@@ -1525,6 +1621,7 @@ static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_
       } else if (wr) {
         ldc_store_word(bp, uv, wr);
       }
+      if (fin) continue; // no second pass: the segment is emptied below
       written[q * wps + k] = (unsigned char)((wr & 1) | (wr >> 7 & 2) | (wr >> 14 & 4) | (wr >> 21 & 8));
       for (int s = pl[q].head; s >= 0; s = slots[s].next) {
         unsigned *dp = (unsigned *)ldc_seg_data(seg, s) + k, *sp = (unsigned *)ldc_seg_snap(seg, s) + k;
@@ -1552,7 +1649,7 @@ static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_
       }
     }
   }
-  if (p != 2 && !LDC_DET_ON) return compared;
+  if (p != 2 && !LDC_DET_ON && !fin) return compared;
   // Empty the segment for the next region.
   ldc_bar();
   unsigned long long *keys = ldc_seg_keys(seg);
@@ -1603,6 +1700,72 @@ static __device__ LDC_ENGINE __noinline__ void ldc_det_settle(unsigned W, unsign
   }
 }
 
+// ldc_overlap: some warp of readers r is not the one writer of w (or w has
+// two): a warp may have read bytes that another wrote.
+static __device__ LDC_ENGINE __forceinline__ int ldc_overlap(unsigned w, unsigned r) { return w && r && ((w & (w - 1)) || (r & ~w)); }
+
+// ldc_pass2_wanted (every thread of the block, at the end of a region's
+// first pass) says whether this thread found a reason to run the region's
+// second pass. The second pass re-runs each warp from U with its own
+// writes undone: it can differ from the first only for a warp that read
+// bytes another warp wrote. With every access to the targets marked (a
+// writer mask per 16 bytes of the shared targets and each warp's range of
+// 16 bytes read; reader bits per global page hash), a region where no 16
+// bytes (no global page) were written by one warp and read by another
+// has nothing for the second pass to find, and ends after its first: the
+// write-write check is the same, and every warp goes on from U. Kept in
+// every region: untracked shared targets (a store or read the compiler
+// cannot see), the atomic-plain and intra-warp checks (they note the
+// accesses of second passes), deterministic runs (no second pass).
+static __device__ LDC_ENGINE int ldc_pass2_wanted(struct ldc_block_state *bs, unsigned tid, unsigned n, unsigned W) {
+  if (ldc_g.ap.mask || ldc_iw_on() || LDC_DET_ON) return 1;
+  if (ldc_g.nshared && !ldc_g.shared_tracked) return 1;
+  int want = 0;
+  for (int i = 0; i < ldc_g.nshared; i++) {
+    if (!bs->shared_orig[i]) continue;
+    unsigned long long bytes = ldc_g.shared_bytes[i], ng = ldc_granules(bytes);
+    const unsigned *fl = (const unsigned *)(ldc_shared_copies(i) + ldc_align16(bytes * W)), *rg = ldc_ranges(i);
+    unsigned readers = 0; // warps that read anything of target i
+    for (unsigned r = 0; r < W; r++)
+      if (rg[2 * r + 1]) readers |= 1u << r;
+    if (!readers) continue;
+    for (unsigned long long g = tid; g < ng && !want; g += n) {
+      unsigned w = fl[g];
+      if (!w) continue;
+      for (unsigned bits = readers; bits; bits &= bits - 1) {
+        unsigned r = __ffs(bits) - 1;
+        if (g >= ~rg[2 * r] && g < rg[2 * r + 1] && ldc_overlap(w, 1u << r)) {
+          want = 1;
+          break;
+        }
+      }
+    }
+  }
+  unsigned char *seg = bs->seg;
+  if (seg) {
+    unsigned npages = ldc_seg_counters(seg)[1];
+    const struct ldc_page_entry *pl = ldc_seg_pages(seg);
+    const struct ldc_slot *slots = ldc_seg_slots(seg);
+    for (unsigned q = tid; q < npages && !want; q += n) {
+      unsigned w = 0;
+      for (int sl = pl[q].head; sl >= 0; sl = slots[sl].next) w |= 1u << slots[sl].unit;
+      if (ldc_overlap(w, bs->readers[ldc_hash(pl[q].page) & (LDC_READERS - 1)])) want = 1;
+    }
+  }
+  return want;
+}
+
+// ldc_clear_ranges empties the warps' read ranges once a first pass's
+// check has read them (level 2, tracked shared targets).
+static __device__ LDC_ENGINE void ldc_clear_ranges(struct ldc_block_state *bs, unsigned tid, unsigned n, unsigned W) {
+  if (!ldc_g.shared_tracked) return;
+  for (int i = 0; i < ldc_g.nshared; i++) {
+    if (!bs->shared_orig[i]) continue;
+    unsigned *rg = ldc_ranges(i);
+    for (unsigned j = tid; j < 2 * W; j += n) rg[j] = 0;
+  }
+}
+
 // ldc_check_pred reduces the predicates of the threads at a predicate
 // barrier over the block (every thread of the block calls it, bs->pred_op
 // is block-uniform after ldc_check's first barrier) and gives each of them
@@ -1642,6 +1805,9 @@ static __device__ LDC_ENGINE void ldc_check_pred(struct ldc_thread *t, struct ld
 // Pass 2: a warp whose copy differs from U read something another warp
 // wrote: a read-write race. Every copy is reset to U for the next region.
 // Global pages the warps wrote are checked the same way (ldc_seg_check).
+// A first pass that needs no second (ldc_pass2_wanted) is final: every
+// copy takes U, the masks and the segment are emptied, and ldc_check
+// returns 2 (to the threads that ended the pass; idle ones get 0).
 static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int id) {
   struct ldc_block_state *bs = ldc_block();
   if (pass) {
@@ -1654,7 +1820,13 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
   int p = bs->pass;
   unsigned tid = ldc_thread_linear(), n = ldc_block_threads(), W = ldc_warps();
   if (bs->pred_op) ldc_check_pred(t, bs, tid, n);
-  int block = (int)ldc_block_linear();
+  int block = (int)ldc_block_linear(), fin = 0;
+  if (p == 1 && !LDC_DET_ON) {
+    if (ldc_pass2_wanted(bs, tid, n, W)) bs->want2 = 1;
+    ldc_bar();
+    fin = !bs->want2;
+    ldc_clear_ranges(bs, tid, n, W);
+  }
   // Counted in a register, added to the thread's total once: t lives in
   // local memory, and a read-modify-write of it per word cost more than
   // the compare it counted.
@@ -1681,7 +1853,7 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
           unsigned mask = fl[g];
           if (!mask) continue;
           for (unsigned long k = 4 * g; k < 4 * g + 4 && k < nw; k++) {
-            ldc_check_word_masked(p, i, (unsigned *)s + k, (unsigned *)c + k, nw, W, mask, (long long)(4 * k), bs, block);
+            ldc_check_word_masked(p, i, (unsigned *)s + k, (unsigned *)c + k, nw, W, mask, (long long)(4 * k), bs, block, fin);
             cmp += 4ull * W;
           }
           fl[g] = 0;
@@ -1690,7 +1862,7 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
         for (unsigned long k = tid; k < bytes / 4; k += n) {
           unsigned mask = fl[k >> 2];
           if (mask) {
-            ldc_check_word_masked(p, i, (unsigned *)s + k, (unsigned *)c + k, bytes / 4, W, mask, (long long)(4 * k), bs, block);
+            ldc_check_word_masked(p, i, (unsigned *)s + k, (unsigned *)c + k, bytes / 4, W, mask, (long long)(4 * k), bs, block, fin);
             cmp += 4ull * W;
           }
         }
@@ -1698,24 +1870,24 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
         bytewise = 1;
         for (unsigned long j = tid; j < bytes; j += n)
           if (fl[j >> 4]) {
-            ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block);
+            ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block, fin);
             cmp += W;
           }
       }
     } else if (words) {
       for (unsigned long k = tid; k < bytes / 4; k += n) {
-        ldc_check_word_masked(p, i, (unsigned *)s + k, (unsigned *)c + k, bytes / 4, W, W == 32 ? ~0u : (1u << W) - 1u, (long long)(4 * k), bs, block);
+        ldc_check_word_masked(p, i, (unsigned *)s + k, (unsigned *)c + k, bytes / 4, W, W == 32 ? ~0u : (1u << W) - 1u, (long long)(4 * k), bs, block, fin);
         cmp += 4ull * W;
       }
     } else {
       for (unsigned long j = tid; j < bytes; j += n) {
-        ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block);
+        ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block, fin);
         cmp += W;
       }
     }
   }
   if (LDC_DET_ON) ldc_det_settle(W, tid, n);
-  if (ldc_g.shared_tracked && ((p != 1 && bytewise) || LDC_DET_ON)) {
+  if (ldc_g.shared_tracked && ((p != 1 && bytewise) || LDC_DET_ON || fin)) {
     // The region is over in both passes (or, deterministic, in its only
     // one): clear the flags for the next one, once every thread is done
     // reading them (the barrier at the end orders this before the next
@@ -1727,7 +1899,10 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
       for (unsigned long long g = tid; g < ldc_granules(bytes); g += n) fl[g] = 0;
     }
   }
-  t->compared += cmp + ldc_seg_check(p, bs, block, tid, n);
+  t->compared += cmp + ldc_seg_check(p, bs, block, tid, n, fin);
+  // The global reader bits start empty in every pass (the first pass's
+  // were read above, before the barrier after ldc_pass2_wanted).
+  for (unsigned j = tid; j < LDC_READERS; j += n) bs->readers[j] = 0;
   if (p == 2 && pass == 2 && t->differ) {
     struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_LOCAL, -1, t->start, id, (int)(tid / 32), -1, block, (int)tid, -1, 0, 0};
     ldc_record_race(r);
@@ -1740,7 +1915,10 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
     }
   }
   ldc_bar();
-  return 0;
+  // Read by every thread before the barrier above; set again only after
+  // the next check's first barrier.
+  if (tid == 0) bs->want2 = 0;
+  return fin && pass ? 2 : 0;
 }
 
 // ldc_boundary is called by a thread that reached barrier id (or the exit,
@@ -1758,8 +1936,8 @@ static __device__ LDC_ENGINE int ldc_boundary(struct ldc_thread *t, int id) {
   } else if (id != t->end1) {
     t->differ = 1;
   }
-  ldc_check(t, p, id);
-  if (p == 1 && !det) {
+  int fin = ldc_check(t, p, id) == 2;
+  if (p == 1 && !det && !fin) {
     t->pass = 2;
     t->natomic = t->atomic_start;
     ldc_iw_reset(t->ap_epoch);
@@ -1777,7 +1955,7 @@ static __device__ LDC_ENGINE int ldc_boundary(struct ldc_thread *t, int id) {
 // ldc_idle keeps a finished thread in its block's checks until all are done.
 static __device__ LDC_ENGINE void ldc_idle(struct ldc_thread *t) {
   t->done = 1;
-  while (!ldc_check(t, 0, -1)) {
+  while (ldc_check(t, 0, -1) != 1) {
   }
   // Every thread of the block is here (the last check's barrier let them
   // all out together): add the block's count to the launch's, once.
@@ -2030,8 +2208,13 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
     if (ldc_t.mode != LDC_MODE_REPLAY) {                        \
       __syncthreads();                                          \
     } else {                                                    \
-      if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
-      else LDC_SAVE_##K(ldc_end);                               \
+      if (ldc_t.pass == 2) {                                    \
+        LDC_DIFF_##K(ldc_end);                                  \
+        LDC_READS_RESET_##K();                                  \
+      } else {                                                  \
+        LDC_SAVE_##K(ldc_end);                                  \
+        LDC_READS_##K();                                        \
+      }                                                         \
       if (ldc_boundary(&ldc_t, ID)) {                           \
         LDC_LOAD_##K(ldc_start);                                \
         goto ldc_dispatch_##K;                                  \
@@ -2050,8 +2233,13 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
       OUT = F(P);                                               \
     } else {                                                    \
       ldc_t.pred = (P);                                         \
-      if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
-      else LDC_SAVE_##K(ldc_end);                               \
+      if (ldc_t.pass == 2) {                                    \
+        LDC_DIFF_##K(ldc_end);                                  \
+        LDC_READS_RESET_##K();                                  \
+      } else {                                                  \
+        LDC_SAVE_##K(ldc_end);                                  \
+        LDC_READS_##K();                                        \
+      }                                                         \
       ldc_t.pred_op = OP;                                       \
       if (ldc_boundary(&ldc_t, ID)) {                           \
         LDC_LOAD_##K(ldc_start);                                \
@@ -2065,8 +2253,13 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
 #define LDC_EXIT(K)                                             \
   do {                                                          \
     if (ldc_t.mode == LDC_MODE_REPLAY) {                        \
-      if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
-      else LDC_SAVE_##K(ldc_end);                               \
+      if (ldc_t.pass == 2) {                                    \
+        LDC_DIFF_##K(ldc_end);                                  \
+        LDC_READS_RESET_##K();                                  \
+      } else {                                                  \
+        LDC_SAVE_##K(ldc_end);                                  \
+        LDC_READS_##K();                                        \
+      }                                                         \
       if (ldc_boundary(&ldc_t, -1)) {                           \
         LDC_LOAD_##K(ldc_start);                                \
         goto ldc_dispatch_##K;                                  \
