@@ -231,9 +231,9 @@ func (r *checkRun) sharedTable(c *Ctx) error {
 // SharedCopyBytes is the room a block needs for its warps' copies of a
 // shared target of the given size: the copies one after the other, then
 // (used when the accesses are tracked) a 4-byte writer mask per 16 bytes
-// and two words per warp for the range it read, each part 16-byte aligned
+// and a word of the warps that read it, each part 16-byte aligned
 // (ldc_shared_copy, ldc_ranges).
 func SharedCopyBytes(bytes uint64, warps int) uint64 {
 	align := func(n uint64) uint64 { return (n + 15) / 16 * 16 }
-	return align(uint64(warps)*bytes) + align(4*((bytes+15)/16)) + align(8*uint64(warps))
+	return align(uint64(warps)*bytes) + align(4*((bytes+15)/16)) + 16
 }

@@ -210,7 +210,7 @@ func (kr *kernelRewrite) implicitConstruction(init *passes.Node) bool {
 // and compare of the thread's locals (the state a replayed region must
 // start from and the live-out values compared between passes), and the
 // publishing (LDC_READS) and emptying (LDC_READS_RESET) of the read
-// ranges of the tracked shared targets, named in table order.
+// flags of the tracked shared targets, named in table order.
 func (kr *kernelRewrite) macros(locals []*local, ranges []string) string {
 	K := kr.index
 	var size, put, get, cmp []string

@@ -14,7 +14,7 @@ import (
 // bytes it touches (LDC_SW for plain stores, LDC_SRW for compound ones,
 // LDC_SA for the address given to an atomic; ldc_memcpy and friends flag
 // what they write), and the checks visit flagged granules only. Every read
-// widens the thread's range of bytes read (LDC_SR, in registers): a region
+// sets the thread's read flag for the target (LDC_SR, a register): a region
 // where no warp read what another wrote needs no second pass.
 //
 // A store the flags miss would leave the warps' copies apart after the
@@ -32,9 +32,9 @@ type sharedTarget struct {
 	name, bytes string
 }
 
-// hook is the call that flags the store to (LDC_SW), widens the read
-// range with the read of (LDC_SR), or does both for the compound store to
-// or atomic on (LDC_SRW, LDC_SA) address a.
+// hook is the call that flags the store to (LDC_SW), sets the read flag
+// for the read of (LDC_SR), or does both for the compound store to or
+// atomic on (LDC_SRW, LDC_SA) address a.
 func (t sharedTarget) hook(macro string) string {
 	switch macro {
 	case "LDC_SW":

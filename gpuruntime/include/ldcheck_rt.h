@@ -354,12 +354,10 @@ struct ldc_thread {
   int pred_op, pred;
 };
 
-// Bytes [lo, hi) of a shared target's copy a thread read in a region
-// (ldc_sr); empty when hi == 0.
-struct ldc_rr {
-  unsigned lo, hi;
-};
-#define LDC_RR_EMPTY (ldc_rr{~0u, 0u})
+// Whether a thread read a shared target in a region (ldc_sr): one
+// register, set to a constant, which nvcc hoists out of the loops that read.
+typedef unsigned ldc_rr;
+#define LDC_RR_EMPTY 0u
 
 struct ldc_block_state {
   void *shared_orig[LDC_MAX_SHARED];
@@ -445,11 +443,6 @@ static __device__ LDC_ENGINE __forceinline__ unsigned ldc_lane() {
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_redux_add(unsigned mask, unsigned v) {
   unsigned r;
   asm volatile("redux.sync.add.u32 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(mask));
-  return r;
-}
-static __device__ LDC_ENGINE __forceinline__ unsigned ldc_redux_max(unsigned mask, unsigned v) {
-  unsigned r;
-  asm volatile("redux.sync.max.u32 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(mask));
   return r;
 }
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_match_any(unsigned mask, unsigned long long v) {
@@ -1142,8 +1135,8 @@ static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, 
   }
   unsigned char *base = ldc_shared_copies(i);
   if (tid == 0) ldc_block()->shared_orig[i] = orig;
-  // The copies, then (when tracked) the writer masks and the warps' read ranges.
-  unsigned long long all = ldc_g.shared_tracked ? ldc_align16(bytes * w) + ldc_align16(4 * ldc_granules(bytes)) + 8 * w : bytes * w;
+  // The copies, then (when tracked) the writer masks and the readers' word.
+  unsigned long long all = ldc_g.shared_tracked ? ldc_align16(bytes * w) + ldc_align16(4 * ldc_granules(bytes)) + 16 : bytes * w;
   // 16 bytes a store: the room is 16-byte aligned and padded to 16 bytes
   // (SharedCopyBytes); byte stores cost a 1024-thread block 128 each.
   for (unsigned long long j = tid; j < ldc_align16(all) / 16; j += n) ((uint4 *)base)[j] = make_uint4(0, 0, 0, 0);
@@ -1160,9 +1153,8 @@ static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, 
 // checks at the barrier then visit the copies of those warps only; every
 // other warp's copy holds what the protocol last put there. A warp reads
 // the mask before it sets its bit, so a loop of stores to one granule costs
-// one atomic, not one each. After the writer masks, each warp's range of
-// granules read in the region's first pass, [~lo, hi) as two words that
-// grow by atomicMax from 0 (empty): ldc_range_pub.
+// one atomic, not one each. After the writer masks, the warps that read
+// the target in the region's first pass, a bit each (ldc_range_pub).
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_warp_bit() { return 1u << (ldc_thread_linear() >> 5); }
 static __device__ LDC_ENGINE __forceinline__ void ldc_flag(unsigned *f, unsigned bit) {
   if (!(*(volatile unsigned *)f & bit)) atomicOr(f, bit);
@@ -1181,13 +1173,11 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_smark(int i, const void *p
   unsigned *fl = (unsigned *)(c + ldc_align16(bytes * ldc_warps()));
   unsigned long long last = off + (n ? n - 1 : 0);
   if (last >= bytes) last = bytes - 1;
+  unsigned bit = ldc_warp_bit();
   if (read) {
-    unsigned *rg = ldc_ranges(i) + 2 * (ldc_thread_linear() >> 5);
-    atomicMax(rg, ~(unsigned)(off >> 4));
-    atomicMax(rg + 1, (unsigned)(last >> 4) + 1);
+    ldc_flag(ldc_ranges(i), bit);
     return;
   }
-  unsigned bit = ldc_warp_bit();
   for (unsigned long long g = off >> 4; g <= last >> 4; g++) ldc_flag(fl + g, bit);
 }
 static __device__ LDC_ENGINE void ldc_smark_any(const void *p, unsigned long n) {
@@ -1199,28 +1189,17 @@ static __device__ LDC_ENGINE void ldc_srmark_any(const void *p, unsigned long n)
   if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY) return;
   for (int i = 0; i < ldc_g.nshared; i++) ldc_smark(i, p, n, 1);
 }
-// ldc_ranges is the read ranges of the block's warps in shared target i.
+// ldc_ranges is the word of the warps that read shared target i (a bit each).
 static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_ranges(int i) {
   unsigned long long bytes = ldc_g.shared_bytes[i];
   return (unsigned *)(ldc_shared_copies(i) + ldc_align16(bytes * ldc_warps()) + ldc_align16(4 * ldc_granules(bytes)));
 }
-// ldc_range_pub adds the bytes [r.lo, r.hi) of shared target i that the
-// calling thread read in a region's first pass to its warp's range (level
-// 2, tracked targets only; one pair of atomics per warp where the lanes
-// can be reduced first).
-static __device__ LDC_ENGINE void ldc_range_pub(int i, struct ldc_rr r) {
-  if (ldc_g.mode != LDC_MODE_REPLAY || !ldc_g.shared_tracked) return;
-  unsigned nlo = r.hi ? ~(r.lo >> 4) : 0u, hi = r.hi ? ((r.hi - 1) >> 4) + 1 : 0u;
-#if !defined(LDC_CPU)
-  unsigned m = __activemask();
-  nlo = ldc_redux_max(m, nlo);
-  hi = ldc_redux_max(m, hi);
-  if ((int)ldc_lane() != __ffs(m) - 1) return;
-#endif
-  if (!hi) return;
-  unsigned *rg = ldc_ranges(i) + 2 * (ldc_thread_linear() >> 5);
-  atomicMax(rg, nlo);
-  atomicMax(rg + 1, hi);
+// ldc_range_pub adds the calling thread's warp to the readers of shared
+// target i when the thread read it in a region's first pass (level 2,
+// tracked targets only).
+static __device__ LDC_ENGINE void ldc_range_pub(int i, ldc_rr r) {
+  if (!r || ldc_g.mode != LDC_MODE_REPLAY || !ldc_g.shared_tracked) return;
+  ldc_flag(ldc_ranges(i), ldc_warp_bit());
 }
 
 // ldc_shared_flags is the flags of the calling block's copies of shared
@@ -1259,19 +1238,16 @@ template <class C, class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_
   return p;
 }
 #define LDC_SW(copy, flags, bytes, p) ldc_sw((copy), (flags), (bytes), (p))
-// A read of a shared target widens the bytes [lo, hi) the thread read of
-// its warp's copy in this region, kept in the kernel's registers (ALU only:
-// a mark in memory at every read cost matmul's inner loop four times its
-// time, even where never taken). Each first pass's end publishes them per
-// warp (LDC_READS_K, ldc_range_pub), which tells whether the region needs
-// its second pass (ldc_pass2_wanted).
-template <class C, class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_sr(const C *copy, struct ldc_rr &r, unsigned long long bytes, T *p) {
-  unsigned long long off = (unsigned long long)((const unsigned char *)p - (const unsigned char *)copy);
-  if (off < bytes) {
-    unsigned lo = (unsigned)off, hi = (unsigned)(off + sizeof(T));
-    r.lo = lo < r.lo ? lo : r.lo;
-    r.hi = hi > r.hi ? hi : r.hi;
-  }
+// A read of a shared target sets the thread's flag for it (a register:
+// ranges of bytes read, or marks in memory at every read, cost matmul's
+// inner loop two to four times its time, even in level 1 where they serve
+// nothing). Each first pass's end publishes the flags per warp
+// (LDC_READS_K, ldc_range_pub), which tells whether the region needs its
+// second pass (ldc_pass2_wanted).
+template <class C, class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_sr(const C *copy, ldc_rr &r, unsigned long long bytes, T *p) {
+  (void)copy;
+  (void)bytes;
+  r = 1;
   return p;
 }
 #define LDC_SR(copy, rr, bytes, p) ldc_sr((copy), (rr), (bytes), (p))
@@ -1709,10 +1685,11 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_overlap(unsigned w, unsigne
 // second pass. The second pass re-runs each warp from U with its own
 // writes undone: it can differ from the first only for a warp that read
 // bytes another warp wrote. With every access to the targets marked (a
-// writer mask per 16 bytes of the shared targets and each warp's range of
-// 16 bytes read; reader bits per global page hash), a region where no 16
-// bytes (no global page) were written by one warp and read by another
-// has nothing for the second pass to find, and ends after its first: the
+// writer mask per 16 bytes of the shared targets and the warps that read
+// each; reader bits per global page hash), a region where no 16 bytes of
+// a shared target were written by one warp while another read the target,
+// and no global page was written by one warp and read by another, has
+// nothing for the second pass to find, and ends after its first: the
 // write-write check is the same, and every warp goes on from U. Kept in
 // every region: untracked shared targets (a store or read the compiler
 // cannot see), the atomic-plain and intra-warp checks (they note the
@@ -1724,22 +1701,11 @@ static __device__ LDC_ENGINE int ldc_pass2_wanted(struct ldc_block_state *bs, un
   for (int i = 0; i < ldc_g.nshared; i++) {
     if (!bs->shared_orig[i]) continue;
     unsigned long long bytes = ldc_g.shared_bytes[i], ng = ldc_granules(bytes);
-    const unsigned *fl = (const unsigned *)(ldc_shared_copies(i) + ldc_align16(bytes * W)), *rg = ldc_ranges(i);
-    unsigned readers = 0; // warps that read anything of target i
-    for (unsigned r = 0; r < W; r++)
-      if (rg[2 * r + 1]) readers |= 1u << r;
+    const unsigned *fl = (const unsigned *)(ldc_shared_copies(i) + ldc_align16(bytes * W));
+    unsigned readers = *ldc_ranges(i); // warps that read anything of target i
     if (!readers) continue;
-    for (unsigned long long g = tid; g < ng && !want; g += n) {
-      unsigned w = fl[g];
-      if (!w) continue;
-      for (unsigned bits = readers; bits; bits &= bits - 1) {
-        unsigned r = __ffs(bits) - 1;
-        if (g >= ~rg[2 * r] && g < rg[2 * r + 1] && ldc_overlap(w, 1u << r)) {
-          want = 1;
-          break;
-        }
-      }
-    }
+    for (unsigned long long g = tid; g < ng && !want; g += n)
+      if (ldc_overlap(fl[g], readers)) want = 1;
   }
   unsigned char *seg = bs->seg;
   if (seg) {
@@ -1755,14 +1721,13 @@ static __device__ LDC_ENGINE int ldc_pass2_wanted(struct ldc_block_state *bs, un
   return want;
 }
 
-// ldc_clear_ranges empties the warps' read ranges once a first pass's
+// ldc_clear_ranges empties the targets' reader bits once a first pass's
 // check has read them (level 2, tracked shared targets).
 static __device__ LDC_ENGINE void ldc_clear_ranges(struct ldc_block_state *bs, unsigned tid, unsigned n, unsigned W) {
   if (!ldc_g.shared_tracked) return;
   for (int i = 0; i < ldc_g.nshared; i++) {
     if (!bs->shared_orig[i]) continue;
-    unsigned *rg = ldc_ranges(i);
-    for (unsigned j = tid; j < 2 * W; j += n) rg[j] = 0;
+    if (tid == 0) *ldc_ranges(i) = 0;
   }
 }
 
