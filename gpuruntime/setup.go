@@ -229,11 +229,10 @@ func (r *checkRun) sharedTable(c *Ctx) error {
 }
 
 // SharedCopyBytes is the room a block needs for its warps' copies of a
-// shared target of the given size: the copies one after the other, then
-// (used when the accesses are tracked) a 4-byte writer mask per 16 bytes
-// and a word of the warps that read it, each part 16-byte aligned
-// (ldc_shared_copy, ldc_ranges).
+// shared target of the given size: the copies one after the other, then a
+// 4-byte writer mask per 16 bytes (used when the stores are tracked), each
+// part 16-byte aligned (ldc_shared_copy).
 func SharedCopyBytes(bytes uint64, warps int) uint64 {
 	align := func(n uint64) uint64 { return (n + 15) / 16 * 16 }
-	return align(uint64(warps)*bytes) + align(4*((bytes+15)/16)) + 16
+	return align(uint64(warps)*bytes) + align(4*((bytes+15)/16))
 }

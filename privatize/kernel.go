@@ -204,13 +204,7 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 		}
 	}
 	kr.dispatchEdits(&es, shared)
-	var ranges []string
-	if kr.sharedTracked {
-		for _, n := range sharedOrder {
-			ranges = append(ranges, n.Name)
-		}
-	}
-	return append(es, foreign...), kr.macros(locals, ranges), nil
+	return append(es, foreign...), kr.macros(locals), nil
 }
 
 // sharedTargetDecls returns the kernel's own __shared__ declarations that
@@ -434,7 +428,7 @@ func (kr *kernelRewrite) sharedCopyEdit(es *edits, i int, n *passes.Node) error 
 	}
 	flags := ""
 	if kr.sharedTracked {
-		flags = fmt.Sprintf(" unsigned *ldc_f_%s = ldc_shared_flags(%d); ldc_rr ldc_r_%s = LDC_RR_EMPTY;", n.Name, i, n.Name)
+		flags = fmt.Sprintf(" unsigned *ldc_f_%s = ldc_shared_flags(%d);", n.Name, i)
 	}
 	if n.Extern {
 		// extern __shared__ T name[]: the backends declare the dynamic

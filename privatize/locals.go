@@ -208,10 +208,8 @@ func (kr *kernelRewrite) implicitConstruction(init *passes.Node) bool {
 
 // macros defines, before the user's code, the per-kernel save, restore
 // and compare of the thread's locals (the state a replayed region must
-// start from and the live-out values compared between passes), and the
-// publishing (LDC_READS) and emptying (LDC_READS_RESET) of the read
-// flags of the tracked shared targets, named in table order.
-func (kr *kernelRewrite) macros(locals []*local, ranges []string) string {
+// start from and the live-out values compared between passes).
+func (kr *kernelRewrite) macros(locals []*local) string {
 	K := kr.index
 	var size, put, get, cmp []string
 	for _, l := range locals {
@@ -227,13 +225,6 @@ func (kr *kernelRewrite) macros(locals []*local, ranges []string) string {
 	fmt.Fprintf(&b, "#define LDC_SAVE_%d(B) do { unsigned char *ldc_q = (B); %s (void)ldc_q; } while (0)\n", K, strings.Join(put, " "))
 	fmt.Fprintf(&b, "#define LDC_LOAD_%d(B) do { const unsigned char *ldc_q = (B); %s (void)ldc_q; } while (0)\n", K, strings.Join(get, " "))
 	fmt.Fprintf(&b, "#define LDC_DIFF_%d(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; %s ldc_t.differ = ldc_d; } while (0)\n", K, strings.Join(cmp, " "))
-	var pub, reset []string
-	for i, n := range ranges {
-		pub = append(pub, fmt.Sprintf("ldc_range_pub(%d, ldc_r_%s);", i, n))
-		reset = append(reset, fmt.Sprintf("ldc_r_%s = LDC_RR_EMPTY;", n))
-	}
-	fmt.Fprintf(&b, "#define LDC_READS_%d() do { %s } while (0)\n", K, strings.Join(append(pub, reset...), " "))
-	fmt.Fprintf(&b, "#define LDC_READS_RESET_%d() do { %s } while (0)\n", K, strings.Join(reset, " "))
 	return b.String()
 }
 

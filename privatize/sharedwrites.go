@@ -7,15 +7,13 @@ import (
 	"ldcheck/passes"
 )
 
-// Tracked shared accesses. The checks at a barrier compare every warp's copy
+// Tracked shared writes. The checks at a barrier compare every warp's copy
 // of every shared target with the others; a region that writes a few words
 // of a large tile would pay for the whole tile, times the warps, at every
 // barrier. So every store to a shared target also sets a flag for the 16
-// bytes it touches (LDC_SW for plain stores, LDC_SRW for compound ones,
-// LDC_SA for the address given to an atomic; ldc_memcpy and friends flag
-// what they write), and the checks visit flagged granules only. Every read
-// sets the thread's read flag for the target (LDC_SR, a register): a region
-// where no warp read what another wrote needs no second pass.
+// bytes it touches (LDC_SW for plain stores, LDC_SA for the address given
+// to an atomic; ldc_memcpy and friends flag what they write), and the checks
+// visit flagged granules only.
 //
 // A store the flags miss would leave the warps' copies apart after the
 // barrier, so tracking is all or nothing per kernel: it is on only when
@@ -32,17 +30,9 @@ type sharedTarget struct {
 	name, bytes string
 }
 
-// hook is the call that flags the store to (LDC_SW), sets the read flag
-// for the read of (LDC_SR), or does both for the compound store to or
-// atomic on (LDC_SRW, LDC_SA) address a.
+// hook is the call that flags the store to (or atomic on) address a.
 func (t sharedTarget) hook(macro string) string {
-	switch macro {
-	case "LDC_SW":
-		return fmt.Sprintf("LDC_SW(ldc_p_%s, ldc_f_%s, %s, ", t.name, t.name, t.bytes)
-	case "LDC_SR":
-		return fmt.Sprintf("LDC_SR(ldc_p_%s, ldc_r_%s, %s, ", t.name, t.name, t.bytes)
-	}
-	return fmt.Sprintf("%s(ldc_p_%s, ldc_f_%s, ldc_r_%s, %s, ", macro, t.name, t.name, t.name, t.bytes)
+	return fmt.Sprintf("%s(ldc_p_%s, ldc_f_%s, %s, ", macro, t.name, t.name, t.bytes)
 }
 
 // sharedWriteEdits returns the edits that flag the stores to the shared
@@ -84,20 +74,11 @@ func sharedWriteEdits(body *passes.Node, targets map[string]sharedTarget, src []
 			}
 			why = fmt.Sprintf("line %d: %s is used as a pointer", e.Pos.Line, n.Name)
 		case isWrite(e, p) && (p.Kind == "BinaryOperator" || p.Kind == "CompoundAssignOperator" || p.Kind == "UnaryOperator"):
-			macro := "LDC_SRW" // +=, ++: the store reads too
-			if p.Kind == "BinaryOperator" {
-				macro = "LDC_SW"
-			}
 			d := depth(e)
-			es.insert(e.Pos.Offset, "(*"+tg.hook(macro)+"&(", -1000+2*d)
+			es.insert(e.Pos.Offset, "(*"+tg.hook("LDC_SW")+"&(", -1000+2*d)
 			es.insert(e.Pos.End, ")))", 1000-2*d)
 		case e.Parent != nil && (e.Parent.Kind == "UnexposedExpr" || e.Parent.Kind == "ParenExpr" && p != nil && p.Kind == "UnexposedExpr"):
-			// Read (the implicit lvalue-to-rvalue conversion): marked, so
-			// that a region whose warps read nothing another wrote can
-			// end after its first pass (ldc_pass2_wanted).
-			d := depth(e)
-			es.insert(e.Pos.Offset, "(*"+tg.hook("LDC_SR")+"&(", -1000+2*d)
-			es.insert(e.Pos.End, ")))", 1000-2*d)
+			// Read (the implicit lvalue-to-rvalue conversion).
 		default:
 			why = fmt.Sprintf("line %d: %s is used where ldcheck cannot see whether it is written", e.Pos.Line, n.Name)
 		}

@@ -354,11 +354,6 @@ struct ldc_thread {
   int pred_op, pred;
 };
 
-// Whether a thread read a shared target in a region (ldc_sr): one
-// register, set to a constant, which nvcc hoists out of the loops that read.
-typedef unsigned ldc_rr;
-#define LDC_RR_EMPTY 0u
-
 struct ldc_block_state {
   void *shared_orig[LDC_MAX_SHARED];
   int pass, from, to;
@@ -922,7 +917,6 @@ template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_access(T 
 #define LDC_W(p) ldc_access((p), 1)
 
 static __device__ LDC_ENGINE void ldc_smark_any(const void *p, unsigned long n);
-static __device__ LDC_ENGINE void ldc_srmark_any(const void *p, unsigned long n);
 static __device__ LDC_ENGINE void ldc_iw_any(const void *p, unsigned long n, int write);
 
 // memcpy, memset and memmove in kernels and device functions: byte by byte
@@ -932,7 +926,6 @@ static __device__ LDC_ENGINE void *ldc_memcpy(void *dst, const void *src, unsign
   unsigned char *d = (unsigned char *)dst;
   const unsigned char *s = (const unsigned char *)src;
   ldc_smark_any(dst, n);
-  ldc_srmark_any(src, n);
   ldc_iw_any(src, n, 0);
   ldc_iw_any(dst, n, 1);
   for (unsigned long i = 0; i < n; i++) *LDC_W(d + i) = *LDC_R(s + i);
@@ -942,7 +935,6 @@ static __device__ LDC_ENGINE void *ldc_memmove(void *dst, const void *src, unsig
   unsigned char *d = (unsigned char *)dst;
   const unsigned char *s = (const unsigned char *)src;
   ldc_smark_any(dst, n);
-  ldc_srmark_any(src, n);
   ldc_iw_any(src, n, 0);
   ldc_iw_any(dst, n, 1);
   if (d < s) {
@@ -1135,8 +1127,8 @@ static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, 
   }
   unsigned char *base = ldc_shared_copies(i);
   if (tid == 0) ldc_block()->shared_orig[i] = orig;
-  // The copies, then (when tracked) the writer masks and the readers' word.
-  unsigned long long all = ldc_g.shared_tracked ? ldc_align16(bytes * w) + ldc_align16(4 * ldc_granules(bytes)) + 16 : bytes * w;
+  // The copies, then (when tracked) the writer masks.
+  unsigned long long all = ldc_g.shared_tracked ? ldc_align16(bytes * w) + 4 * ldc_granules(bytes) : bytes * w;
   // 16 bytes a store: the room is 16-byte aligned and padded to 16 bytes
   // (SharedCopyBytes); byte stores cost a 1024-thread block 128 each.
   for (unsigned long long j = tid; j < ldc_align16(all) / 16; j += n) ((uint4 *)base)[j] = make_uint4(0, 0, 0, 0);
@@ -1153,18 +1145,15 @@ static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, 
 // checks at the barrier then visit the copies of those warps only; every
 // other warp's copy holds what the protocol last put there. A warp reads
 // the mask before it sets its bit, so a loop of stores to one granule costs
-// one atomic, not one each. After the writer masks, the warps that read
-// the target in the region's first pass, a bit each (ldc_range_pub).
+// one atomic, not one each.
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_warp_bit() { return 1u << (ldc_thread_linear() >> 5); }
 static __device__ LDC_ENGINE __forceinline__ void ldc_flag(unsigned *f, unsigned bit) {
   if (!(*(volatile unsigned *)f & bit)) atomicOr(f, bit);
 }
 
-static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_ranges(int i);
 // ldc_smark flags the granules of bytes [p, p+n) in the calling warp's
-// copy of shared target i (their writer masks, or, when read is 1, the
-// warp's read range); addresses outside it are left alone.
-static __device__ LDC_ENGINE __forceinline__ void ldc_smark(int i, const void *p, unsigned long n, int read) {
+// copy of shared target i; addresses outside it are left alone.
+static __device__ LDC_ENGINE __forceinline__ void ldc_smark(int i, const void *p, unsigned long n) {
   if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY) return;
   unsigned long long bytes = ldc_g.shared_bytes[i];
   unsigned char *c = ldc_shared_copies(i);
@@ -1174,34 +1163,12 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_smark(int i, const void *p
   unsigned long long last = off + (n ? n - 1 : 0);
   if (last >= bytes) last = bytes - 1;
   unsigned bit = ldc_warp_bit();
-  if (read) {
-    ldc_flag(ldc_ranges(i), bit);
-    return;
-  }
   for (unsigned long long g = off >> 4; g <= last >> 4; g++) ldc_flag(fl + g, bit);
 }
 static __device__ LDC_ENGINE void ldc_smark_any(const void *p, unsigned long n) {
   if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY) return;
-  for (int i = 0; i < ldc_g.nshared; i++) ldc_smark(i, p, n, 0);
+  for (int i = 0; i < ldc_g.nshared; i++) ldc_smark(i, p, n);
 }
-// ldc_srmark_any marks the reads of memcpy's and memmove's sources.
-static __device__ LDC_ENGINE void ldc_srmark_any(const void *p, unsigned long n) {
-  if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY) return;
-  for (int i = 0; i < ldc_g.nshared; i++) ldc_smark(i, p, n, 1);
-}
-// ldc_ranges is the word of the warps that read shared target i (a bit each).
-static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_ranges(int i) {
-  unsigned long long bytes = ldc_g.shared_bytes[i];
-  return (unsigned *)(ldc_shared_copies(i) + ldc_align16(bytes * ldc_warps()) + ldc_align16(4 * ldc_granules(bytes)));
-}
-// ldc_range_pub adds the calling thread's warp to the readers of shared
-// target i when the thread read it in a region's first pass (level 2,
-// tracked targets only).
-static __device__ LDC_ENGINE void ldc_range_pub(int i, ldc_rr r) {
-  if (!r || ldc_g.mode != LDC_MODE_REPLAY || !ldc_g.shared_tracked) return;
-  ldc_flag(ldc_ranges(i), ldc_warp_bit());
-}
-
 // ldc_shared_flags is the flags of the calling block's copies of shared
 // target i, or null where stores are not flagged (untracked kernels,
 // plain runs and level 1, which run on the block's own shared memory).
@@ -1213,46 +1180,22 @@ static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_shared_flags(int i) {
 // is at copy, bytes long: flag the granules it touches. The compiler keeps
 // copy and flags in the kernel's variables, so this is a subtraction, a
 // compare and a load of the mask (an atomic the first time).
-// ldc_mark sets bit in the masks f of the granules of an access of n
-// bytes at off (at most three granules for n <= 32: no loop in the common
-// case, which keeps nvcc unrolling the loops around the accesses). A plain
-// load, not a volatile one: a stale mask costs one more atomic, no more.
-template <unsigned long long n> static __device__ LDC_ENGINE __forceinline__ void ldc_mark(unsigned *f, unsigned long long off, unsigned bit) {
-  unsigned long long g = off >> 4, last = (off + n - 1) >> 4;
-  if (!(f[g] & bit)) atomicOr(f + g, bit);
-  if (n > 1 && last != g) {
-    if (n > 32) {
-      for (unsigned long long h = g + 1; h < last; h++)
-        if (!(f[h] & bit)) atomicOr(f + h, bit);
-    } else if (n > 16 && last > g + 1 && !(f[g + 1] & bit)) {
-      atomicOr(f + g + 1, bit);
-    }
-    if (!(f[last] & bit)) atomicOr(f + last, bit);
-  }
-}
+// (Every granule the access touches: a struct of more than 16 bytes may
+// span three or more.)
 template <class C, class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_sw(const C *copy, unsigned *flags, unsigned long long bytes, T *p) {
   if (flags) {
     unsigned long long off = (unsigned long long)((const unsigned char *)p - (const unsigned char *)copy);
-    if (off < bytes) ldc_mark<sizeof(T)>(flags, off, ldc_warp_bit());
+    if (off < bytes) {
+      unsigned bit = ldc_warp_bit();
+      ldc_flag(flags + (off >> 4), bit);
+      if (sizeof(T) > 16)
+        for (unsigned long long g = (off >> 4) + 1; g < (off + sizeof(T) - 1) >> 4; g++) ldc_flag(flags + g, bit);
+      if ((off + sizeof(T) - 1) >> 4 != off >> 4) ldc_flag(flags + ((off + sizeof(T) - 1) >> 4), bit);
+    }
   }
   return p;
 }
 #define LDC_SW(copy, flags, bytes, p) ldc_sw((copy), (flags), (bytes), (p))
-// A read of a shared target sets the thread's flag for it (a register:
-// ranges of bytes read, or marks in memory at every read, cost matmul's
-// inner loop two to four times its time, even in level 1 where they serve
-// nothing). Each first pass's end publishes the flags per warp
-// (LDC_READS_K, ldc_range_pub), which tells whether the region needs its
-// second pass (ldc_pass2_wanted).
-template <class C, class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_sr(const C *copy, ldc_rr &r, unsigned long long bytes, T *p) {
-  (void)copy;
-  (void)bytes;
-  r = 1;
-  return p;
-}
-#define LDC_SR(copy, rr, bytes, p) ldc_sr((copy), (rr), (bytes), (p))
-// A compound assignment (+=, ++) and an atomic read what they write.
-#define LDC_SRW(copy, flags, rr, bytes, p) ldc_sw((copy), (flags), (bytes), ldc_sr((copy), (rr), (bytes), (p)))
 
 // ---- Intra-warp races: the records (struct ldc_iw) ----
 //
@@ -1405,7 +1348,7 @@ template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_iw_ptr(T 
   if (ldc_g.iw.on && ldc_g.mode == LDC_MODE_REPLAY) ldc_iw_find((const void *)p, sizeof(T), site, w == 1);
   return p;
 }
-#define LDC_SA(copy, flags, rr, bytes, p) LDC_SRW((copy), (flags), (rr), (bytes), (p))
+#define LDC_SA(copy, flags, bytes, p) ldc_sw((copy), (flags), (bytes), (p))
 
 // ldc_check_byte checks one byte of a target at the end of a region: s is
 // the original (which holds U after pass 1), c the byte in warp 0's copy,
@@ -1684,51 +1627,40 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_overlap(unsigned w, unsigne
 // first pass) says whether this thread found a reason to run the region's
 // second pass. The second pass re-runs each warp from U with its own
 // writes undone: it can differ from the first only for a warp that read
-// bytes another warp wrote. With every access to the targets marked (a
-// writer mask per 16 bytes of the shared targets and the warps that read
-// each; reader bits per global page hash), a region where no 16 bytes of
-// a shared target were written by one warp while another read the target,
-// and no global page was written by one warp and read by another, has
-// nothing for the second pass to find, and ends after its first: the
-// write-write check is the same, and every warp goes on from U. Kept in
-// every region: untracked shared targets (a store or read the compiler
-// cannot see), the atomic-plain and intra-warp checks (they note the
-// accesses of second passes), deterministic runs (no second pass).
+// bytes another warp wrote. A region that stored to no shared target, and
+// whose global pages were each written by one warp that alone read them
+// (reader bits per page hash, set by every global read, beside the warps'
+// page copies), has nothing for the second pass to find, and ends after
+// its first: the write-write check is the same, and every warp goes on
+// from U. Shared reads are not marked (a mark at every read, in memory or
+// in registers, cost matmul2048's loops two to four times their time on
+// the H100): a region that stores to a shared target keeps its second
+// pass. So do every region of kernels with untracked shared targets (a
+// store the compiler cannot see), with the atomic-plain or intra-warp
+// checks (they note the accesses of second passes), and deterministic
+// runs (no second pass).
 static __device__ LDC_ENGINE int ldc_pass2_wanted(struct ldc_block_state *bs, unsigned tid, unsigned n, unsigned W) {
   if (ldc_g.ap.mask || ldc_iw_on() || LDC_DET_ON) return 1;
   if (ldc_g.nshared && !ldc_g.shared_tracked) return 1;
-  int want = 0;
   for (int i = 0; i < ldc_g.nshared; i++) {
     if (!bs->shared_orig[i]) continue;
     unsigned long long bytes = ldc_g.shared_bytes[i], ng = ldc_granules(bytes);
     const unsigned *fl = (const unsigned *)(ldc_shared_copies(i) + ldc_align16(bytes * W));
-    unsigned readers = *ldc_ranges(i); // warps that read anything of target i
-    if (!readers) continue;
-    for (unsigned long long g = tid; g < ng && !want; g += n)
-      if (ldc_overlap(fl[g], readers)) want = 1;
+    for (unsigned long long g = tid; g < ng; g += n)
+      if (fl[g]) return 1;
   }
   unsigned char *seg = bs->seg;
   if (seg) {
     unsigned npages = ldc_seg_counters(seg)[1];
     const struct ldc_page_entry *pl = ldc_seg_pages(seg);
     const struct ldc_slot *slots = ldc_seg_slots(seg);
-    for (unsigned q = tid; q < npages && !want; q += n) {
+    for (unsigned q = tid; q < npages; q += n) {
       unsigned w = 0;
       for (int sl = pl[q].head; sl >= 0; sl = slots[sl].next) w |= 1u << slots[sl].unit;
-      if (ldc_overlap(w, bs->readers[ldc_hash(pl[q].page) & (LDC_READERS - 1)])) want = 1;
+      if (ldc_overlap(w, bs->readers[ldc_hash(pl[q].page) & (LDC_READERS - 1)])) return 1;
     }
   }
-  return want;
-}
-
-// ldc_clear_ranges empties the targets' reader bits once a first pass's
-// check has read them (level 2, tracked shared targets).
-static __device__ LDC_ENGINE void ldc_clear_ranges(struct ldc_block_state *bs, unsigned tid, unsigned n, unsigned W) {
-  if (!ldc_g.shared_tracked) return;
-  for (int i = 0; i < ldc_g.nshared; i++) {
-    if (!bs->shared_orig[i]) continue;
-    if (tid == 0) *ldc_ranges(i) = 0;
-  }
+  return 0;
 }
 
 // ldc_check_pred reduces the predicates of the threads at a predicate
@@ -1790,7 +1722,6 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
     if (ldc_pass2_wanted(bs, tid, n, W)) bs->want2 = 1;
     ldc_bar();
     fin = !bs->want2;
-    ldc_clear_ranges(bs, tid, n, W);
   }
   // Counted in a register, added to the thread's total once: t lives in
   // local memory, and a read-modify-write of it per word cost more than
@@ -2173,13 +2104,8 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
     if (ldc_t.mode != LDC_MODE_REPLAY) {                        \
       __syncthreads();                                          \
     } else {                                                    \
-      if (ldc_t.pass == 2) {                                    \
-        LDC_DIFF_##K(ldc_end);                                  \
-        LDC_READS_RESET_##K();                                  \
-      } else {                                                  \
-        LDC_SAVE_##K(ldc_end);                                  \
-        LDC_READS_##K();                                        \
-      }                                                         \
+      if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
+      else LDC_SAVE_##K(ldc_end);                               \
       if (ldc_boundary(&ldc_t, ID)) {                           \
         LDC_LOAD_##K(ldc_start);                                \
         goto ldc_dispatch_##K;                                  \
@@ -2198,13 +2124,8 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
       OUT = F(P);                                               \
     } else {                                                    \
       ldc_t.pred = (P);                                         \
-      if (ldc_t.pass == 2) {                                    \
-        LDC_DIFF_##K(ldc_end);                                  \
-        LDC_READS_RESET_##K();                                  \
-      } else {                                                  \
-        LDC_SAVE_##K(ldc_end);                                  \
-        LDC_READS_##K();                                        \
-      }                                                         \
+      if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
+      else LDC_SAVE_##K(ldc_end);                               \
       ldc_t.pred_op = OP;                                       \
       if (ldc_boundary(&ldc_t, ID)) {                           \
         LDC_LOAD_##K(ldc_start);                                \
@@ -2218,13 +2139,8 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
 #define LDC_EXIT(K)                                             \
   do {                                                          \
     if (ldc_t.mode == LDC_MODE_REPLAY) {                        \
-      if (ldc_t.pass == 2) {                                    \
-        LDC_DIFF_##K(ldc_end);                                  \
-        LDC_READS_RESET_##K();                                  \
-      } else {                                                  \
-        LDC_SAVE_##K(ldc_end);                                  \
-        LDC_READS_##K();                                        \
-      }                                                         \
+      if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
+      else LDC_SAVE_##K(ldc_end);                               \
       if (ldc_boundary(&ldc_t, -1)) {                           \
         LDC_LOAD_##K(ldc_start);                                \
         goto ldc_dispatch_##K;                                  \

@@ -14,9 +14,7 @@ import (
 // Version changes whenever the instrumented code's hooks or this file's
 // meaning change; a build directory of another version must be rebuilt.
 // Version 2: the native (uninstrumented) source and modules.
-// Version 3: reads of shared targets are marked (LDC_SR, LDC_SRW): a
-// build without the marks would let every region skip its second pass.
-const Version = 3
+const Version = 2
 
 // RuntimeHeader is the device-side runtime header the instrumented source
 // includes (privatize writes the #include, gpuruntime supplies the file).

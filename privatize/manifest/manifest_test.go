@@ -149,7 +149,7 @@ func TestRead(t *testing.T) {
 	for _, tc := range []struct{ name, text, want string }{
 		{"empty object", "{}", `not an ldcheck manifest: it has no "version" field; rebuild with ` + "`ldcheck build FILE.cu`"},
 		{"not json", "{", "corrupt manifest"},
-		{"other version", `{"version": 1}`, "made by another ldcheck version (manifest version 1, this ldcheck reads 3)"},
+		{"other version", `{"version": 1}`, "made by another ldcheck version (manifest version 1, this ldcheck reads 2)"},
 		{"inconsistent", string(b), "invalid manifest: kernel sum: target out: parameter index 99 is outside the parameter list (3 parameters); rebuild with `ldcheck build /src/reduce.cu`"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
