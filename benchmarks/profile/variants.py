@@ -50,8 +50,8 @@ if "K" in letters:
     rep("static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {\n",
         "static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {\n  if (ldc_g.mode == LDC_MODE_REPLAY) asm volatile(\"exit;\");\n")
 if "P" in letters:
-    rep("  if (p == 1 && !det && !fin) {\n    t->pass = 2;", "  if (0) {\n    t->pass = 2;")
-    rep("  if (p != 2 && !LDC_DET_ON && !fin) return compared;", "  if (0) return compared;")
+    rep("  if (p == 1 && !det) {\n    t->pass = 2;", "  if (0) {\n    t->pass = 2;")
+    rep("  if (p != 2 && !LDC_DET_ON) return compared;", "  if (0) return compared;")
 if "R" in letters:
     rep("  int det = LDC_DET_ON, p = det ? 1 : t->pass;\n", "  if (1) { ldc_bar(); return 0; }\n  int det = LDC_DET_ON, p = det ? 1 : t->pass;\n")
 open(path, "w").write(src)

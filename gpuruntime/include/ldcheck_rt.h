@@ -71,7 +71,6 @@
 #define LDC_MAX_SHARED 16
 // Largest page (bytes); pages hold whole elements of the target.
 #define LDC_MAX_PAGE 4096
-#define LDC_READERS 128 // words of struct ldc_block_state's readers (a power of two)
 
 // Race record kinds and spaces (shared with gpuruntime's Go side).
 #define LDC_RACE_WW 1
@@ -363,11 +362,6 @@ struct ldc_block_state {
   unsigned seg_peak;  // the most slots one of its regions took (told the host once, at the end)
   unsigned long long compared; // bytes its threads' checks compared (told the host once, at the end)
   unsigned char *seg; // and where it is
-  int want2;          // level 2, pass-1 check: some thread found that the region needs its second pass
-  // Level 2: the warps that read a global target's page in this region,
-  // by a hash of the page (a superset: pages share words); cleared at
-  // every region end. See ldc_pass2_wanted.
-  unsigned readers[LDC_READERS];
 };
 
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_block_linear() {
@@ -854,10 +848,6 @@ static __device__ LDC_ENGINE void *ldc_cow_block(const struct ldc_alloc *al, uns
 #if !defined(LDC_CPU)
   if (!write) {
 #endif
-    if (!write) { // (ldc_flag, here before its definition)
-      unsigned *r = &ldc_block()->readers[ldc_hash(page) & (LDC_READERS - 1)];
-      if (!(*(volatile unsigned *)r & (1u << warp))) atomicOr(r, 1u << warp);
-    }
     unsigned char *d = ldc_seg_find(seg, page, warp, write, &s, &h);
     if (s >= 0) {
       // A deterministic run's warps start from their block's copy.
@@ -1180,14 +1170,14 @@ static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_shared_flags(int i) {
 // is at copy, bytes long: flag the granules it touches. The compiler keeps
 // copy and flags in the kernel's variables, so this is a subtraction, a
 // compare and a load of the mask (an atomic the first time).
-// (Every granule the access touches: a struct of more than 16 bytes may
-// span three or more.)
 template <class C, class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_sw(const C *copy, unsigned *flags, unsigned long long bytes, T *p) {
   if (flags) {
     unsigned long long off = (unsigned long long)((const unsigned char *)p - (const unsigned char *)copy);
     if (off < bytes) {
       unsigned bit = ldc_warp_bit();
       ldc_flag(flags + (off >> 4), bit);
+      // The granules between the first and the last, for a store wider
+      // than 16 bytes (a misaligned double4 spans three).
       if (sizeof(T) > 16)
         for (unsigned long long g = (off >> 4) + 1; g < (off + sizeof(T) - 1) >> 4; g++) ldc_flag(flags + g, bit);
       if ((off + sizeof(T) - 1) >> 4 != off >> 4) ldc_flag(flags + ((off + sizeof(T) - 1) >> 4), bit);
@@ -1354,7 +1344,7 @@ template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_iw_ptr(T 
 // the original (which holds U after pass 1), c the byte in warp 0's copy,
 // the copies stride bytes apart.
 static __device__ LDC_ENGINE __forceinline__ void ldc_check_byte(int p, int space, int target, unsigned char *s, unsigned char *c, unsigned long long stride,
-                                                      unsigned W, long long offset, const struct ldc_block_state *bs, int block, int fin) {
+                                                      unsigned W, long long offset, const struct ldc_block_state *bs, int block) {
   unsigned char orig = *s;
   if (p == 1) {
     unsigned char u = orig;
@@ -1372,9 +1362,8 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_byte(int p, int spac
         u = v;
       }
     }
-    // U with each warp's own change reverted (every writer's, after a
-    // race); U alone when the region is final (fin: no second pass).
-    for (unsigned w = 0; w < W; w++) c[w * stride] = !fin && (raced ? c[w * stride] != orig : (int)w == writer) ? orig : u;
+    // U with each warp's own change reverted (every writer's, after a race).
+    for (unsigned w = 0; w < W; w++) c[w * stride] = (raced ? c[w * stride] != orig : (int)w == writer) ? orig : u;
     *s = u;
   } else if (p == 2) {
     for (unsigned w = 0; w < W; w++) {
@@ -1395,7 +1384,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_byte(int p, int spac
 // warp). Pass 1 still stores U in every copy (each warp reads its own in
 // pass 2).
 static __device__ LDC_ENGINE __forceinline__ void ldc_check_word_masked(int p, int target, unsigned *s, unsigned *c, unsigned long long stride, unsigned W,
-                                                                        unsigned mask, long long offset, const struct ldc_block_state *bs, int block, int fin) {
+                                                                        unsigned mask, long long offset, const struct ldc_block_state *bs, int block) {
   unsigned orig = *s;
   if (p == 1) {
     unsigned uv = orig, wr = 0, multi = 0, writers = 0, w0 = 0;
@@ -1423,14 +1412,14 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_word_masked(int p, i
     }
     if (writers == 0) return;
     if (writers == 1) {
-      for (unsigned w = 0; w < W; w++) c[w * stride] = w == w0 && !fin ? orig : uv;
+      for (unsigned w = 0; w < W; w++) c[w * stride] = w == w0 ? orig : uv;
       *s = uv;
       return;
     }
     // U with each writer's own change reverted (every writer's, after a
     // race); the warps outside the mask held S and get U.
     for (unsigned w = 0; w < W; w++) {
-      if (!(mask >> w & 1u) || fin) {
+      if (!(mask >> w & 1u)) {
         c[w * stride] = uv;
         continue;
       }
@@ -1464,7 +1453,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_word_masked(int p, i
 // copy differs from U where pass 1 wrote, or from its snapshot elsewhere,
 // read something another warp wrote (read-write). Then the segment is
 // emptied for the next region.
-static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_block_state *bs, int block, unsigned tid, unsigned n, int fin) {
+static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_block_state *bs, int block, unsigned tid, unsigned n) {
   unsigned char *seg = bs->seg;
   unsigned long long compared = 0;
   if (!seg) return 0;
@@ -1540,7 +1529,6 @@ static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_
       } else if (wr) {
         ldc_store_word(bp, uv, wr);
       }
-      if (fin) continue; // no second pass: the segment is emptied below
       written[q * wps + k] = (unsigned char)((wr & 1) | (wr >> 7 & 2) | (wr >> 14 & 4) | (wr >> 21 & 8));
       for (int s = pl[q].head; s >= 0; s = slots[s].next) {
         unsigned *dp = (unsigned *)ldc_seg_data(seg, s) + k, *sp = (unsigned *)ldc_seg_snap(seg, s) + k;
@@ -1568,7 +1556,7 @@ static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_
       }
     }
   }
-  if (p != 2 && !LDC_DET_ON && !fin) return compared;
+  if (p != 2 && !LDC_DET_ON) return compared;
   // Empty the segment for the next region.
   ldc_bar();
   unsigned long long *keys = ldc_seg_keys(seg);
@@ -1619,50 +1607,6 @@ static __device__ LDC_ENGINE __noinline__ void ldc_det_settle(unsigned W, unsign
   }
 }
 
-// ldc_overlap: some warp of readers r is not the one writer of w (or w has
-// two): a warp may have read bytes that another wrote.
-static __device__ LDC_ENGINE __forceinline__ int ldc_overlap(unsigned w, unsigned r) { return w && r && ((w & (w - 1)) || (r & ~w)); }
-
-// ldc_pass2_wanted (every thread of the block, at the end of a region's
-// first pass) says whether this thread found a reason to run the region's
-// second pass. The second pass re-runs each warp from U with its own
-// writes undone: it can differ from the first only for a warp that read
-// bytes another warp wrote. A region that stored to no shared target, and
-// whose global pages were each written by one warp that alone read them
-// (reader bits per page hash, set by every global read, beside the warps'
-// page copies), has nothing for the second pass to find, and ends after
-// its first: the write-write check is the same, and every warp goes on
-// from U. Shared reads are not marked (a mark at every read, in memory or
-// in registers, cost matmul2048's loops two to four times their time on
-// the H100): a region that stores to a shared target keeps its second
-// pass. So do every region of kernels with untracked shared targets (a
-// store the compiler cannot see), with the atomic-plain or intra-warp
-// checks (they note the accesses of second passes), and deterministic
-// runs (no second pass).
-static __device__ LDC_ENGINE int ldc_pass2_wanted(struct ldc_block_state *bs, unsigned tid, unsigned n, unsigned W) {
-  if (ldc_g.ap.mask || ldc_iw_on() || LDC_DET_ON) return 1;
-  if (ldc_g.nshared && !ldc_g.shared_tracked) return 1;
-  for (int i = 0; i < ldc_g.nshared; i++) {
-    if (!bs->shared_orig[i]) continue;
-    unsigned long long bytes = ldc_g.shared_bytes[i], ng = ldc_granules(bytes);
-    const unsigned *fl = (const unsigned *)(ldc_shared_copies(i) + ldc_align16(bytes * W));
-    for (unsigned long long g = tid; g < ng; g += n)
-      if (fl[g]) return 1;
-  }
-  unsigned char *seg = bs->seg;
-  if (seg) {
-    unsigned npages = ldc_seg_counters(seg)[1];
-    const struct ldc_page_entry *pl = ldc_seg_pages(seg);
-    const struct ldc_slot *slots = ldc_seg_slots(seg);
-    for (unsigned q = tid; q < npages; q += n) {
-      unsigned w = 0;
-      for (int sl = pl[q].head; sl >= 0; sl = slots[sl].next) w |= 1u << slots[sl].unit;
-      if (ldc_overlap(w, bs->readers[ldc_hash(pl[q].page) & (LDC_READERS - 1)])) return 1;
-    }
-  }
-  return 0;
-}
-
 // ldc_check_pred reduces the predicates of the threads at a predicate
 // barrier over the block (every thread of the block calls it, bs->pred_op
 // is block-uniform after ldc_check's first barrier) and gives each of them
@@ -1702,9 +1646,6 @@ static __device__ LDC_ENGINE void ldc_check_pred(struct ldc_thread *t, struct ld
 // Pass 2: a warp whose copy differs from U read something another warp
 // wrote: a read-write race. Every copy is reset to U for the next region.
 // Global pages the warps wrote are checked the same way (ldc_seg_check).
-// A first pass that needs no second (ldc_pass2_wanted) is final: every
-// copy takes U, the masks and the segment are emptied, and ldc_check
-// returns 2 (to the threads that ended the pass; idle ones get 0).
 static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int id) {
   struct ldc_block_state *bs = ldc_block();
   if (pass) {
@@ -1717,12 +1658,7 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
   int p = bs->pass;
   unsigned tid = ldc_thread_linear(), n = ldc_block_threads(), W = ldc_warps();
   if (bs->pred_op) ldc_check_pred(t, bs, tid, n);
-  int block = (int)ldc_block_linear(), fin = 0;
-  if (p == 1 && !LDC_DET_ON) {
-    if (ldc_pass2_wanted(bs, tid, n, W)) bs->want2 = 1;
-    ldc_bar();
-    fin = !bs->want2;
-  }
+  int block = (int)ldc_block_linear();
   // Counted in a register, added to the thread's total once: t lives in
   // local memory, and a read-modify-write of it per word cost more than
   // the compare it counted.
@@ -1749,7 +1685,7 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
           unsigned mask = fl[g];
           if (!mask) continue;
           for (unsigned long k = 4 * g; k < 4 * g + 4 && k < nw; k++) {
-            ldc_check_word_masked(p, i, (unsigned *)s + k, (unsigned *)c + k, nw, W, mask, (long long)(4 * k), bs, block, fin);
+            ldc_check_word_masked(p, i, (unsigned *)s + k, (unsigned *)c + k, nw, W, mask, (long long)(4 * k), bs, block);
             cmp += 4ull * W;
           }
           fl[g] = 0;
@@ -1758,7 +1694,7 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
         for (unsigned long k = tid; k < bytes / 4; k += n) {
           unsigned mask = fl[k >> 2];
           if (mask) {
-            ldc_check_word_masked(p, i, (unsigned *)s + k, (unsigned *)c + k, bytes / 4, W, mask, (long long)(4 * k), bs, block, fin);
+            ldc_check_word_masked(p, i, (unsigned *)s + k, (unsigned *)c + k, bytes / 4, W, mask, (long long)(4 * k), bs, block);
             cmp += 4ull * W;
           }
         }
@@ -1766,24 +1702,24 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
         bytewise = 1;
         for (unsigned long j = tid; j < bytes; j += n)
           if (fl[j >> 4]) {
-            ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block, fin);
+            ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block);
             cmp += W;
           }
       }
     } else if (words) {
       for (unsigned long k = tid; k < bytes / 4; k += n) {
-        ldc_check_word_masked(p, i, (unsigned *)s + k, (unsigned *)c + k, bytes / 4, W, W == 32 ? ~0u : (1u << W) - 1u, (long long)(4 * k), bs, block, fin);
+        ldc_check_word_masked(p, i, (unsigned *)s + k, (unsigned *)c + k, bytes / 4, W, W == 32 ? ~0u : (1u << W) - 1u, (long long)(4 * k), bs, block);
         cmp += 4ull * W;
       }
     } else {
       for (unsigned long j = tid; j < bytes; j += n) {
-        ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block, fin);
+        ldc_check_byte(p, LDC_SPACE_SHARED, i, s + j, c + j, bytes, W, (long long)j, bs, block);
         cmp += W;
       }
     }
   }
   if (LDC_DET_ON) ldc_det_settle(W, tid, n);
-  if (ldc_g.shared_tracked && ((p != 1 && bytewise) || LDC_DET_ON || fin)) {
+  if (ldc_g.shared_tracked && ((p != 1 && bytewise) || LDC_DET_ON)) {
     // The region is over in both passes (or, deterministic, in its only
     // one): clear the flags for the next one, once every thread is done
     // reading them (the barrier at the end orders this before the next
@@ -1795,10 +1731,7 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
       for (unsigned long long g = tid; g < ldc_granules(bytes); g += n) fl[g] = 0;
     }
   }
-  t->compared += cmp + ldc_seg_check(p, bs, block, tid, n, fin);
-  // The global reader bits start empty in every pass (the first pass's
-  // were read above, before the barrier after ldc_pass2_wanted).
-  for (unsigned j = tid; j < LDC_READERS; j += n) bs->readers[j] = 0;
+  t->compared += cmp + ldc_seg_check(p, bs, block, tid, n);
   if (p == 2 && pass == 2 && t->differ) {
     struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_LOCAL, -1, t->start, id, (int)(tid / 32), -1, block, (int)tid, -1, 0, 0};
     ldc_record_race(r);
@@ -1811,10 +1744,7 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
     }
   }
   ldc_bar();
-  // Read by every thread before the barrier above; set again only after
-  // the next check's first barrier.
-  if (tid == 0) bs->want2 = 0;
-  return fin && pass ? 2 : 0;
+  return 0;
 }
 
 // ldc_boundary is called by a thread that reached barrier id (or the exit,
@@ -1832,8 +1762,8 @@ static __device__ LDC_ENGINE int ldc_boundary(struct ldc_thread *t, int id) {
   } else if (id != t->end1) {
     t->differ = 1;
   }
-  int fin = ldc_check(t, p, id) == 2;
-  if (p == 1 && !det && !fin) {
+  ldc_check(t, p, id);
+  if (p == 1 && !det) {
     t->pass = 2;
     t->natomic = t->atomic_start;
     ldc_iw_reset(t->ap_epoch);
@@ -1851,7 +1781,7 @@ static __device__ LDC_ENGINE int ldc_boundary(struct ldc_thread *t, int id) {
 // ldc_idle keeps a finished thread in its block's checks until all are done.
 static __device__ LDC_ENGINE void ldc_idle(struct ldc_thread *t) {
   t->done = 1;
-  while (ldc_check(t, 0, -1) != 1) {
+  while (!ldc_check(t, 0, -1)) {
   }
   // Every thread of the block is here (the last check's barrier let them
   // all out together): add the block's count to the launch's, once.
