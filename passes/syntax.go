@@ -20,10 +20,15 @@ type Node struct {
 	// Size is sizeof(Type) when known, else <= 0.
 	Size int64 `json:"size,omitempty"`
 	// Op is the operator of a unary, binary or compound-assignment
-	// expression; Postfix tells x++ from ++x.
+	// expression, empty when the operator is written in a macro's body;
+	// Postfix tells x++ from ++x.
 	Op      string `json:"op,omitempty"`
 	Postfix bool   `json:"postfix,omitempty"`
 	Pos     Pos    `json:"pos"`
+	// InMacro: the node is written in a macro's body, so Pos is the
+	// macro's use, not the node's own text. (A node written wholly in one
+	// of a macro's arguments has its own Pos there and is not InMacro.)
+	InMacro bool `json:"in_macro,omitempty"`
 	// Key identifies a declaration; Ref is the Key of the declaration an
 	// expression refers to (variables, functions, fields).
 	Key      string  `json:"key,omitempty"`
@@ -153,6 +158,10 @@ type converter struct {
 	cur  *SourceFile
 	file string
 	toks []Token
+	// expansions are the places where macros are used, per file (the
+	// offset of the macro's name -> the end of its use): a node whose range
+	// is one of them is written in the macro's body.
+	expansions map[string]map[int]int
 }
 
 // at makes f the file nodes are converted from.
@@ -185,6 +194,64 @@ func (cv *converter) kindName(k clang.CursorKind) string {
 func posOf(r clang.Range) Pos {
 	s, e := r.Start(), r.End()
 	return Pos{Line: s.Line, Col: s.Column, Offset: s.Offset, End: e.Offset}
+}
+
+// macroArgPos places a node that lies inside a macro's expansion, where
+// posOf gives an empty range at the macro's use, when the node is written
+// wholly inside one of the macro's arguments (out[i] in assert(out[i] == v)):
+// its place is the argument's text, which can be edited. Its start must
+// not map to the macro's use (a token of the body does), its end must
+// follow its start (an end in the body maps back to the use), and no
+// comma or closing parenthesis may separate the two at the top level (they
+// would lie in different arguments).
+//
+// A node written in the body of a macro used inside another's argument
+// (AT in assert(AT(i) > 0)) is placed at that inner use, still InMacro
+// (arg false).
+func (cv *converter) macroArgPos(r clang.Range) (p Pos, arg, ok bool) {
+	s := r.Start()
+	fs, fe := r.FileStart(), r.FileEnd()
+	if s.File != cv.file || fs.File != cv.file || fe.File != cv.file || fs.Offset <= s.Offset {
+		return Pos{}, false, false
+	}
+	if fe.Offset <= fs.Offset {
+		// The innermost use of a macro, inside the outer one's argument,
+		// that holds the node's start.
+		best, bestEnd := -1, 0
+		for start, end := range cv.expansions[cv.file] {
+			if start > s.Offset && start <= fs.Offset && fs.Offset < end && start > best {
+				best, bestEnd = start, end
+			}
+		}
+		if best < 0 {
+			return Pos{}, false, false
+		}
+		line, col := cv.lineCol(best)
+		return Pos{Line: line, Col: col, Offset: best, End: bestEnd}, false, true
+	}
+	i := cv.tokenAt(fs.Offset)
+	if i >= len(cv.toks) || cv.toks[i].Offset != fs.Offset {
+		return Pos{}, false, false
+	}
+	depth := 0
+	for ; i < len(cv.toks) && cv.toks[i].Offset < fe.Offset; i++ {
+		switch cv.toks[i].Spelling {
+		case "(":
+			depth++
+		case ")":
+			if depth--; depth < 0 {
+				return Pos{}, false, false
+			}
+		case ",":
+			if depth == 0 {
+				return Pos{}, false, false
+			}
+		}
+	}
+	if depth != 0 {
+		return Pos{}, false, false
+	}
+	return Pos{Line: fs.Line, Col: fs.Column, Offset: fs.Offset, End: fe.Offset}, true, true
 }
 
 func declKey(c clang.Cursor) string {
@@ -429,6 +496,24 @@ func recordArrayFields(ft clang.Type, name string, off int64, depth int) []manif
 	return out
 }
 
+// lineCol is the line and column (1-based, in bytes) of offset off of
+// the file being converted.
+func (cv *converter) lineCol(off int) (line, col int) {
+	src := cv.cur.Source
+	if off > len(src) {
+		off = len(src)
+	}
+	line, col = 1, 1
+	for _, b := range src[:off] {
+		if b == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
+
 // tokenAt returns the index of the first token starting at or after off.
 func (cv *converter) tokenAt(off int) int {
 	return sort.Search(len(cv.toks), func(i int) bool { return cv.toks[i].Offset >= off })
@@ -437,6 +522,15 @@ func (cv *converter) tokenAt(off int) int {
 func (cv *converter) node(c clang.Cursor, parent *Node) *Node {
 	k := c.Kind()
 	n := &Node{Kind: cv.kindName(k), Name: c.Spelling(), Pos: posOf(c.Extent()), Parent: parent, File: cv.cur}
+	if end, ok := cv.expansions[cv.file][n.Pos.Offset]; n.Pos.End <= n.Pos.Offset || ok && end == n.Pos.End {
+		// Written through a macro: editable where the node is wholly one
+		// of the macro's arguments; otherwise its Pos is the macro's use.
+		p, arg, ok := cv.macroArgPos(c.Extent())
+		if ok {
+			n.Pos = p
+		}
+		n.InMacro = !arg
+	}
 	t := c.Type()
 	if t.Kind() != clang.TypeInvalid {
 		n.Type = t.Spelling()
@@ -523,12 +617,17 @@ func (cv *converter) node(c clang.Cursor, parent *Node) *Node {
 			}
 		}
 	case clang.BinaryOperator, clang.CompoundAssignOperator:
-		if len(n.Children) > 0 {
+		// An operator written in a macro's body has no token of its own
+		// here: its Op stays empty (unknown).
+		if len(n.Children) > 0 && !n.InMacro {
 			if i := cv.tokenAt(n.Children[0].Pos.End); i < len(cv.toks) {
 				n.Op = cv.toks[i].Spelling
 			}
 		}
 	case clang.UnaryOperator:
+		if n.InMacro {
+			break
+		}
 		if i := cv.tokenAt(n.Pos.Offset); i < len(cv.toks) && cv.toks[i].Offset == n.Pos.Offset && cv.toks[i].Kind == clang.Punctuation {
 			n.Op = cv.toks[i].Spelling
 		} else if j := cv.tokenAt(n.Pos.End) - 1; j >= 0 && j < len(cv.toks) {
@@ -622,10 +721,20 @@ func convert(lib *clang.Lib, tu *clang.TranslationUnit, path, abs string, src []
 		sort.SliceStable(f.Tokens, func(i, j int) bool { return f.Tokens[i].Offset < f.Tokens[j].Offset })
 	}
 	u := &Unit{File: path, Source: src, Tokens: main.Tokens, Files: files, Macros: map[string][]MacroDef{}}
+	cv.expansions = map[string]map[int]int{}
 	for _, d := range root.Children() {
-		if d.Kind() == clang.MacroDefinition {
+		switch d.Kind() {
+		case clang.MacroDefinition:
 			if f := cv.files[d.Location().File]; f != nil {
 				u.Macros[d.Spelling()] = append(u.Macros[d.Spelling()], MacroDef{File: f, Pos: posOf(d.Extent())})
+			}
+		case clang.MacroExpansion:
+			if name := d.Location().File; cv.files[name] != nil {
+				if cv.expansions[name] == nil {
+					cv.expansions[name] = map[int]int{}
+				}
+				p := posOf(d.Extent())
+				cv.expansions[name][p.Offset] = p.End
 			}
 		}
 	}

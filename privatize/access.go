@@ -39,8 +39,17 @@ type accessScope struct {
 // wrappers of nested accesses that start or end at one offset (twice the
 // depth: the trace wrapper of the same access goes just inside). Each
 // access also becomes a site of st (traceWrap).
-func accessEdits(body *passes.Node, sc *accessScope, st *siteTable) edits {
+//
+// Accesses that cannot be edited come back as problems, one line each: an
+// access written in a macro's body has no text of its own at the macro's
+// use, and an operand of an operator in a macro's body cannot be told a
+// read or a write.
+func accessEdits(body *passes.Node, sc *accessScope, st *siteTable) (edits, []string) {
 	var es edits
+	var problems []string
+	// A macro's argument used twice in its body (#define SQ(x) ((x) * (x)))
+	// gives two accesses with one text: one wrapper serves both.
+	wrapped := map[[2]int]bool{}
 	body.Walk(func(n *passes.Node) bool {
 		if n.Kind == "UnaryExpr" { // libclang's kind for sizeof and alignof
 			return false // sizeof/alignof: not evaluated
@@ -58,6 +67,21 @@ func accessEdits(body *passes.Node, sc *accessScope, st *siteTable) edits {
 		if p != nil && p.Kind == "UnaryOperator" && p.Op == "&" {
 			return true // the address is taken; accesses through it are wrapped where they happen
 		}
+		// Written in a macro's body, an access can be wrapped only where it
+		// is the macro's whole expansion (#define AT(i) out[i], AT(3) = 5):
+		// then the macro's use is its text.
+		if n.InMacro && !wholeExpansion(n) {
+			problems = append(problems, fmt.Sprintf("line %d: a memory access written in the body of macro %s cannot be redirected; expand the macro by hand", n.Pos.Line, macroAt(n)))
+			return false
+		}
+		if p != nil && p.InMacro && p.Op == "" && (p.Kind == "BinaryOperator" || p.Kind == "CompoundAssignOperator" || p.Kind == "UnaryOperator") {
+			problems = append(problems, fmt.Sprintf("line %d: %s is an operand of an operator written in the body of macro %s, which ldcheck cannot tell a read from a write; expand the macro by hand", n.Pos.Line, sourceText(n), macroAt(p)))
+			return false
+		}
+		if wrapped[[2]int{n.Pos.Offset, n.Pos.End}] {
+			return false
+		}
+		wrapped[[2]int{n.Pos.Offset, n.Pos.End}] = true
 		hook := "LDC_R"
 		if isWrite(n, p) {
 			hook = "LDC_W"
@@ -68,7 +92,45 @@ func accessEdits(body *passes.Node, sc *accessScope, st *siteTable) edits {
 		es = append(es, st.wrap(n, p)...)
 		return true
 	})
-	return es
+	return es, problems
+}
+
+// wholeExpansion tells a node written in a macro's body that is the
+// macro's whole expansion (#define AT(i) out[i]): no node above it but
+// implicit conversions has the macro's use for its range.
+func wholeExpansion(n *passes.Node) bool {
+	if n.Pos.End <= n.Pos.Offset {
+		return false
+	}
+	p := n.Parent
+	for p != nil && p.Kind == "UnexposedExpr" && p.Pos == n.Pos {
+		p = p.Parent
+	}
+	return p == nil || p.Pos != n.Pos
+}
+
+// macroAt names the macro used where n, written in its body, is placed.
+func macroAt(n *passes.Node) string {
+	if n.File == nil || n.Pos.Offset >= len(n.File.Source) {
+		return "(unknown)"
+	}
+	src := n.File.Source[n.Pos.Offset:]
+	end := 0
+	for end < len(src) && (src[end] == '_' || src[end] >= 'a' && src[end] <= 'z' || src[end] >= 'A' && src[end] <= 'Z' || end > 0 && src[end] >= '0' && src[end] <= '9') {
+		end++
+	}
+	if end == 0 {
+		return "(unknown)"
+	}
+	return string(src[:end])
+}
+
+// sourceText is n as written, or its name where its file is not known.
+func sourceText(n *passes.Node) string {
+	if n.File != nil && n.Pos.End > n.Pos.Offset && n.Pos.End <= len(n.File.Source) {
+		return string(n.File.Source[n.Pos.Offset:n.Pos.End])
+	}
+	return n.Name
 }
 
 // libraryCallEdits hands a library function that reads and writes the one

@@ -1,6 +1,7 @@
 package privatize
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -167,7 +168,10 @@ func (kr *kernelRewrite) rewrite() (edits, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	hooks, foreign := kr.hookEdits(sharedOrder)
+	hooks, foreign, err := kr.hookEdits(sharedOrder)
+	if err != nil {
+		return nil, "", err
+	}
 	leaves = append(leaves, hooks...)
 
 	// Predicate barriers move to statements of their own (predbarrier.go).
@@ -323,11 +327,15 @@ func (kr *kernelRewrite) refEdits(leaves *edits, n *passes.Node, byKey map[strin
 // shared accesses, memcpy and memset, and shared stores. It returns the
 // edits in this function's text and, apart, those of other files (a
 // macro's definition), which are not leaves.
-func (kr *kernelRewrite) hookEdits(sharedOrder []*passes.Node) (own, foreign edits) {
+func (kr *kernelRewrite) hookEdits(sharedOrder []*passes.Node) (own, foreign edits, err error) {
 	body := kr.fn.Body
 	own = append(own, kr.onceOnlyEdits()...)
 	// Global loads and stores go through the copy-on-write hooks.
-	own = append(own, accessEdits(body, newAccessScope(kr.unit, kr.fn, kr.deviceTargets, kr.unprivatizedParams()), kr.sites)...)
+	ae, problems := accessEdits(body, newAccessScope(kr.unit, kr.fn, kr.deviceTargets, kr.unprivatizedParams()), kr.sites)
+	if len(problems) > 0 {
+		return nil, nil, errors.New(problems[0])
+	}
+	own = append(own, ae...)
 	// Accesses to shared targets are traced too (the tracing module only).
 	// They also note themselves for the intra-warp check (LDC_TRS, with
 	// the target's index).
@@ -346,7 +354,7 @@ func (kr *kernelRewrite) hookEdits(sharedOrder []*passes.Node) (own, foreign edi
 	if len(sharedOrder) > 0 {
 		own = append(own, kr.sharedStoreEdits(sharedOrder)...)
 	}
-	return own, foreign
+	return own, foreign, nil
 }
 
 // onceOnlyEdits makes atomics, printf and reads of atomically updated

@@ -87,13 +87,20 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 			es = append(es, oe.inFile(f.File)...)
 		}
 	}
+	// A device function whose accesses cannot all be redirected leaves the
+	// kernels that call it unchecked, saying why.
+	funcProblems := map[string]string{}
 	for _, f := range u.Funcs {
 		if f.Kernel || !f.Device {
 			continue
 		}
 		// A device function's pointers may come from anywhere: the hooks
 		// check the address at run time.
-		es = append(es, accessEdits(f.Body, newAccessScope(u, f, deviceTargets, nil), sites).inFile(f.File)...)
+		ae, problems := accessEdits(f.Body, newAccessScope(u, f, deviceTargets, nil), sites)
+		if len(problems) > 0 {
+			funcProblems[f.Name] = "device function " + f.Name + ", " + problems[0]
+		}
+		es = append(es, ae.inFile(f.File)...)
 		es = append(es, memoryCallEdits(f.Body, f.File, u, sites).inFile(f.File)...)
 	}
 	var macros, entries strings.Builder
@@ -116,7 +123,14 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		if kr.fn != nil {
 			kr.src, kr.tokens = kr.fn.File.Source, kr.fn.File.Tokens
 		}
-		if reason := kr.unsupported(u, a); reason != "" {
+		for _, c := range k.Calls {
+			if r := funcProblems[c]; r != "" && mk.Reason == "" {
+				mk.Reason = r
+			}
+		}
+		if mk.Reason != "" {
+			mk.Instrumented = false
+		} else if reason := kr.unsupported(u, a); reason != "" {
 			mk.Instrumented, mk.Reason = false, reason
 		} else {
 			ke, mac, err := kr.rewrite()

@@ -120,7 +120,7 @@ func (tu *TranslationUnit) Diagnostics() []Diagnostic {
 		d := tu.lib.getDiagnostic(tu.p, i)
 		out = append(out, Diagnostic{
 			Severity: Severity(tu.lib.diagSeverity(d)),
-			Location: tu.lib.location(tu.lib.diagLocation(d), false),
+			Location: tu.lib.location(tu.lib.diagLocation(d), spelling),
 			Message:  tu.lib.str(tu.lib.diagSpelling(d)),
 		})
 		tu.lib.disposeDiagnostic(d)
@@ -210,7 +210,7 @@ func (tu *TranslationUnit) Inclusions() []Inclusion {
 func (l *Lib) dispatchInclusion(file uintptr, stack *cxSourceLocation, n uint32, _ uintptr) {
 	inc := Inclusion{File: l.str(l.fileName(file))}
 	if n > 0 && stack != nil {
-		inc.From = l.location(*stack, false)
+		inc.From = l.location(*stack, spelling)
 	}
 	l.inclusions = append(l.inclusions, inc)
 }
@@ -224,12 +224,25 @@ type Location struct {
 	Offset int
 }
 
-func (l *Lib) location(loc cxSourceLocation, expansion bool) Location {
+// Where a location inside a macro's expansion maps to.
+const (
+	spelling  = iota // where its token is spelled
+	expansion        // where the outermost macro was used
+	// fileLoc is where the token is written in a file: for a token of a
+	// macro's argument, the argument as written at the macro's use; for a
+	// token of the macro's body, the macro's use.
+	fileLoc
+)
+
+func (l *Lib) location(loc cxSourceLocation, how int) Location {
 	var file uintptr
 	var line, col, off uint32
-	if expansion {
+	switch how {
+	case expansion:
 		l.expansionLocation(loc, &file, &line, &col, &off)
-	} else {
+	case fileLoc:
+		l.fileLocation(loc, &file, &line, &col, &off)
+	default:
 		l.spellingLocation(loc, &file, &line, &col, &off)
 	}
 	out := Location{Line: int(line), Column: int(col), Offset: int(off)}
@@ -247,10 +260,15 @@ type Range struct {
 
 // Start returns where the range begins, after macro expansion: for code
 // written through a macro this is the place the macro was used.
-func (r Range) Start() Location { return r.lib.location(r.lib.rangeStart(r.r), true) }
+func (r Range) Start() Location { return r.lib.location(r.lib.rangeStart(r.r), expansion) }
 
 // End returns the position just past the range's last token.
-func (r Range) End() Location { return r.lib.location(r.lib.rangeEnd(r.r), true) }
+func (r Range) End() Location { return r.lib.location(r.lib.rangeEnd(r.r), expansion) }
+
+// FileStart and FileEnd are Start and End, except that a range written as
+// a macro's argument maps to the argument's text at the macro's use.
+func (r Range) FileStart() Location { return r.lib.location(r.lib.rangeStart(r.r), fileLoc) }
+func (r Range) FileEnd() Location   { return r.lib.location(r.lib.rangeEnd(r.r), fileLoc) }
 
 // InMainFile reports whether the range starts in the file being parsed
 // (not in an included header).

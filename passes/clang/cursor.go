@@ -65,6 +65,7 @@ const (
 	DeclStmt                  CursorKind = 231
 	TranslationUnitKind       CursorKind = 350
 	MacroDefinition           CursorKind = 501
+	MacroExpansion            CursorKind = 502
 	InclusionDirective        CursorKind = 503
 	CUDAConstantAttr          CursorKind = 412
 	CUDADeviceAttr            CursorKind = 413
@@ -108,7 +109,7 @@ func (c Cursor) ResultType() Type { return Type{lib: c.lib, t: c.lib.cursorResul
 func (c Cursor) Extent() Range { return Range{lib: c.lib, r: c.lib.cursorExtent(c.c)} }
 
 // Location is where the cursor's name is spelled (after macro expansion).
-func (c Cursor) Location() Location { return c.lib.location(c.lib.cursorLocation(c.c), true) }
+func (c Cursor) Location() Location { return c.lib.location(c.lib.cursorLocation(c.c), expansion) }
 
 // Referenced returns the declaration a reference or call refers to.
 func (c Cursor) Referenced() Cursor { return Cursor{c.lib, c.lib.cursorReferenced(c.c)} }

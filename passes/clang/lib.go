@@ -114,6 +114,7 @@ type Lib struct {
 	rangeEnd          func(cxSourceRange) cxSourceLocation
 	spellingLocation  func(loc cxSourceLocation, file *uintptr, line, col, off *uint32)
 	expansionLocation func(loc cxSourceLocation, file *uintptr, line, col, off *uint32)
+	fileLocation      func(loc cxSourceLocation, file *uintptr, line, col, off *uint32)
 	isFromMainFile    func(cxSourceLocation) int32
 	fileName          func(uintptr) cxString
 	inSystemHeader    func(cxSourceLocation) int32
@@ -219,6 +220,7 @@ func Load(path string) (*Lib, error) {
 		{&l.rangeEnd, "clang_getRangeEnd"},
 		{&l.spellingLocation, "clang_getSpellingLocation"},
 		{&l.expansionLocation, "clang_getExpansionLocation"},
+		{&l.fileLocation, "clang_getFileLocation"},
 		{&l.isFromMainFile, "clang_Location_isFromMainFile"},
 		{&l.fileName, "clang_getFileName"},
 		{&l.inSystemHeader, "clang_Location_isInSystemHeader"},
