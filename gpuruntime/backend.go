@@ -39,5 +39,12 @@ type Backend interface {
 	// Timer returns a function that, called after work was queued, waits
 	// for it and returns the seconds since the Timer call.
 	Timer() func() (float64, error)
+	// Texture returns the value of a texture object parameter
+	// (cudaTextureObject_t) that reads the argument buffer at p: size
+	// bytes, launch.TextureHeader bytes of descriptor and then the
+	// elements, of --arg's TYPE elem. The CPU backend's texture object is
+	// the buffer's address; the CUDA backend makes a linear texture object
+	// over a copy of the elements, alive until Close.
+	Texture(p DevPtr, size int64, elem string) (uint64, error)
 	Close() error
 }

@@ -19,6 +19,10 @@ type Arg struct {
 	// argument's buffer (a struct's pointer field): the backend's address,
 	// known only once the buffers are allocated.
 	Ptrs []Ptr
+	// Texture is --arg's TYPE of a texture object parameter's buffer
+	// (Data is then a launch.TextureHeader descriptor and the elements);
+	// empty for other arguments.
+	Texture string
 }
 
 // Ptr is Count 8-byte addresses of argument Param's buffer in an Arg's

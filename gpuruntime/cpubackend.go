@@ -314,6 +314,13 @@ func (b *CPUBackend) FreeMemory() (int64, error) {
 // that the CPU backend places copies as a GPU would.
 func (b *CPUBackend) SharedLimit(name string) (int64, error) { return 227 << 10, nil }
 
+// Texture: the CPU library's tex1Dfetch reads the descriptor in front of
+// the elements (ldc::Texture in ldcheck_cpu.h), so the object is the
+// buffer's address.
+func (b *CPUBackend) Texture(p DevPtr, size int64, elem string) (uint64, error) {
+	return uint64(p), nil
+}
+
 func (b *CPUBackend) Timer() func() (float64, error) {
 	start := time.Now()
 	return func() (float64, error) { return time.Since(start).Seconds(), nil }

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"ldcheck/gpuruntime/cuda"
+	"ldcheck/gpuruntime/launch"
 )
 
 // CUDABackend runs kernels on an NVIDIA GPU through the driver API. The
@@ -32,6 +33,9 @@ type CUDABackend struct {
 	symbols map[string]string // kernel name -> module symbol
 	Device  string
 	allocs  map[DevPtr]int64
+	// textures are the texture objects made for arguments, destroyed at
+	// Close (before their memory, which is in allocs).
+	textures []cuda.TexObject
 }
 
 // OpenCUDA loads the driver, takes device 0's primary context and loads
@@ -259,8 +263,50 @@ func (b *CUDABackend) Timer() func() (float64, error) {
 	}
 }
 
+// textureFormats are the channel formats of --arg's TYPEs that a texture
+// can hold (8-byte types cannot: a kernel fetches them as int2).
+var textureFormats = map[string]cuda.ArrayFormat{
+	"float": cuda.FormatFloat,
+	"char":  cuda.FormatInt8, "int8": cuda.FormatInt8, "uchar": cuda.FormatUint8, "uint8": cuda.FormatUint8, "bool": cuda.FormatUint8,
+	"short": cuda.FormatInt16, "int16": cuda.FormatInt16, "ushort": cuda.FormatUint16, "uint16": cuda.FormatUint16,
+	"int": cuda.FormatInt32, "int32": cuda.FormatInt32, "uint": cuda.FormatUint32, "uint32": cuda.FormatUint32,
+	"half": cuda.FormatHalf,
+}
+
+// Texture makes a linear, one-channel texture object over a copy of the
+// buffer's elements: cuMemAlloc's alignment is what textures ask for, an
+// address past the descriptor is not.
+func (b *CUDABackend) Texture(p DevPtr, size int64, elem string) (uint64, error) {
+	f, ok := textureFormats[elem]
+	if !ok {
+		return 0, fmt.Errorf("a texture of %s elements: CUDA textures hold 1-, 2- and 4-byte elements (give a double texture as int2 and read it with __hiloint2double)", elem)
+	}
+	n := size - launch.TextureHeader
+	if n <= 0 {
+		return 0, fmt.Errorf("texture buffer of %d bytes holds no elements", size)
+	}
+	q, err := b.Alloc(n)
+	if err != nil {
+		return 0, err
+	}
+	if err := b.Copy(q, p+launch.TextureHeader, n); err != nil {
+		return 0, err
+	}
+	t, err := b.d.TexObjectCreateLinear(cuda.DevicePtr(q), n, f)
+	if err != nil {
+		return 0, err
+	}
+	b.textures = append(b.textures, t)
+	return uint64(t), nil
+}
+
 func (b *CUDABackend) Close() error {
 	var errs []string
+	for _, t := range b.textures {
+		if err := b.d.TexObjectDestroy(t); err != nil {
+			errs = append(errs, err.Error())
+		}
+	}
 	for p := range b.allocs {
 		if err := b.d.MemFree(cuda.DevicePtr(p)); err != nil {
 			errs = append(errs, err.Error())

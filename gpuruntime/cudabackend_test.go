@@ -12,12 +12,14 @@ import (
 
 	"ldcheck/gpuruntime/cuda"
 	"ldcheck/gpuruntime/cuda/cudatest"
+	"ldcheck/gpuruntime/launch"
 )
 
 // fakeDriver builds package cuda's fake driver (host memory as device
 // memory, counters of what is left retained or created), points
 // OpenCUDA at it and returns its counters: stat(0) primary-context
-// retains not released, stat(1) events not destroyed; failEvents(n) makes
+// retains not released, stat(1) events not destroyed, stat(2) texture
+// objects not destroyed; failEvents(n) makes
 // every cuEventCreate after the next n fail.
 func fakeDriver(t *testing.T) (stat func(int32) int32, failEvents func(int32)) {
 	t.Helper()
@@ -78,8 +80,43 @@ func TestCUDABackendWithoutGPU(t *testing.T) {
 	if n := stat(1); n != 0 {
 		t.Errorf("%d events left behind by a timer", n)
 	}
+
+	// A texture argument: a linear, one-channel texture object over a copy
+	// of the elements (past the descriptor), read as integers for integer
+	// TYPEs. The fake encodes the descriptors' fields in the handle
+	// (fakecuda.c): (address + bytes) | format << 48 | channels << 56 |
+	// flags << 60.
+	texBuf, err := b.Alloc(launch.TextureHeader + 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		elem   string
+		format uint64
+		flags  uint64
+	}{{"float", 0x20, 0}, {"int", 0x0a, 1}, {"uchar", 0x01, 1}} {
+		h, err := b.Texture(texBuf, launch.TextureHeader+40, c.elem)
+		if err != nil {
+			t.Fatalf("Texture(%s): %v", c.elem, err)
+		}
+		if got := h >> 48; got != c.format|1<<8|c.flags<<12 {
+			t.Errorf("Texture(%s): format, channels, flags %#x; want format %#x, 1 channel, flags %d", c.elem, got, c.format, c.flags)
+		}
+		if addr := h&(1<<48-1) - 40; DevPtr(addr) == texBuf+launch.TextureHeader || addr == 0 {
+			t.Errorf("Texture(%s) reads the argument buffer itself (%#x), not an aligned copy", c.elem, addr)
+		}
+	}
+	if _, err := b.Texture(texBuf, launch.TextureHeader+40, "double"); err == nil || !strings.Contains(err.Error(), "int2") {
+		t.Errorf("a texture of doubles: %v; want an error saying to use int2", err)
+	}
+	if n := stat(2); n != 3 {
+		t.Errorf("%d texture objects alive before Close, want 3", n)
+	}
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
+	}
+	if n := stat(2); n != 0 {
+		t.Errorf("%d texture objects left after Close", n)
 	}
 	if n := stat(0); n != 0 {
 		t.Fatalf("%d primary-context retains left after Close", n)

@@ -74,6 +74,14 @@ func (r *checkRun) setupArgs() error {
 		if err := r.b.Write(p, a.Data); err != nil {
 			return err
 		}
+		if a.Texture != "" {
+			t, err := r.b.Texture(p, int64(len(a.Data)), a.Texture)
+			if err != nil {
+				return fmt.Errorf("--arg %s: %w", a.Param.Name, err)
+			}
+			r.args = append(r.args, u64(t))
+			continue
+		}
 		r.args = append(r.args, u64(uint64(p)))
 	}
 	return nil

@@ -188,9 +188,6 @@ func runRun(c *cli.Context) error {
 			b.Close()
 		}
 	}()
-	if err := refuseTextures(b, req.values); err != nil {
-		return err
-	}
 
 	opt, err := req.options(c)
 	if err != nil {
@@ -340,19 +337,6 @@ func (req *runRequest) moduleToLoad(c *cli.Context) module {
 	return checkedModule
 }
 
-// refuseTextures refuses texture arguments where the backend cannot make
-// them.
-func refuseTextures(b gpuruntime.Backend, values []launch.Value) error {
-	if b.Name() != "cpu" {
-		for _, v := range values {
-			if v.Texture {
-				return inputErr("--arg %s: texture objects run on the cpu backend only (--backend cpu): ldcheck does not create CUDA texture objects yet", v.String())
-			}
-		}
-	}
-	return nil
-}
-
 // runtimeLaunch returns the launch to run and its arguments as the
 // report gives them.
 func (req *runRequest) runtimeLaunch() (gpuruntime.Launch, []string) {
@@ -364,7 +348,11 @@ func (req *runRequest) runtimeLaunch() (gpuruntime.Launch, []string) {
 		for _, p := range v.Ptrs {
 			ptrs = append(ptrs, gpuruntime.Ptr(p))
 		}
-		l.Args = append(l.Args, gpuruntime.Arg{Param: v.Param, Buffer: v.Buffer, Data: v.Data, Ptrs: ptrs})
+		a := gpuruntime.Arg{Param: v.Param, Buffer: v.Buffer, Data: v.Data, Ptrs: ptrs}
+		if v.Texture {
+			a.Texture = v.Type
+		}
+		l.Args = append(l.Args, a)
 		argText = append(argText, v.String())
 	}
 	return l, argText

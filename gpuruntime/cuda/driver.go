@@ -75,6 +75,9 @@ type Driver struct {
 	cuEventSynchronize func(e Event) result
 	cuEventElapsedTime func(ms *float32, start, end Event) result
 	cuEventDestroy     func(e Event) result
+
+	cuTexObjectCreate  func(t *TexObject, res *resourceDesc, tex *textureDesc, view unsafe.Pointer) result
+	cuTexObjectDestroy func(t TexObject) result
 }
 
 // symbol binds one exported name to one function field of a Driver.
@@ -129,6 +132,8 @@ func (d *Driver) symbols() []symbol {
 		{"cuEventSynchronize", &d.cuEventSynchronize},
 		{"cuEventElapsedTime", &d.cuEventElapsedTime},
 		{"cuEventDestroy_v2", &d.cuEventDestroy},
+		{"cuTexObjectCreate", &d.cuTexObjectCreate},
+		{"cuTexObjectDestroy", &d.cuTexObjectDestroy},
 	}
 }
 

@@ -21,7 +21,8 @@
  *     `__device__ unsigned *self = &counter;`); "fake_module_loads" counts
  *     successful cuModuleLoadDataEx calls (one variable for all modules)
  *   fake_stat(0) is how many primary-context retains are not released,
- *     fake_stat(1) how many events are not destroyed; fake_fail_events(n)
+ *     fake_stat(1) how many events are not destroyed, fake_stat(2) how many
+ *     texture objects (cuTexObjectCreate, at the end); fake_fail_events(n)
  *     makes every cuEventCreate after the next n fail (n < 0: none fail)
  *   registers: a kernel uses its own count ("probe" 42, "noargs" 8, "heavy"
  *     128, "stubborn" 128 but never fewer than 80, "bounded" 32), or the
@@ -145,7 +146,8 @@ CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice d) {
 }
 
 static int primary_retained, live_events, events_left = -1;
-int fake_stat(int which) { return which == 0 ? primary_retained : live_events; }
+static int live_textures;
+int fake_stat(int which) { return which == 0 ? primary_retained : which == 1 ? live_events : live_textures; }
 void fake_fail_events(int n) { events_left = n; }
 CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice d) {
     if (d < 0 || d >= 2) return INVALID_DEVICE;
@@ -477,5 +479,33 @@ CUresult cuEventDestroy_v2(void *e) {
     if (e == NULL) return INVALID_HANDLE;
     free(e);
     live_events--;
+    return SUCCESS;
+}
+
+/* Texture objects: the handle encodes what the descriptors said, read at
+ * the offsets of cuda.h's CUDA_RESOURCE_DESC (linear member) and
+ * CUDA_TEXTURE_DESC, so that a test can check the Go mirrors' layout:
+ * (devPtr + sizeInBytes) | format << 48 | channels << 56 | flags << 60.
+ * fake_stat(2) is how many are not destroyed. */
+CUresult cuTexObjectCreate(unsigned long long *t, const void *res, const void *tex, const void *view) {
+    const unsigned char *r = res, *x = tex;
+    unsigned int type, format, channels, flags, rflags;
+    unsigned long long p, size;
+    if (t == NULL || res == NULL || tex == NULL || view != NULL) return INVALID_VALUE;
+    memcpy(&type, r, 4);
+    memcpy(&p, r + 8, 8);
+    memcpy(&format, r + 16, 4);
+    memcpy(&channels, r + 20, 4);
+    memcpy(&size, r + 24, 8);
+    memcpy(&rflags, r + 136, 4);
+    memcpy(&flags, x + 16, 4);
+    if (type != 2 || rflags != 0 || channels == 0 || size == 0) return INVALID_VALUE;
+    *t = ((p + size) & 0xffffffffffffull) | (unsigned long long)format << 48 | (unsigned long long)channels << 56 | (unsigned long long)flags << 60;
+    live_textures++;
+    return SUCCESS;
+}
+CUresult cuTexObjectDestroy(unsigned long long t) {
+    if (t == 0) return INVALID_VALUE;
+    live_textures--;
     return SUCCESS;
 }
