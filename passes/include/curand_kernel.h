@@ -55,6 +55,7 @@ typedef struct curandStatePhilox4_32_10 curandStatePhilox4_32_10_t;
   __device__ float curand_log_normal(S *state, float mean, float stddev);                    \
   __device__ double curand_log_normal_double(S *state, double mean, double stddev);          \
   __device__ float2 curand_log_normal2(S *state, float mean, float stddev);                  \
+  __device__ double2 curand_log_normal2_double(S *state, double mean, double stddev);        \
   __device__ unsigned int curand_poisson(S *state, double lambda);
 LDC_CURAND_API(curandStateXORWOW_t)
 LDC_CURAND_API(curandStatePhilox4_32_10_t)

@@ -195,6 +195,17 @@ static __host__ __device__ __forceinline__ long long max(long long a, long long 
 static __host__ __device__ __forceinline__ float max(float a, float b) { return a > b ? a : b; }
 static __host__ __device__ __forceinline__ double max(double a, double b) { return a > b ? a : b; }
 
+// Absolute values: the C library's abs, labs and llabs, and the overloads
+// CUDA adds for device code. __device__ only, so that they overload beside a
+// host declaration from <stdlib.h> or <cmath> instead of clashing with it.
+static __device__ __forceinline__ int abs(int a) { return a < 0 ? -a : a; }
+static __device__ __forceinline__ long abs(long a) { return a < 0 ? -a : a; }
+static __device__ __forceinline__ long long abs(long long a) { return a < 0 ? -a : a; }
+static __device__ __forceinline__ float abs(float a) { return __builtin_fabsf(a); }
+static __device__ __forceinline__ double abs(double a) { return __builtin_fabs(a); }
+static __device__ __forceinline__ long labs(long a) { return a < 0 ? -a : a; }
+static __device__ __forceinline__ long long llabs(long long a) { return a < 0 ? -a : a; }
+
 // Bit casts.
 static __device__ __forceinline__ int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
 static __device__ __forceinline__ unsigned __float_as_uint(float x) { return __builtin_bit_cast(unsigned, x); }

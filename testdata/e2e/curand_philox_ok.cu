@@ -36,4 +36,26 @@ __global__ void k(unsigned long long seed, unsigned int *bits, float *uni, float
   for (int skip = 0; skip < 3; skip++) curand(&a);
   unsigned int first = bits[8 * id], again = curand(&a);
   assert(again == first);
+
+  // Log-normal values have their own cache (see curand_xorwow_ok.cu), and
+  // curand_poisson4 above lambda 4000 takes two fresh Box-Muller pairs,
+  // ignoring a cached normal.
+  curandStatePhilox4_32_10_t b;
+  curand_init(seed, id, 0, &a);
+  curand_init(seed, id, 0, &b);
+  (void)curand_normal(&a);
+  float ln = curand_log_normal(&a, 0.0f, 1.0f), ln2 = curand_log_normal(&a, 0.0f, 1.0f);
+  curand(&b), curand(&b);
+  float2 nb = curand_normal2(&b);
+  assert(ln == expf(nb.x) && ln2 == expf(nb.y));
+  (void)curand_normal_double(&a);
+  uint4 p4 = curand_poisson4(&a, 5000.0);
+  for (int i = 0; i < 4; i++) curand(&b);
+  double2 n1 = curand_normal2_double(&b), n2 = curand_normal2_double(&b);
+  double sl = sqrt(5000.0);
+  assert(abs((int)p4.x - (int)(sl * n1.x + 5000.5)) <= 1 && abs((int)p4.y - (int)(sl * n1.y + 5000.5)) <= 1);
+  assert(abs((int)p4.z - (int)(sl * n2.x + 5000.5)) <= 1 && abs((int)p4.w - (int)(sl * n2.y + 5000.5)) <= 1);
+  double2 l2 = curand_log_normal2_double(&a, 0.0, 1.0), m2 = curand_normal2_double(&b);
+  assert(l2.x == exp(m2.x) && l2.y == exp(m2.y));
+  assert(curand(&a) == curand(&b));
 }

@@ -5,7 +5,8 @@
 // its index), copies it into a local, draws, and stores it back. Race-free.
 // The kernel checks itself where the answer is known without a GPU:
 // curand_init's offset skips that many draws, skipahead_sequence(1) is one
-// subsequence further, curand_uniform is in (0, 1]. The first values are
+// subsequence further, curand_uniform is in (0, 1], log-normal values are
+// cached apart from normal ones (as cuRAND does). The first values are
 // what benchmarks/curand/compare.sh compares with real cuRAND on a GPU.
 #include <curand_kernel.h>
 #include <assert.h>
@@ -44,4 +45,21 @@ __global__ void k(curandState *states, unsigned long long seed, unsigned int *bi
   }
   double d = dbl[2 * id];
   assert(d > 0.0 && d <= 1.0);
+
+  // Log-normal values have their own cache: a curand_log_normal after a
+  // curand_normal draws two values afresh (the cached normal is dropped),
+  // and the next one returns the pair's second value.
+  curand_init(seed, id, 0, &a);
+  curand_init(seed, id, 0, &b);
+  (void)curand_normal(&a);
+  float ln = curand_log_normal(&a, 0.0f, 1.0f), ln2 = curand_log_normal(&a, 0.0f, 1.0f);
+  curand(&b), curand(&b);
+  float2 nb = curand_normal2(&b);
+  assert(ln == expf(nb.x) && ln2 == expf(nb.y));
+  (void)curand_normal_double(&a);
+  double lnd = curand_log_normal_double(&a, 0.0, 1.0);
+  for (int i = 0; i < 4; i++) curand(&b);
+  double2 nd = curand_normal2_double(&b);
+  assert(lnd == exp(nd.x));
+  assert(curand(&a) == curand(&b));
 }

@@ -8,11 +8,14 @@
 // instrumented kernel take minutes). Builds against the
 // prelude and runs on the CPU backend; race-free. Generated from the list
 // (the call order is the list's): 438 calls.
+#include <assert.h>
 #define N 438
 __global__ void math_api(double *out) {
   int t = threadIdx.x;
-  float f = 0.25f + 0.01f * t;
-  double d = 0.375 + 0.01 * t;
+  // Inputs exact in binary, so that a fused multiply-add (the GPU's
+  // compiler contracts a * t + b) and a separate one give the same bits.
+  float f = 0.25f + 0.0078125f * t;
+  double d = 0.375 + 0.0078125 * t;
   int i = t - 20;
   unsigned int u = 0x9e3779b9u * (t + 1), u2 = 0x7f4a7c15u * (t + 3);
   long l = 3 * t;
@@ -22,6 +25,8 @@ __global__ void math_api(double *out) {
   double da[4] = {d, 1.0, 2.0, 3.0};
   float fo = 0;
   double dob = 0;
+  float fo2 = 0;
+  double dob2 = 0;
   int io = 0;
   double r[N];
   r[0] = (double)isfinite(d);
@@ -457,11 +462,15 @@ __global__ void math_api(double *out) {
   r[430] = (double)__umul64hi(ull, ull);
   r[431] = (double)ullmax(ull, ull);
   r[432] = (double)ullmin(ull, ull);
-  __sincosf(f, &fo, &fo); r[433] = (double)fo + dob;
-  sincos(d, &dob, &dob); r[434] = (double)fo + dob;
-  sincosf(f, &fo, &fo); r[435] = (double)fo + dob;
-  sincospi(d, &dob, &dob); r[436] = (double)fo + dob;
-  sincospif(f, &fo, &fo); r[437] = (double)fo + dob;
+  __sincosf(f, &fo, &fo2); r[433] = (double)fo + fo2;
+  sincos(d, &dob, &dob2); r[434] = dob + dob2;
+  sincosf(f, &fo, &fo2); r[435] = (double)fo + fo2;
+  sincospi(d, &dob, &dob2); r[436] = dob + dob2;
+  sincospif(f, &fo, &fo2); r[437] = (double)fo + fo2;
+  // Known answers where the GPU's rule is easy to get wrong: signed SIMD
+  // averages round halves away from zero (-1.5 -> -2, 1.5 -> 2).
+  assert(__vavgs2(0xFFFD0001u, 0x00000002u) == 0xFFFE0002u);
+  assert(__vavgs4(0xFD01FF00u, 0x00020000u) == 0xFE02FF00u);
   (void)io;
   for (int k = 0; k < N; k++) out[t * N + k] = r[k];
 }

@@ -273,6 +273,32 @@ template <class S> LDC_ENGINE inline double normal_double(S *s) {
   s->boxmuller_flag_double = 0;
   return s->boxmuller_extra_double;
 }
+// Log-normal values have a cache of their own: the flag says which kind the
+// cached value is (1 normal, 2 log-normal, as cuRAND's states have it), and a
+// call of the other kind drops it and draws afresh. So curand_normal then
+// curand_log_normal takes two new draws, not the cached normal.
+template <class S> LDC_ENGINE inline float log_normal(S *s, float mean, float stddev) {
+  if (s->boxmuller_flag != 2) {
+    unsigned int x = next(s), y = next(s);
+    float2 v = box_muller(x, y);
+    s->boxmuller_extra = expf(mean + stddev * v.y);
+    s->boxmuller_flag = 2;
+    return expf(mean + stddev * v.x);
+  }
+  s->boxmuller_flag = 0;
+  return s->boxmuller_extra;
+}
+template <class S> LDC_ENGINE inline double log_normal_double(S *s, double mean, double stddev) {
+  if (s->boxmuller_flag_double != 2) {
+    unsigned int x0 = next(s), x1 = next(s), y0 = next(s), y1 = next(s);
+    double2 v = box_muller_double(x0, x1, y0, y1);
+    s->boxmuller_extra_double = exp(mean + stddev * v.y);
+    s->boxmuller_flag_double = 2;
+    return exp(mean + stddev * v.x);
+  }
+  s->boxmuller_flag_double = 0;
+  return s->boxmuller_extra_double;
+}
 template <class S> LDC_ENGINE inline unsigned int poisson(S *s, double lambda) {
   if (lambda <= 0) return 0;
   if (lambda < 64) { // Knuth: count uniforms until their product drops below e^-lambda
@@ -380,10 +406,16 @@ LDC_ENGINE inline uint4 curand4(curandStatePhilox4_32_10_t *state) {
     return ldc_curand::box_muller_double(x0, x1, y0, y1);                                          \
   }                                                                                                \
   LDC_ENGINE inline float curand_log_normal(S *state, float mean, float stddev) {                  \
-    return expf(mean + stddev * ldc_curand::normal(state));                                        \
+    return ldc_curand::log_normal(state, mean, stddev);                                            \
   }                                                                                                \
   LDC_ENGINE inline double curand_log_normal_double(S *state, double mean, double stddev) {        \
-    return exp(mean + stddev * ldc_curand::normal_double(state));                                  \
+    return ldc_curand::log_normal_double(state, mean, stddev);                                     \
+  }                                                                                                \
+  LDC_ENGINE inline double2 curand_log_normal2_double(S *state, double mean, double stddev) {      \
+    double2 v = curand_normal2_double(state);                                                      \
+    v.x = exp(mean + stddev * v.x);                                                                \
+    v.y = exp(mean + stddev * v.y);                                                                \
+    return v;                                                                                      \
   }                                                                                                \
   LDC_ENGINE inline float2 curand_log_normal2(S *state, float mean, float stddev) {                \
     float2 v = curand_normal2(state);                                                              \
@@ -422,6 +454,18 @@ LDC_ENGINE inline double2 curand_uniform2_double(curandStatePhilox4_32_10_t *sta
 }
 LDC_ENGINE inline uint4 curand_poisson4(curandStatePhilox4_32_10_t *state, double lambda) {
   uint4 r;
+  if (lambda > 4000) { // two fresh Box-Muller pairs: the cached normal is neither used nor kept
+    unsigned int w[8];
+    for (int i = 0; i < 8; i++) w[i] = ldc_curand::next(state);
+    double2 a = ldc_curand::box_muller_double(w[0], w[1], w[2], w[3]);
+    double2 b = ldc_curand::box_muller_double(w[4], w[5], w[6], w[7]);
+    double sl = sqrt(lambda);
+    r.x = (unsigned int)(sl * a.x + lambda + 0.5);
+    r.y = (unsigned int)(sl * a.y + lambda + 0.5);
+    r.z = (unsigned int)(sl * b.x + lambda + 0.5);
+    r.w = (unsigned int)(sl * b.y + lambda + 0.5);
+    return r;
+  }
   r.x = ldc_curand::poisson(state, lambda);
   r.y = ldc_curand::poisson(state, lambda);
   r.z = ldc_curand::poisson(state, lambda);

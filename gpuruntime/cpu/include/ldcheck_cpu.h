@@ -1453,8 +1453,8 @@ template <class T> LDC_ENGINE inline void tex2D(T *r, cudaTextureObject_t t, flo
 // SIMD intrinsics: the operation on each halfword (…2) or byte (…4) of the
 // operands. "s" lanes are signed, "u" unsigned; ss/us saturate; __vcmp*
 // sets a lane to all ones where true, __vset* to 1; __vsad* add up the
-// lanes' absolute differences; __vavg* round up ((a + b + 1) >> 1),
-// __vhaddu* truncate.
+// lanes' absolute differences; __vavgu* round up ((a + b + 1) >> 1),
+// __vavgs* round halves away from zero, __vhaddu* truncate.
 namespace ldc {
 template <int W> LDC_ENGINE inline int lane_s(unsigned int v, int i) {
   return (int)(v << (32 - W * (i + 1))) >> (32 - W);
@@ -1499,7 +1499,8 @@ LDC_SIMD_BOTH(LDC_SIMD2, __vabsdiffs, s > t ? s - t : t - s)
 LDC_SIMD_BOTH(LDC_SIMD2, __vabsdiffu, u > v ? u - v : v - u)
 LDC_SIMD_BOTH(LDC_SIMD2, __vadd, u + v)
 LDC_SIMD_BOTH(LDC_SIMD2, __vsub, u - v)
-LDC_SIMD_BOTH(LDC_SIMD2, __vavgs, (s + t + 1) >> 1)
+// Signed averages round halves away from zero (as the GPU's do).
+LDC_SIMD_BOTH(LDC_SIMD2, __vavgs, s + t >= 0 ? (s + t + 1) >> 1 : -((-(s + t) + 1) >> 1))
 LDC_SIMD_BOTH(LDC_SIMD2, __vavgu, (u + v + 1) >> 1)
 LDC_SIMD_BOTH(LDC_SIMD2, __vhaddu, (u + v) >> 1)
 LDC_SIMD_BOTH(LDC_SIMD2, __vmaxs, s > t ? s : t)
