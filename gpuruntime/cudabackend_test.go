@@ -13,6 +13,7 @@ import (
 	"ldcheck/gpuruntime/cuda"
 	"ldcheck/gpuruntime/cuda/cudatest"
 	"ldcheck/gpuruntime/launch"
+	"ldcheck/privatize/manifest"
 )
 
 // fakeDriver builds package cuda's fake driver (host memory as device
@@ -186,5 +187,49 @@ func TestCUDABackendLaunchWithoutGPU(t *testing.T) {
 	}
 	if n := stat(0); n != 0 {
 		t.Errorf("%d primary-context retains left after Close", n)
+	}
+}
+
+// TestNativeRunGivesTextureObjects: a run from the native module (the
+// --unchecked and proven-race-free paths) hands a texture parameter the
+// texture object, not the buffer's address. On the H100 the address made
+// every tex1Dfetch of texture_fetch_ok read 0. Over the fake driver the
+// "probe" kernel records its parameters; the fake's texture handles carry
+// the format in their top bits (fakecuda.c).
+func TestNativeRunGivesTextureObjects(t *testing.T) {
+	fakeDriver(t)
+	ptx := filepath.Join(t.TempDir(), "k.ptx")
+	if err := os.WriteFile(ptx, []byte("// fake PTX\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := OpenCUDA(ptx, map[string]string{"k": "probe"})
+	if err != nil {
+		t.Fatalf("OpenCUDA over the fake driver: %v", err)
+	}
+	defer b.Close()
+	texData := make([]byte, launch.TextureHeader+4*8)
+	params := []manifest.Param{{Name: "n", Type: "int", Size: 4}, {Name: "tex", Type: "cudaTextureObject_t", Size: 8}, {Name: "s", Size: 16}}
+	l := Launch{
+		Kernel: &manifest.Kernel{Name: "k", Params: params},
+		Grid:   [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1},
+		Args: []Arg{
+			{Param: params[0], Data: []byte{5, 0, 0, 0}},
+			{Param: params[1], Buffer: true, Data: texData, Texture: "float"},
+			{Param: params[2], Data: make([]byte, 16)},
+		},
+	}
+	if _, err := RunNative(b, l, Options{}); err != nil {
+		t.Fatalf("RunNative: %v", err)
+	}
+	rec, size, err := b.Symbol("launch_record")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := make([]byte, size)
+	if err := b.Read(raw, rec); err != nil {
+		t.Fatal(err)
+	}
+	if h := binary.LittleEndian.Uint64(raw[44:]); h>>48 != 0x20|1<<8 {
+		t.Errorf("the texture parameter held %#x, not a float texture object", h)
 	}
 }

@@ -56,8 +56,14 @@ func RunNative(b Backend, l Launch, opt Options) (*Result, error) {
 		if err := b.Write(p, a.Data); err != nil {
 			return nil, err
 		}
+		v := uint64(p)
+		if a.Texture != "" {
+			if v, err = b.Texture(p, int64(len(a.Data)), a.Texture); err != nil {
+				return nil, fmt.Errorf("--arg %s: %w", a.Param.Name, err)
+			}
+		}
 		var ptr [8]byte
-		binary.LittleEndian.PutUint64(ptr[:], uint64(p))
+		binary.LittleEndian.PutUint64(ptr[:], v)
 		n.args = append(n.args, ptr[:])
 	}
 	if opt.WarmUp {
