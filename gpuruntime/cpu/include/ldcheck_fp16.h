@@ -720,18 +720,20 @@ LDC_H_ATOMIC16(__nv_bfloat16, atomicMin, __hmin)
 // The CPU backend's shuffles are templates that move any value of up to 8
 // bytes; the prelude's are overloads, so the half types get theirs here.
 #ifdef __LDCHECK_PRELUDE__
+// The names are in parentheses: ldcheck's runtime header may have made
+// them macros (the intra-warp check's hooks) by the time this is read.
 #define LDC_H_SHFL(NAME, LANE_T)                                                                           \
-  static __device__ __forceinline__ __half NAME(unsigned m, __half v, LANE_T l, int w = 32) {              \
-    return __ushort_as_half((unsigned short)NAME(m, (int)v.__x, l, w));                                    \
+  static __device__ __forceinline__ __half(NAME)(unsigned m, __half v, LANE_T l, int w = 32) {             \
+    return __ushort_as_half((unsigned short)(NAME)(m, (int)v.__x, l, w));                                  \
   }                                                                                                        \
-  static __device__ __forceinline__ __nv_bfloat16 NAME(unsigned m, __nv_bfloat16 v, LANE_T l, int w = 32) { \
-    return __ushort_as_bfloat16((unsigned short)NAME(m, (int)v.__x, l, w));                                \
+  static __device__ __forceinline__ __nv_bfloat16(NAME)(unsigned m, __nv_bfloat16 v, LANE_T l, int w = 32) { \
+    return __ushort_as_bfloat16((unsigned short)(NAME)(m, (int)v.__x, l, w));                              \
   }                                                                                                        \
-  static __device__ __forceinline__ __half2 NAME(unsigned m, __half2 v, LANE_T l, int w = 32) {            \
-    return __builtin_bit_cast(__half2, NAME(m, __builtin_bit_cast(int, v), l, w));                         \
+  static __device__ __forceinline__ __half2(NAME)(unsigned m, __half2 v, LANE_T l, int w = 32) {           \
+    return __builtin_bit_cast(__half2, (NAME)(m, __builtin_bit_cast(int, v), l, w));                       \
   }                                                                                                        \
-  static __device__ __forceinline__ __nv_bfloat162 NAME(unsigned m, __nv_bfloat162 v, LANE_T l, int w = 32) { \
-    return __builtin_bit_cast(__nv_bfloat162, NAME(m, __builtin_bit_cast(int, v), l, w));                  \
+  static __device__ __forceinline__ __nv_bfloat162(NAME)(unsigned m, __nv_bfloat162 v, LANE_T l, int w = 32) { \
+    return __builtin_bit_cast(__nv_bfloat162, (NAME)(m, __builtin_bit_cast(int, v), l, w));                \
   }
 LDC_H_SHFL(__shfl_sync, int)
 LDC_H_SHFL(__shfl_up_sync, unsigned)
