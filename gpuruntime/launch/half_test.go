@@ -186,3 +186,19 @@ func mustType(t *testing.T, name string) elemType {
 	}
 	return et
 }
+
+// TestHalfArgBytes: a half or bfloat16 buffer's size, as the flag gives it.
+func TestHalfArgBytes(t *testing.T) {
+	for _, tc := range []struct {
+		arg  string
+		want uint64
+	}{{"h=half[1024]:zero", 2048}, {"b=bfloat16[3]:rand", 6}, {"c=int8[5]:zero", 5}, {"f=float[4]:zero", 16}} {
+		a, err := ParseArg(tc.arg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, ok := a.Bytes(); !ok || n != tc.want {
+			t.Errorf("%s: %d bytes (%v), want %d", tc.arg, n, ok, tc.want)
+		}
+	}
+}

@@ -46,6 +46,9 @@ __global__ void k(const __half *in, __half2 *pairs, __half *out, __nv_bfloat16 *
   assert(__half2float(__hfma(a, a, __hneg(a))) == 0x1p-10f + 0x1p-20f);
   assert(__half2float(__hadd(__hmul(a, a), __hneg(a))) == 0x1p-10f);
   assert(__half2float(scale_add(a, a, -a)) == 0x1p-10f + 0x1p-20f);
+  // bfloat16: 7*37 = 259 is halfway between 258 and 260; -2^-50 puts the
+  // exact result below the tie (a sum that is inexact in double).
+  assert(__bfloat16_as_ushort(__hfma(__float2bfloat16(7.0f), __float2bfloat16(37.0f), __float2bfloat16(-0x1p-50f))) == 0x4381);
 
   // Operators, comparisons, math.
   __half two = 2.0f, x = in[g];
