@@ -20,7 +20,7 @@ func Element(t *manifest.Target, off int64) string {
 	}
 	i := off / size
 	s := t.Name + index(i, t.Dims)
-	if f, ok := fieldAt(t.Fields, off%size); ok {
+	if f, ok := fieldAt(elemFields(t), off%size); ok {
 		s += "." + f.Name
 		if _, n, ok := arrayOf(f.Type); ok && n > 0 {
 			s += fmt.Sprintf("[%d]", (off%size-f.Offset)/(f.Size/n))
@@ -80,7 +80,8 @@ func scalarAt(t *manifest.Target, off int64) (from, n int64, typ string, ok bool
 		return 0, 0, "", false
 	}
 	start := off - off%size
-	if f, found := fieldAt(t.Fields, off%size); found {
+	fields := elemFields(t)
+	if f, found := fieldAt(fields, off%size); found {
 		if elem, cnt, isArr := arrayOf(f.Type); isArr && cnt > 0 {
 			es := f.Size / cnt
 			k := (off%size - f.Offset) / es
@@ -88,20 +89,69 @@ func scalarAt(t *manifest.Target, off int64) (from, n int64, typ string, ok bool
 		}
 		return start + f.Offset, f.Size, f.Type, true
 	}
-	if len(t.Fields) > 0 {
+	if len(fields) > 0 {
 		return 0, 0, "", false // padding, or a field the manifest leaves out
 	}
 	return start, size, t.Elem, true
 }
 
-// FormatValue writes the little-endian bytes b as a value of C type typ:
-// 3.25 for a float, -7 for an int; hex bytes for types it does not know.
-func FormatValue(typ string, b []byte) string {
+// elemFields are the fields of t's element that reports name: none for
+// the half precision scalars (__half, __nv_bfloat16), structs of one
+// 16-bit field in CUDA's headers that are numbers to the user.
+func elemFields(t *manifest.Target) []manifest.Field {
+	if halfKind(t.Elem) != "" {
+		return nil
+	}
+	return t.Fields
+}
+
+// halfKind says whether C type typ is a half precision scalar: "half"
+// (__half, half), "bfloat16" (__nv_bfloat16, nv_bfloat16), or "".
+func halfKind(typ string) string {
+	switch bareType(typ) {
+	case "__half", "half":
+		return "half"
+	case "__nv_bfloat16", "nv_bfloat16":
+		return "bfloat16"
+	}
+	return ""
+}
+
+// bareType is typ without const and volatile.
+func bareType(typ string) string {
 	typ = strings.TrimSpace(typ)
 	for _, q := range []string{"const ", "volatile "} {
 		typ = strings.TrimPrefix(typ, q)
 	}
-	typ = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(typ, " const"), " volatile"))
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(typ, " const"), " volatile"))
+}
+
+// halfValue is the value of IEEE binary16 bits h.
+func halfValue(h uint16) float64 {
+	e, m := int(h>>10&0x1f), float64(h&0x3ff)
+	var v float64
+	switch e {
+	case 0x1f:
+		if m != 0 {
+			return math.NaN()
+		}
+		v = math.Inf(1)
+	case 0:
+		v = math.Ldexp(m, -24)
+	default:
+		v = math.Ldexp(1024+m, e-25)
+	}
+	if h&0x8000 != 0 {
+		return -v
+	}
+	return v
+}
+
+// FormatValue writes the little-endian bytes b as a value of C type typ:
+// 3.25 for a float (or a __half), -7 for an int; hex bytes for types it
+// does not know.
+func FormatValue(typ string, b []byte) string {
+	typ = bareType(typ)
 	u := func() uint64 {
 		var v uint64
 		for i := len(b) - 1; i >= 0; i-- {
@@ -115,6 +165,10 @@ func FormatValue(typ string, b []byte) string {
 		return int64(v<<shift) >> shift
 	}
 	switch {
+	case halfKind(typ) == "half" && len(b) == 2:
+		return strconv.FormatFloat(halfValue(binary.LittleEndian.Uint16(b)), 'g', -1, 32)
+	case halfKind(typ) == "bfloat16" && len(b) == 2:
+		return strconv.FormatFloat(float64(math.Float32frombits(uint32(binary.LittleEndian.Uint16(b))<<16)), 'g', -1, 32)
 	case typ == "float" && len(b) == 4:
 		return strconv.FormatFloat(float64(math.Float32frombits(binary.LittleEndian.Uint32(b))), 'g', -1, 32)
 	case typ == "double" && len(b) == 8:

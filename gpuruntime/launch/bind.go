@@ -74,6 +74,11 @@ func formatValue(t elemType, b []byte) string {
 	for i := t.size - 1; i >= 0; i-- {
 		u = u<<8 | uint64(b[i])
 	}
+	if f, ok := t.format(); ok {
+		// float32's shortest spelling reads back as the same float, and
+		// so as the same half or bfloat16.
+		return strconv.FormatFloat(f.toFloat64(uint16(u)), 'g', -1, 32)
+	}
 	switch {
 	case t.kind == kindFloat && t.size == 4:
 		return strconv.FormatFloat(float64(math.Float32frombits(uint32(u))), 'g', -1, 32)
@@ -291,7 +296,7 @@ func (b *binder) buffer(p manifest.Param, a Arg) (Value, error) {
 	case esize == 0:
 		b.note("--arg %s: cannot check %s against %s's element type %s (size unknown)", a.raw(), t.name, p.Name, normalizeCType(p.Elem))
 	case t.size == esize:
-		mixed = known && (t.kind == kindFloat) != (ct.t.kind == kindFloat)
+		mixed = known && ((t.kind == kindFloat) != (ct.t.kind == kindFloat) || t.kind == kindFloat && t != ct.t)
 	case !named(p.Elem) && esize > t.size && (a.Count*t.size)%esize == 0:
 		// A struct the binder cannot name: a smaller TYPE will do whose
 		// bytes make whole elements (float[8] for four {float, int} pairs).
@@ -299,7 +304,7 @@ func (b *binder) buffer(p manifest.Param, a Arg) (Value, error) {
 		if a.Count%ct.lanes != 0 {
 			return Value{}, errorf("--arg", a.raw(), "%s points to %s, %d %ss each; COUNT %d is not a multiple of %d", p.Name, normalizeCType(p.Elem), ct.lanes, ct.t.name, a.Count, ct.lanes)
 		}
-		mixed = (t.kind == kindFloat) != (ct.t.kind == kindFloat)
+		mixed = (t.kind == kindFloat) != (ct.t.kind == kindFloat) || t.kind == kindFloat && t != ct.t
 	default:
 		want := fmt.Sprintf("a %d-byte TYPE", esize)
 		switch {

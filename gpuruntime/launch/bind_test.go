@@ -72,6 +72,10 @@ func decode(t *testing.T, typ string, data []byte) []float64 {
 			u = binary.LittleEndian.Uint64(b)
 		}
 		switch {
+		case typ == "half":
+			out[i] = testHalf(uint16(u))
+		case typ == "bfloat16":
+			out[i] = float64(math.Float32frombits(uint32(u) << 16))
 		case et.kind == kindFloat && et.size == 4:
 			out[i] = float64(math.Float32frombits(uint32(u)))
 		case et.kind == kindFloat:
@@ -222,13 +226,14 @@ func TestBindErrors(t *testing.T) {
 		{"default buffer too big", kernel(ptr("x", "float", 4)), big, "no --arg for x (float *x): the default, a float per thread (1099511627776 threads), would be over 1073741824 bytes; give --arg x=TYPE[COUNT]:INIT"},
 		{"void without arg", kernel(ptr("v", "void", 0)), spec(t), "no --arg for v (void *v): a void pointer says nothing of its data; give --arg v=TYPE[COUNT]:INIT, e.g. v=float[1024]:zero"},
 		{"struct pointer without arg", kernel(ptr("p", "Pair", 0)), spec(t), "no --arg for p (Pair *p): ldcheck cannot tell what data Pair takes; give --arg p=TYPE[COUNT]:INIT, e.g. p=float[1024]:zero"},
-		{"half without arg", kernel(ptr("h", "__half", 2)), spec(t), "no --arg for h (__half *h): ldcheck cannot tell what data __half takes; give --arg h=TYPE[COUNT]:INIT, e.g. h=float[1024]:zero"},
+		{"half struct without arg", kernel(ptr("h", "half_t", 2)), spec(t), "no --arg for h (half_t *h): ldcheck cannot tell what data half_t takes; give --arg h=TYPE[COUNT]:INIT, e.g. h=float[1024]:zero"},
 		{"scalar for pointer", saxpy, spec(t, "a=1", "y=3"), "--arg y=3: y is a pointer (float *y); want y=TYPE[COUNT]:INIT, e.g. y=float[1024]:zero"},
 		{"scalar for float4 pointer", kernel(ptr("v", "float4", 16)), spec(t, "v=zero"), "--arg v=zero: v is a pointer (float4 *v); want v=TYPE[COUNT]:INIT, e.g. v=float[4096]:zero"},
 		{"buffer for scalar", saxpy, spec(t, "a=float[4]:zero"), "--arg a=float[4]:zero: a is not a pointer (float a); want a=VALUE"},
 		{"double for float", saxpy, spec(t, "a=1", "x=double[64]:zero"), "--arg x=double[64]:zero: x points to float (4 bytes) but double is 8 bytes; want a 4-byte TYPE, e.g. float[64]"},
 		{"char for int", kernel(ptr("p", "int", 4)), spec(t, "p=char[64]:zero"), "--arg p=char[64]:zero: p points to int (4 bytes) but char is 1 bytes; want a 4-byte TYPE, e.g. int[64]"},
-		{"float for half", kernel(ptr("h", "__half", 2)), spec(t, "h=float[64]:zero"), "--arg h=float[64]:zero: h points to __half (2 bytes) but float is 4 bytes; want a 2-byte TYPE"},
+		{"float for half", kernel(ptr("h", "__half", 2)), spec(t, "h=float[64]:zero"), "--arg h=float[64]:zero: h points to __half (2 bytes) but float is 4 bytes; want a 2-byte TYPE, e.g. half[64]"},
+		{"half pairs, odd count", kernel(ptr("h", "__half2", 4)), spec(t, "h=half[7]:zero"), "--arg h=half[7]:zero: h points to __half2, 2 halfs each; COUNT 7 is not a multiple of 2"},
 		{"double for float4", kernel(ptr("v", "float4", 16)), spec(t, "v=double[8]:zero"), "--arg v=double[8]:zero: v points to float4 (16 bytes) but double is 8 bytes; want float[COUNT], COUNT a multiple of 4"},
 		{"lanes", kernel(ptr("v", "float4", 16)), spec(t, "v=float[6]:zero"), "--arg v=float[6]:zero: v points to float4, 4 floats each; COUNT 6 is not a multiple of 4"},
 		{"typed scalar size", kernel(scalarParam("r", "real", 4)), spec(t, "r=double:3"), "--arg r=double:3: r has type real (4 bytes) but double is 8 bytes; want a 4-byte TYPE"},
@@ -364,6 +369,13 @@ func TestBindBufferTypes(t *testing.T) {
 		{"struct, part of an element", ptr("p", "Pair", 8), "p=float[3]:zero", result{Err: "--arg p=float[3]:zero: p points to Pair (8 bytes) but float is 4 bytes; want a 8-byte TYPE"}},
 		{"template", ptr("p", "const T", 0), "p=int[8]:zero", result{Type: "int", Count: 8, Notes: []string{"--arg p=int[8]:zero: cannot check int against p's element type T (size unknown)"}}},
 		{"half as ushort", ptr("p", "__half", 2), "p=ushort[8]:zero", result{Type: "ushort", Count: 8}},
+		{"half", ptr("p", "const __half", 2), "p=half[8]:rand", result{Type: "half", Count: 8}},
+		{"half typedef", ptr("p", "half", 2), "p=half[8]:iota", result{Type: "half", Count: 8}},
+		{"half pairs", ptr("p", "__half2", 4), "p=half[8]:const:0.5", result{Type: "half", Count: 8}},
+		{"bfloat16", ptr("p", "__nv_bfloat16", 2), "p=bfloat16[8]:rand", result{Type: "bfloat16", Count: 8}},
+		{"bfloat16 pairs", ptr("p", "nv_bfloat162", 4), "p=bfloat16[8]:zero", result{Type: "bfloat16", Count: 8}},
+		{"bfloat16 for half", ptr("p", "__half", 2), "p=bfloat16[8]:const:1", result{Type: "bfloat16", Count: 8, Notes: []string{"--arg p=bfloat16[8]:const:1: fills __half *p with bfloat16 values"}}},
+		{"half for float", ptr("p", "float", 4), "p=half[8]:zero", result{Err: "--arg p=half[8]:zero: p points to float (4 bytes) but half is 2 bytes; want a 4-byte TYPE, e.g. float[8]"}},
 		{"float4 lanes", ptr("p", "float4", 16), "p=float[8]:rand", result{Type: "float", Count: 8}},
 		{"int4 lanes", ptr("p", "int4", 16), "p=int[8]:iota", result{Type: "int", Count: 8}},
 		{"float3 lanes", ptr("p", "float3", 0), "p=float[9]:zero", result{Type: "float", Count: 9}},
@@ -488,6 +500,13 @@ func TestBindIota(t *testing.T) {
 				want[i] = float64(int8(i)) // wraps
 			case et.size == 1:
 				want[i] = float64(uint8(i))
+			case typ == "bfloat16" && i > 256 && i%2 == 1:
+				// 8 bits: steps of 2 from 256, ties to the even
+				// significand (a multiple of 4).
+				want[i] = float64(i + 1)
+				if (i+1)%4 != 0 {
+					want[i] = float64(i - 1)
+				}
 			default:
 				want[i] = float64(i)
 			}
@@ -543,7 +562,7 @@ func TestBindRand(t *testing.T) {
 		switch {
 		case et.kind == kindFloat:
 			want = stats{-1, 1, -0.01, 0.01}
-			if lo < -0.999 && hi > 0.999 {
+			if lo < -0.999 && hi > 0.99 { // bfloat16's largest draw: 1-2^-7
 				lo, hi = -1, 1
 			}
 		case et.kind == kindBool:
@@ -560,7 +579,14 @@ func TestBindRand(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s rand: range or mean (-want +got):\n%s", typ, diff)
 		}
-		if et.kind == kindFloat && len(distinct) < n*9/10 {
+		if et.kind == kindFloat && et.size == 2 {
+			// A grid of 2^-10 (half) or 2^-7 (bfloat16) on [-1, 1): every
+			// point drawn.
+			want := map[string]int{"half": 2048, "bfloat16": 256}[typ]
+			if len(distinct) != want {
+				t.Errorf("%s rand: %d distinct values, want %d (every point of the grid)", typ, len(distinct), want)
+			}
+		} else if et.kind == kindFloat && len(distinct) < n*9/10 {
 			t.Errorf("%s rand: only %d distinct values in %d", typ, len(distinct), n)
 		}
 	}

@@ -150,6 +150,9 @@ func (a Arg) IsBuffer() bool { return a.Count > 0 }
 // saturating; false when Type's size is known only from the kernel (a
 // struct) or a is a scalar.
 func (a Arg) Bytes() (uint64, bool) {
+	if t, ok := lookupType(a.Type); ok && a.IsBuffer() {
+		return mulSat(uint64(a.Count), uint64(t.size)), true // int8, half, bfloat16, ...: TYPEs no C type spells
+	}
 	ct, ok := lookupCType(a.Type)
 	if !a.IsBuffer() || !ok || ct.size() == 0 {
 		return 0, false

@@ -129,7 +129,7 @@ func TestParseBytes(t *testing.T) {
 	}
 }
 
-const typeList = "float, double, char, uchar, short, ushort, int, uint, long, ulong, longlong, ulonglong, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool"
+const typeList = "float, double, char, uchar, short, ushort, int, uint, long, ulong, longlong, ulonglong, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool, half, bfloat16"
 
 func TestParseArg(t *testing.T) {
 	const syntax = "want NAME=VALUE for a scalar or NAME=TYPE[COUNT]:INIT for a pointer, e.g. n=1024 or out=float[1024]:zero"
@@ -177,7 +177,10 @@ func TestParseArg(t *testing.T) {
 		{"a-b=3", bad(`--arg a-b=3: "a-b" is not a parameter name; ` + syntax)},
 		{"n=", bad("--arg n=: missing value after n=; " + syntax)},
 		// Bad TYPE.
-		{"out=half[4]:zero", bad("--arg out=half[4]:zero: TYPE half is not supported (give its raw bits as ushort; want " + typeList + ")")},
+		{"out=__half[4]:zero", bad(`--arg out=__half[4]:zero: unknown TYPE "__half" (__half and __half2 elements are half; want ` + typeList + ")")},
+		{"out=__nv_bfloat162[4]:zero", bad(`--arg out=__nv_bfloat162[4]:zero: unknown TYPE "__nv_bfloat162" (__nv_bfloat16 and __nv_bfloat162 elements are bfloat16; want ` + typeList + ")")},
+		{"out=half[4]:const:65520", bad("--arg out=half[4]:const:65520: 65520 is out of range for half (want at most ±65504)")},
+		{"out=bfloat16[4]:const:x", bad(`--arg out=bfloat16[4]:const:x: "x" is not a number (bfloat16 wants e.g. 0.5, -2, 1e-3)`)},
 		{"out=float4[4]:zero", bad(`--arg out=float4[4]:zero: unknown TYPE "float4" (want ` + typeList + ")")},
 		{"out=unsigned[4]:zero", bad(`--arg out=unsigned[4]:zero: unknown TYPE "unsigned" (unsigned int is uint; want ` + typeList + ")")},
 		{"a=x[3]", bad(`--arg a=x[3]: unknown TYPE "x" (want ` + typeList + ")")},
@@ -215,7 +218,8 @@ func TestParseArg(t *testing.T) {
 		{"a=float:x", bad(`--arg a=float:x: "x" is not a number (float wants e.g. 0.5, -2, 1e-3)`)},
 		{"a=short:40000", bad("--arg a=short:40000: 40000 is out of range for short (want -32768..32767)")},
 		{"a=float:", bad("--arg a=float:: missing VALUE after float: (want a=float:VALUE)")},
-		{"a=half:1", bad("--arg a=half:1: TYPE half is not supported (give its raw bits as ushort; want " + typeList + ")")},
+		{"a=half:1e5", bad("--arg a=half:1e5: 1e5 is out of range for half (want at most ±65504)")},
+		{"a=bfloat16:1e39", bad("--arg a=bfloat16:1e39: 1e39 is out of range for bfloat16 (want at most ±3.38953e+38)")},
 		{"p=hex:0g", bad("--arg p=hex:0g: want p=hex:BYTES, an even number of hex digits (the parameter's bytes as they lie in memory, little-endian; _ may separate them), e.g. p=hex:05000000_0000c03f")},
 		{"p=hex:050", bad("--arg p=hex:050: want p=hex:BYTES, an even number of hex digits (the parameter's bytes as they lie in memory, little-endian; _ may separate them), e.g. p=hex:05000000_0000c03f")},
 		{"p=file:", bad("--arg p=file:: missing PATH after file: (want p=file:PATH, the parameter's bytes)")},

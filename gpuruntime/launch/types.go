@@ -40,6 +40,7 @@ var types = []elemType{
 	{"int8", 1, kindInt}, {"int16", 2, kindInt}, {"int32", 4, kindInt}, {"int64", 8, kindInt},
 	{"uint8", 1, kindUint}, {"uint16", 2, kindUint}, {"uint32", 4, kindUint}, {"uint64", 8, kindUint},
 	{"bool", 1, kindBool},
+	{"half", 2, kindFloat}, {"bfloat16", 2, kindFloat},
 }
 
 // TypeNames lists the TYPEs --arg accepts.
@@ -64,8 +65,10 @@ func lookupType(name string) (elemType, bool) {
 func unknownType(name string) string {
 	msg := fmt.Sprintf("unknown TYPE %q (want %s)", name, strings.Join(TypeNames(), ", "))
 	switch name {
-	case "half", "__half", "bfloat16", "__nv_bfloat16":
-		msg = fmt.Sprintf("TYPE %s is not supported (give its raw bits as ushort; want %s)", name, strings.Join(TypeNames(), ", "))
+	case "__half", "half2", "__half2":
+		msg = fmt.Sprintf("unknown TYPE %q (__half and __half2 elements are half; want %s)", name, strings.Join(TypeNames(), ", "))
+	case "__nv_bfloat16", "nv_bfloat16", "__nv_bfloat162", "nv_bfloat162", "bf16":
+		msg = fmt.Sprintf("unknown TYPE %q (__nv_bfloat16 and __nv_bfloat162 elements are bfloat16; want %s)", name, strings.Join(TypeNames(), ", "))
 	case "unsigned":
 		msg = fmt.Sprintf("unknown TYPE %q (unsigned int is uint; want %s)", name, strings.Join(TypeNames(), ", "))
 	}
@@ -89,6 +92,12 @@ var cTypes = map[string]string{
 	"uint8_t": "uint8", "uint16_t": "uint16", "uint32_t": "uint32", "uint64_t": "uint64",
 	"size_t": "uint64", "uintptr_t": "uint64", "ssize_t": "int64", "ptrdiff_t": "int64", "intptr_t": "int64",
 	"bool": "bool", "_Bool": "bool",
+	"__half": "half", "half": "half", "__nv_bfloat16": "bfloat16", "nv_bfloat16": "bfloat16",
+}
+
+// cPairs are the half types' pairs (__half2), which have no other widths.
+var cPairs = map[string]string{
+	"__half2": "half", "half2": "half", "__nv_bfloat162": "bfloat16", "nv_bfloat162": "bfloat16",
 }
 
 // cVectors maps CUDA's vector types' prefixes to their lane TYPEs.
@@ -119,6 +128,10 @@ func lookupCType(s string) (cType, bool) {
 	if name, ok := cTypes[s]; ok {
 		t, _ := lookupType(name)
 		return cType{t, 1}, true
+	}
+	if name, ok := cPairs[s]; ok {
+		t, _ := lookupType(name)
+		return cType{t, 2}, true
 	}
 	if n := len(s); n > 1 && s[n-1] >= '1' && s[n-1] <= '4' {
 		if name, ok := cVectors[s[:n-1]]; ok {
@@ -155,6 +168,17 @@ func parseValue(t elemType, typeName, s string) (uint64, error) {
 	}
 	switch t.kind {
 	case kindFloat:
+		if f, ok := t.format(); ok {
+			x, err := strconv.ParseFloat(s, 64)
+			if err != nil && !errors.Is(err, strconv.ErrRange) {
+				return 0, fmt.Errorf("%q is not a number (%s wants e.g. 0.5, -2, 1e-3)", s, typeName)
+			}
+			h := f.fromDecimal(s, x)
+			if h&^f.signBit() == f.infBits() && (!math.IsInf(x, 0) || err != nil) {
+				return 0, fmt.Errorf("%s is out of range for %s (want at most ±%.6g)", s, typeName, maxFloat(t))
+			}
+			return uint64(h), nil
+		}
 		bitSize := 8 * t.size
 		f, err := strconv.ParseFloat(s, bitSize)
 		if err != nil {
@@ -191,6 +215,9 @@ func parseValue(t elemType, typeName, s string) (uint64, error) {
 }
 
 func maxFloat(t elemType) float64 {
+	if f, ok := t.format(); ok {
+		return f.maxFinite()
+	}
 	if t.size == 4 {
 		return math.MaxFloat32
 	}
@@ -251,6 +278,9 @@ func fill(data []byte, t elemType, count int, gen func(i int) uint64) {
 func iotaBits(t elemType, i int) uint64 {
 	switch t.kind {
 	case kindFloat:
+		if f, ok := t.format(); ok {
+			return uint64(f.fromFloat64(float64(i), 0)) // inexact (or infinite) where t's precision ends
+		}
 		if t.size == 4 {
 			return uint64(math.Float32bits(float32(i)))
 		}
@@ -274,12 +304,16 @@ func (r *rng) next() uint64 {
 }
 
 // randBits is the next random value of t: floats uniform in [-1, 1) on a
-// grid of 2^-23 (float) or 2^-52 (double), so never NaN, infinite or
-// denormal; 1-byte integers in [0, 128); other integers in [0, 1000),
+// grid of 2^-23 (float), 2^-52 (double), 2^-10 (half) or 2^-7 (bfloat16),
+// so never NaN, infinite or denormal; 1-byte integers in [0, 128); other integers in [0, 1000),
 // small enough for index-like uses; bools 0 or 1.
 func (r *rng) randBits(t elemType) uint64 {
 	u := r.next()
+	f, small := t.format()
 	switch {
+	case small:
+		m := int64(u>>(63-f.frac)) - 1<<f.frac // frac+1 bits, centred: exact in f
+		return uint64(f.fromFloat64(float64(m)/float64(uint64(1)<<f.frac), 0))
 	case t.kind == kindFloat && t.size == 4:
 		m := int32(u>>40) - 1<<23 // 24 bits, centred
 		return uint64(math.Float32bits(float32(m) / (1 << 23)))
