@@ -41,10 +41,12 @@ __global__ void k(const __half *in, __half2 *pairs, __half *out, __nv_bfloat16 *
   assert(__half_as_ushort(__int2half_rn(2049)) == 0x6800 && __half_as_ushort(__int2half_ru(2049)) == 0x6801);
 
   // fma rounds once: (1+2^-10)^2 - (1+2^-10) is 2^-10 + 2^-20, a half;
-  // a multiply and an add round twice and lose the 2^-20.
+  // a multiply and an add round twice and lose the 2^-20. The _rn forms
+  // keep the two roundings: the GPU's compiler may contract a plain
+  // __hadd(__hmul(...)) into an fma (it does on the H100).
   __half a = __ushort_as_half(0x3c01);
   assert(__half2float(__hfma(a, a, __hneg(a))) == 0x1p-10f + 0x1p-20f);
-  assert(__half2float(__hadd(__hmul(a, a), __hneg(a))) == 0x1p-10f);
+  assert(__half2float(__hadd_rn(__hmul_rn(a, a), __hneg(a))) == 0x1p-10f);
   assert(__half2float(scale_add(a, a, -a)) == 0x1p-10f + 0x1p-20f);
   // bfloat16: 7*37 = 259 is halfway between 258 and 260; -2^-50 puts the
   // exact result below the tie (a sum that is inexact in double).
