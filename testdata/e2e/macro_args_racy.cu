@@ -1,6 +1,6 @@
 // expect: race read-write global inter-warp
 // launch: --kernel k --grid 1 --block 64 --arg in=int[64]:iota --arg out=int[64]:zero --arg res=int[64]:zero
-// explain: 20 18
+// explain: 18 20
 // Accesses written through macros: in an argument (assert's, and TWICE's,
 // whose body uses it twice), and as a macro's whole expansion (AT). Each
 // warp writes its own half of out, then, in the same region, reads the
