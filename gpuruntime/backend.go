@@ -42,9 +42,11 @@ type Backend interface {
 	// Texture returns the value of a texture object parameter
 	// (cudaTextureObject_t) that reads the argument buffer at p: size
 	// bytes, launch.TextureHeader bytes of descriptor and then the
-	// elements, of --arg's TYPE elem. The CPU backend's texture object is
-	// the buffer's address; the CUDA backend makes a linear texture object
-	// over a copy of the elements, alive until Close.
-	Texture(p DevPtr, size int64, elem string) (uint64, error)
+	// elements, of --arg's TYPE elem; texel is what the kernel's fetches
+	// return (manifest.Param.Texel, "" when unknown). The CPU backend's
+	// texture object is the buffer's address; the CUDA backend makes a
+	// linear texture object of texel's channels over a copy of the
+	// elements, alive until Close.
+	Texture(p DevPtr, size int64, elem, texel string) (uint64, error)
 	Close() error
 }

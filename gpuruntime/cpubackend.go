@@ -317,7 +317,7 @@ func (b *CPUBackend) SharedLimit(name string) (int64, error) { return 227 << 10,
 // Texture: the CPU library's tex1Dfetch reads the descriptor in front of
 // the elements (ldc::Texture in ldcheck_cpu.h), so the object is the
 // buffer's address.
-func (b *CPUBackend) Texture(p DevPtr, size int64, elem string) (uint64, error) {
+func (b *CPUBackend) Texture(p DevPtr, size int64, elem, texel string) (uint64, error) {
 	return uint64(p), nil
 }
 

@@ -263,23 +263,48 @@ func (b *CUDABackend) Timer() func() (float64, error) {
 	}
 }
 
-// textureFormats are the channel formats of --arg's TYPEs that a texture
-// can hold (8-byte types cannot: a kernel fetches them as int2).
+// textureFormats are the channel formats of --arg's TYPEs and of the
+// vector types' components that a texture can hold (8-byte types cannot:
+// a kernel fetches them as int2).
 var textureFormats = map[string]cuda.ArrayFormat{
 	"float": cuda.FormatFloat,
-	"char":  cuda.FormatInt8, "int8": cuda.FormatInt8, "uchar": cuda.FormatUint8, "uint8": cuda.FormatUint8, "bool": cuda.FormatUint8,
-	"short": cuda.FormatInt16, "int16": cuda.FormatInt16, "ushort": cuda.FormatUint16, "uint16": cuda.FormatUint16,
-	"int": cuda.FormatInt32, "int32": cuda.FormatInt32, "uint": cuda.FormatUint32, "uint32": cuda.FormatUint32,
-	"half": cuda.FormatHalf,
+	"char":  cuda.FormatInt8, "signed char": cuda.FormatInt8, "int8": cuda.FormatInt8,
+	"uchar": cuda.FormatUint8, "unsigned char": cuda.FormatUint8, "uint8": cuda.FormatUint8, "bool": cuda.FormatUint8,
+	"short": cuda.FormatInt16, "int16": cuda.FormatInt16, "ushort": cuda.FormatUint16, "unsigned short": cuda.FormatUint16, "uint16": cuda.FormatUint16,
+	"int": cuda.FormatInt32, "int32": cuda.FormatInt32, "uint": cuda.FormatUint32, "unsigned int": cuda.FormatUint32, "uint32": cuda.FormatUint32,
+	"half": cuda.FormatHalf, "__half": cuda.FormatHalf,
 }
 
-// Texture makes a linear, one-channel texture object over a copy of the
-// buffer's elements: cuMemAlloc's alignment is what textures ask for, an
-// address past the descriptor is not.
-func (b *CUDABackend) Texture(p DevPtr, size int64, elem string) (uint64, error) {
-	f, ok := textureFormats[elem]
-	if !ok {
-		return 0, fmt.Errorf("a texture of %s elements: CUDA textures hold 1-, 2- and 4-byte elements (give a double texture as int2 and read it with __hiloint2double)", elem)
+// texelFormat is the channel format and count of a texture whose fetches
+// return texel (float4: four float channels); "" means one channel of the
+// buffer's TYPE elem.
+func texelFormat(elem, texel string) (cuda.ArrayFormat, int, error) {
+	if texel == "" {
+		f, ok := textureFormats[elem]
+		if !ok {
+			return 0, 0, fmt.Errorf("a texture of %s elements: CUDA textures hold 1-, 2- and 4-byte elements (give a double texture as int2 and read it with __hiloint2double)", elem)
+		}
+		return f, 1, nil
+	}
+	base, n := texel, 1
+	if k := len(texel) - 1; k > 0 && texel[k] >= '1' && texel[k] <= '4' {
+		base, n = texel[:k], int(texel[k]-'0')
+	}
+	f, ok := textureFormats[base]
+	if !ok || n == 3 {
+		return 0, 0, fmt.Errorf("the kernel fetches %s texels: CUDA textures hold 1, 2 or 4 channels of 1-, 2- or 4-byte numbers", texel)
+	}
+	return f, n, nil
+}
+
+// Texture makes a linear texture object over a copy of the buffer's
+// elements (cuMemAlloc's alignment is what textures ask for, an address
+// past the descriptor is not), with the channels the kernel's fetches
+// return.
+func (b *CUDABackend) Texture(p DevPtr, size int64, elem, texel string) (uint64, error) {
+	f, channels, err := texelFormat(elem, texel)
+	if err != nil {
+		return 0, err
 	}
 	n := size - launch.TextureHeader
 	if n <= 0 {
@@ -292,7 +317,7 @@ func (b *CUDABackend) Texture(p DevPtr, size int64, elem string) (uint64, error)
 	if err := b.Copy(q, p+launch.TextureHeader, n); err != nil {
 		return 0, err
 	}
-	t, err := b.d.TexObjectCreateLinear(cuda.DevicePtr(q), n, f)
+	t, err := b.d.TexObjectCreateLinear(cuda.DevicePtr(q), n, f, channels)
 	if err != nil {
 		return 0, err
 	}

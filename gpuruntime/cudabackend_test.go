@@ -92,26 +92,30 @@ func TestCUDABackendWithoutGPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		elem   string
-		format uint64
-		flags  uint64
-	}{{"float", 0x20, 0}, {"int", 0x0a, 1}, {"uchar", 0x01, 1}} {
-		h, err := b.Texture(texBuf, launch.TextureHeader+40, c.elem)
+		elem, texel string
+		format      uint64
+		channels    uint64
+		flags       uint64
+	}{{"float", "", 0x20, 1, 0}, {"int", "", 0x0a, 1, 1}, {"uchar", "", 0x01, 1, 1}, {"float", "float4", 0x20, 4, 0}, {"int", "int2", 0x0a, 2, 1}, {"uchar", "uchar4", 0x01, 4, 1}} {
+		h, err := b.Texture(texBuf, launch.TextureHeader+40, c.elem, c.texel)
 		if err != nil {
-			t.Fatalf("Texture(%s): %v", c.elem, err)
+			t.Fatalf("Texture(%s, %s): %v", c.elem, c.texel, err)
 		}
-		if got := h >> 48; got != c.format|1<<8|c.flags<<12 {
-			t.Errorf("Texture(%s): format, channels, flags %#x; want format %#x, 1 channel, flags %d", c.elem, got, c.format, c.flags)
+		if got := h >> 48; got != c.format|c.channels<<8|c.flags<<12 {
+			t.Errorf("Texture(%s, %s): format, channels, flags %#x; want format %#x, %d channels, flags %d", c.elem, c.texel, got, c.format, c.channels, c.flags)
 		}
 		if addr := h&(1<<48-1) - 40; DevPtr(addr) == texBuf+launch.TextureHeader || addr == 0 {
 			t.Errorf("Texture(%s) reads the argument buffer itself (%#x), not an aligned copy", c.elem, addr)
 		}
 	}
-	if _, err := b.Texture(texBuf, launch.TextureHeader+40, "double"); err == nil || !strings.Contains(err.Error(), "int2") {
+	if _, err := b.Texture(texBuf, launch.TextureHeader+40, "double", ""); err == nil || !strings.Contains(err.Error(), "int2") {
 		t.Errorf("a texture of doubles: %v; want an error saying to use int2", err)
 	}
-	if n := stat(2); n != 3 {
-		t.Errorf("%d texture objects alive before Close, want 3", n)
+	if _, err := b.Texture(texBuf, launch.TextureHeader+40, "float", "float3"); err == nil || !strings.Contains(err.Error(), "1, 2 or 4 channels") {
+		t.Errorf("float3 texels: %v; want an error naming the channel counts", err)
+	}
+	if n := stat(2); n != 6 {
+		t.Errorf("%d texture objects alive before Close, want 6", n)
 	}
 	if err := b.Close(); err != nil {
 		t.Fatal(err)

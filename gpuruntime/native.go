@@ -58,7 +58,7 @@ func RunNative(b Backend, l Launch, opt Options) (*Result, error) {
 		}
 		v := uint64(p)
 		if a.Texture != "" {
-			if v, err = b.Texture(p, int64(len(a.Data)), a.Texture); err != nil {
+			if v, err = b.Texture(p, int64(len(a.Data)), a.Texture, a.Param.Texel); err != nil {
 				return nil, fmt.Errorf("--arg %s: %w", a.Param.Name, err)
 			}
 		}

@@ -75,7 +75,7 @@ func (r *checkRun) setupArgs() error {
 			return err
 		}
 		if a.Texture != "" {
-			t, err := r.b.Texture(p, int64(len(a.Data)), a.Texture)
+			t, err := r.b.Texture(p, int64(len(a.Data)), a.Texture, a.Param.Texel)
 			if err != nil {
 				return fmt.Errorf("--arg %s: %w", a.Param.Name, err)
 			}

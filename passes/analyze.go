@@ -148,8 +148,9 @@ func reachableFuncs(f *Func, funcs map[string]*Func) []*Func {
 // paramsPass: Func -> []Param.
 func paramsPass(f *Func) []Param {
 	ps := []Param{}
+	texels := texelTypes(f)
 	for _, p := range f.Params {
-		q := Param{Name: p.Name, Type: p.Type, Size: p.Size}
+		q := Param{Name: p.Name, Type: p.Type, Size: p.Size, Texel: texels[p.Key]}
 		elem, ok := pointee(p.Type)
 		if !ok && p.Pointee != "" {
 			elem, ok = p.Pointee, true // a typedef of a pointer type
@@ -170,6 +171,40 @@ func paramsPass(f *Func) []Param {
 		ps = append(ps, q)
 	}
 	return ps
+}
+
+// textureFetches are the texture functions whose first argument is the
+// texture object and whose result is the texel.
+var textureFetches = map[string]bool{"tex1Dfetch": true, "tex1D": true, "tex2D": true, "tex3D": true, "tex1DLayered": true, "tex2DLayered": true}
+
+// texelTypes maps the declaration key of each parameter that f's body
+// fetches texels through to the type the fetches return, "" where two
+// fetches disagree. The CUDA backend makes a texture of that many
+// channels (a float4 fetch needs four).
+func texelTypes(f *Func) map[string]string {
+	out := map[string]string{}
+	if f.Body == nil {
+		return out
+	}
+	f.Body.Walk(func(n *Node) bool {
+		if n.Kind != "CallExpr" || !textureFetches[n.Name] || len(n.Children) < 2 || n.Type == "" || n.Type == "void" {
+			return true
+		}
+		arg := n.Children[1]
+		for arg != nil && arg.Kind != "DeclRefExpr" && len(arg.Children) == 1 {
+			arg = arg.Children[0]
+		}
+		if arg == nil || arg.Kind != "DeclRefExpr" || arg.Ref == "" {
+			return true
+		}
+		t := strings.TrimSpace(n.Type)
+		if old, seen := out[arg.Ref]; seen && old != t {
+			t = ""
+		}
+		out[arg.Ref] = t
+		return true
+	})
+	return out
 }
 
 // pointee returns T for a type spelled "T *" (with optional qualifiers after

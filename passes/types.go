@@ -80,6 +80,9 @@ type Param struct {
 	// parameter's own when it is a struct passed by value.
 	ElemFields []manifest.Field `json:"elem_fields,omitempty"`
 	Fields     []manifest.Field `json:"fields,omitempty"`
+	// Texel is what the kernel's fetches of a texture object parameter
+	// return (tex1Dfetch<float4>(tex, i): float4), when they all agree.
+	Texel string `json:"texel,omitempty"`
 }
 
 // Space is a memory space.

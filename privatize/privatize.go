@@ -241,7 +241,7 @@ func kernelManifest(i int, k *passes.Kernel, globals []*passes.Variable) manifes
 		Unhandled:    k.Unhandled,
 	}
 	for _, p := range k.Params {
-		mk.Params = append(mk.Params, manifest.Param{Name: p.Name, Type: p.Type, Size: p.Size, Pointer: p.Pointer, Elem: p.Elem, ElemSize: p.ElemSize, Const: p.ElemConst, Fields: p.Fields, ElemFields: p.ElemFields})
+		mk.Params = append(mk.Params, manifest.Param{Name: p.Name, Type: p.Type, Size: p.Size, Pointer: p.Pointer, Elem: p.Elem, ElemSize: p.ElemSize, Const: p.ElemConst, Fields: p.Fields, ElemFields: p.ElemFields, Texel: p.Texel})
 	}
 	for _, b := range k.Barriers {
 		if !b.Warp {

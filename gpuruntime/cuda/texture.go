@@ -57,16 +57,20 @@ const (
 )
 
 // TexObjectCreateLinear is cuTexObjectCreate over bytes of device memory
-// at p holding 1-channel elements of format f: what tex1Dfetch reads. An
+// at p holding texels of channels (1, 2 or 4) numbers of format f: what
+// tex1Dfetch reads. An
 // integer format is read as integers (the runtime API's
 // cudaReadModeElementType), not promoted to normalised floats. p must be
 // aligned as the device's texture alignment asks (cuMemAlloc's are).
-func (d *Driver) TexObjectCreateLinear(p DevicePtr, bytes int64, f ArrayFormat) (TexObject, error) {
+func (d *Driver) TexObjectCreateLinear(p DevicePtr, bytes int64, f ArrayFormat, channels int) (TexObject, error) {
 	const call = "cuTexObjectCreate"
 	if bytes <= 0 {
 		return 0, argError(call, "size %d is not positive", bytes)
 	}
-	res := resourceDesc{resType: resourceTypeLinear, devPtr: p, format: f, numChannels: 1, sizeInBytes: uint64(bytes)}
+	if channels != 1 && channels != 2 && channels != 4 {
+		return 0, argError(call, "%d channels (want 1, 2 or 4)", channels)
+	}
+	res := resourceDesc{resType: resourceTypeLinear, devPtr: p, format: f, numChannels: uint32(channels), sizeInBytes: uint64(bytes)}
 	var tex textureDesc
 	if f != FormatFloat && f != FormatHalf {
 		tex.flags = trsfReadAsInteger

@@ -168,6 +168,10 @@ type Param struct {
 	// lay the struct out.
 	Fields     []Field `json:"fields,omitempty"`
 	ElemFields []Field `json:"elem_fields,omitempty"`
+	// Texel is what the kernel's fetches of a texture object parameter
+	// return (float4 for tex1Dfetch<float4>), when they all agree: the
+	// CUDA backend gives the texture that many channels.
+	Texel string `json:"texel,omitempty"`
 }
 
 // Barrier is a block barrier the hooks report by ID.
