@@ -109,12 +109,39 @@ func ExplainRaces(b Backend, l Launch, res *Result, sites []manifest.Site, opt E
 		if len(rc.Accesses) == 0 {
 			rc.Explanation = why
 		}
+		addAccessUnits(rc)
 	}
 	if n > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("%d traced rerun(s) of the kernel on the %s backend looked for the statements (%s in all; a run without races has none)",
 			n, b.Name(), time.Since(start).Round(time.Millisecond)))
 	}
 	return nil
+}
+
+// addAccessUnits names, in a race whose checks saw one unit (a reading
+// warp whose results changed), the units the traced accesses name too: a
+// race is between two units, and the report says which.
+func addAccessUnits(rc *Race) {
+	if len(rc.Units) >= 2 {
+		return
+	}
+	seen := map[int]bool{}
+	for _, u := range rc.Units {
+		seen[u] = true
+	}
+	for _, a := range rc.Accesses {
+		u := a.Warp
+		if rc.Scope == manifest.ScopeInterBlock {
+			u = a.Block
+		} else if a.Block != rc.Block {
+			continue
+		}
+		if !seen[u] {
+			seen[u] = true
+			rc.Units = append(rc.Units, u)
+		}
+	}
+	sort.Ints(rc.Units)
 }
 
 // watch is what a traced rerun watches: bytes [lo, hi) of a target (hi

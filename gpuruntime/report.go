@@ -17,7 +17,7 @@ type Race struct {
 	Offset   int64          `json:"offset"` // first byte
 	Length   int64          `json:"length"` // bytes from Offset to the last racy byte
 	Elements [2]int64       `json:"elements"`
-	Units    []int          `json:"units"`           // the warps (inter-warp) or blocks (inter-block) of the first record
+	Units    []int          `json:"units"`           // the warps (inter-warp) or blocks (inter-block) of the first record, and those of the explained accesses when the record had one
 	Block    int            `json:"block,omitempty"` // for inter-warp races: the block of the first record
 	// Warp is the warp of an intra-warp race (whose Units are two lanes of it).
 	Warp   *int       `json:"warp,omitempty"`

@@ -170,6 +170,13 @@ func TestEndToEnd(t *testing.T) {
 			}
 			checkExplained(t, f, e, rep)
 			for _, r := range rep.Races {
+				// A race is between two units (issue 13): an explained
+				// inter-warp or inter-block report names at least two.
+				if len(r.Accesses) == 2 && r.Kind != "atomic-plain" && (r.Scope == "inter-warp" || r.Scope == "inter-block") && len(r.Units) < 2 {
+					t.Errorf("%s race on %s names one unit %v; its accesses are by %+v", r.Kind, r.Variable, r.Units, r.Accesses)
+				}
+			}
+			for _, r := range rep.Races {
 				if r.Region.File == "" || r.Region.BeginLine == 0 {
 					t.Errorf("race without its region's file and lines: %+v", r)
 				}
