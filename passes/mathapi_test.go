@@ -1,4 +1,4 @@
-package passes_test
+package passes
 
 import (
 	"bufio"
@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"ldcheck/gpuruntime/cpu"
-	"ldcheck/passes"
 )
 
 // mathAPI reads testdata/math_api.txt: the CUDA Math API functions that
@@ -93,13 +92,6 @@ func TestMathAPI(t *testing.T) {
 			}
 		}
 	})
-	compilesAgainstHeaders(t, dir, file, "math functions")
-}
-
-// compilesAgainstHeaders checks that file, a kernel calling an API, compiles
-// against the prelude (the front end, and clang's PTX) and against the CPU
-// backend's header; what names the API in the failure messages.
-func compilesAgainstHeaders(t *testing.T, dir, file, what string) {
 	t.Run("prelude", func(t *testing.T) {
 		clangBin := ""
 		for _, c := range []string{"clang-15", "clang"} {
@@ -115,12 +107,12 @@ func compilesAgainstHeaders(t *testing.T, dir, file, what string) {
 		if err := os.MkdirAll(inc, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := passes.WriteIncludes(inc); err != nil {
+		if err := WriteIncludes(inc); err != nil {
 			t.Fatal(err)
 		}
-		args := append(passes.Options{}.ClangArgs(inc), "-fsyntax-only", "-ferror-limit=0", file)
+		args := append(Options{}.ClangArgs(inc), "-fsyntax-only", "-ferror-limit=0", file)
 		if out, err := exec.Command(clangBin, args...).CombinedOutput(); err != nil {
-			t.Errorf("the prelude lacks %s:\n%s", what, out)
+			t.Errorf("the prelude lacks math functions:\n%s", out)
 		}
 	})
 	t.Run("cpu", func(t *testing.T) {
@@ -140,7 +132,7 @@ func compilesAgainstHeaders(t *testing.T, dir, file, what string) {
 		}
 		args := []string{"-std=c++17", "-fsyntax-only", "-I", inc, "-include", filepath.Join(inc, cpu.HeaderName), "-x", "c++", file}
 		if out, err := exec.Command(cxx, args...).CombinedOutput(); err != nil {
-			t.Errorf("the CPU backend lacks %s:\n%s", what, out)
+			t.Errorf("the CPU backend lacks math functions:\n%s", out)
 		}
 	})
 }

@@ -35,12 +35,6 @@ func WriteIncludes(dir string) error {
 	})
 }
 
-// HalfHeaders are the half-precision headers (<cuda_fp16.h>,
-// <cuda_bf16.h> and their one implementation): a single text serves the
-// front end, clang's PTX and the CPU backend, whose include directory
-// takes them from here.
-func HalfHeaders() []string { return []string{"ldcheck_fp16.h", "cuda_fp16.h", "cuda_bf16.h"} }
-
 // WriteInclude writes one of the embedded headers (e.g. the
 // cooperative_groups.h stub) into dir.
 func WriteInclude(dir, name string) error {

@@ -11,8 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-
-	"ldcheck/passes"
 )
 
 //go:embed include/*.h
@@ -21,9 +19,8 @@ var includeFS embed.FS
 // HeaderName is the header force-included into every kernel source.
 const HeaderName = "ldcheck_cpu.h"
 
-// WriteHeaders writes the CPU backend's include directory (ldcheck_cpu.h,
-// the stub CUDA headers, and the front end's half-precision headers) into
-// dir, creating it if needed.
+// WriteHeaders writes the CPU backend's include directory (ldcheck_cpu.h and
+// the stub CUDA headers) into dir, creating it if needed.
 func WriteHeaders(dir string) error {
 	entries, err := fs.ReadDir(includeFS, "include")
 	if err != nil {
@@ -39,12 +36,6 @@ func WriteHeaders(dir string) error {
 		}
 		if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644); err != nil {
 			return err
-		}
-	}
-	// The half-precision headers are the front end's, one text for both.
-	for _, name := range passes.HalfHeaders() {
-		if err := passes.WriteInclude(dir, name); err != nil {
-			return fmt.Errorf("half-precision header %s: %w", name, err)
 		}
 	}
 	return nil

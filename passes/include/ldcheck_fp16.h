@@ -3,10 +3,11 @@
 // device API a CUDA developer uses on them, written by ldcheck from the
 // CUDA Math API's documented names and semantics.
 //
-// The same file serves the front end and clang's PTX (under the prelude:
-// __LDCHECK_PRELUDE__) and the CPU backend (under ldcheck_cpu.h), whose
-// include directory takes it from passes (cpu.WriteHeaders). On a GPU
-// machine nvcc compiles against the toolkit's own headers instead.
+// The same file serves the front end and clang's PTX
+// (passes/include/ldcheck_fp16.h, under the prelude: __LDCHECK_PRELUDE__)
+// and the CPU backend (gpuruntime/cpu/include/ldcheck_fp16.h, under
+// ldcheck_cpu.h); a test keeps the two copies identical. On a GPU machine
+// nvcc compiles against the toolkit's own headers instead.
 //
 // A value is 16 bits of storage. Conversions from float and double round
 // as named (_rn: to nearest even, the default; _rz, _rd, _ru), with
