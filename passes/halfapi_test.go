@@ -5,12 +5,9 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"ldcheck/gpuruntime/cpu"
 )
 
 // The half precision headers are one text in both include folders: the
@@ -114,47 +111,5 @@ func TestHalfAPI(t *testing.T) {
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Run("prelude", func(t *testing.T) {
-		clangBin := ""
-		for _, c := range []string{"clang-15", "clang"} {
-			if p, err := exec.LookPath(c); err == nil {
-				clangBin = p
-				break
-			}
-		}
-		if clangBin == "" {
-			t.Skip("no clang-15")
-		}
-		inc := filepath.Join(dir, "prelude")
-		if err := os.MkdirAll(inc, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := WriteIncludes(inc); err != nil {
-			t.Fatal(err)
-		}
-		args := append(Options{}.ClangArgs(inc), "-fsyntax-only", "-ferror-limit=0", file)
-		if out, err := exec.Command(clangBin, args...).CombinedOutput(); err != nil {
-			t.Errorf("the prelude lacks half precision functions:\n%s", out)
-		}
-	})
-	t.Run("cpu", func(t *testing.T) {
-		cxx := ""
-		for _, c := range []string{"c++", "g++", "clang++-15", "clang++"} {
-			if p, err := exec.LookPath(c); err == nil {
-				cxx = p
-				break
-			}
-		}
-		if cxx == "" {
-			t.Skip("no C++ compiler")
-		}
-		inc := filepath.Join(dir, "cpu")
-		if err := cpu.WriteHeaders(inc); err != nil {
-			t.Fatal(err)
-		}
-		args := []string{"-std=c++17", "-fsyntax-only", "-I", inc, "-include", filepath.Join(inc, cpu.HeaderName), "-x", "c++", file}
-		if out, err := exec.Command(cxx, args...).CombinedOutput(); err != nil {
-			t.Errorf("the CPU backend lacks half precision functions:\n%s", out)
-		}
-	})
+	compilesAgainstHeaders(t, dir, file, "half precision functions")
 }

@@ -92,6 +92,13 @@ func TestMathAPI(t *testing.T) {
 			}
 		}
 	})
+	compilesAgainstHeaders(t, dir, file, "math functions")
+}
+
+// compilesAgainstHeaders checks that file, a kernel calling an API, compiles
+// against the prelude (the front end, and clang's PTX) and against the CPU
+// backend's header; what names the API in the failure messages.
+func compilesAgainstHeaders(t *testing.T, dir, file, what string) {
 	t.Run("prelude", func(t *testing.T) {
 		clangBin := ""
 		for _, c := range []string{"clang-15", "clang"} {
@@ -112,7 +119,7 @@ func TestMathAPI(t *testing.T) {
 		}
 		args := append(Options{}.ClangArgs(inc), "-fsyntax-only", "-ferror-limit=0", file)
 		if out, err := exec.Command(clangBin, args...).CombinedOutput(); err != nil {
-			t.Errorf("the prelude lacks math functions:\n%s", out)
+			t.Errorf("the prelude lacks %s:\n%s", what, out)
 		}
 	})
 	t.Run("cpu", func(t *testing.T) {
@@ -132,7 +139,7 @@ func TestMathAPI(t *testing.T) {
 		}
 		args := []string{"-std=c++17", "-fsyntax-only", "-I", inc, "-include", filepath.Join(inc, cpu.HeaderName), "-x", "c++", file}
 		if out, err := exec.Command(cxx, args...).CombinedOutput(); err != nil {
-			t.Errorf("the CPU backend lacks math functions:\n%s", out)
+			t.Errorf("the CPU backend lacks %s:\n%s", what, out)
 		}
 	})
 }
