@@ -144,14 +144,7 @@ func TestCUDABackendWithoutGPU(t *testing.T) {
 // is an error naming the kernel; the context goes back at Close.
 func TestCUDABackendLaunchWithoutGPU(t *testing.T) {
 	stat, _ := fakeDriver(t)
-	ptx := filepath.Join(t.TempDir(), "k.ptx")
-	if err := os.WriteFile(ptx, []byte("// fake PTX\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b, err := OpenCUDA(ptx, map[string]string{"k": "probe", "big": "bounded"})
-	if err != nil {
-		t.Fatalf("OpenCUDA over the fake driver: %v", err)
-	}
+	b := openFakeModule(t, map[string]string{"k": "probe", "big": "bounded"})
 	buf, err := b.Alloc(64)
 	if err != nil {
 		t.Fatal(err)
@@ -162,14 +155,7 @@ func TestCUDABackendLaunchWithoutGPU(t *testing.T) {
 	if err := b.Launch("k", [3]uint32{2, 3, 1}, [3]uint32{32, 2, 1}, 128, [][]byte{n, ptr, st}); err != nil {
 		t.Fatalf("launch: %v", err)
 	}
-	rec, size, err := b.Symbol("launch_record")
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw := make([]byte, size)
-	if err := b.Read(raw, rec); err != nil {
-		t.Fatal(err)
-	}
+	raw := launchRecord(t, b)
 	u32 := func(i int) uint32 { return binary.LittleEndian.Uint32(raw[4*i:]) }
 	if g, bl, sh, np := [3]uint32{u32(0), u32(1), u32(2)}, [3]uint32{u32(3), u32(4), u32(5)}, u32(6), u32(7); g != [3]uint32{2, 3, 1} || bl != [3]uint32{32, 2, 1} || sh != 128 || np != 3 {
 		t.Errorf("the kernel saw grid %v block %v shared %d, %d parameters", g, bl, sh, np)
@@ -202,14 +188,7 @@ func TestCUDABackendLaunchWithoutGPU(t *testing.T) {
 // the format in their top bits (fakecuda.c).
 func TestNativeRunGivesTextureObjects(t *testing.T) {
 	fakeDriver(t)
-	ptx := filepath.Join(t.TempDir(), "k.ptx")
-	if err := os.WriteFile(ptx, []byte("// fake PTX\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b, err := OpenCUDA(ptx, map[string]string{"k": "probe"})
-	if err != nil {
-		t.Fatalf("OpenCUDA over the fake driver: %v", err)
-	}
+	b := openFakeModule(t, map[string]string{"k": "probe"})
 	defer b.Close()
 	texData := make([]byte, launch.TextureHeader+4*8)
 	params := []manifest.Param{{Name: "n", Type: "int", Size: 4}, {Name: "tex", Type: "cudaTextureObject_t", Size: 8}, {Name: "s", Size: 16}}
@@ -225,6 +204,32 @@ func TestNativeRunGivesTextureObjects(t *testing.T) {
 	if _, err := RunNative(b, l, Options{}); err != nil {
 		t.Fatalf("RunNative: %v", err)
 	}
+	raw := launchRecord(t, b)
+	if h := binary.LittleEndian.Uint64(raw[44:]); h>>48 != 0x20|1<<8 {
+		t.Errorf("the texture parameter held %#x, not a float texture object", h)
+	}
+}
+
+// openFakeModule opens the CUDA backend over the fake driver (fakeDriver
+// must have pointed it there) with a module whose kernels are the fake's,
+// named as symbols maps them.
+func openFakeModule(t *testing.T, symbols map[string]string) *CUDABackend {
+	t.Helper()
+	ptx := filepath.Join(t.TempDir(), "k.ptx")
+	if err := os.WriteFile(ptx, []byte("// fake PTX\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := OpenCUDA(ptx, symbols)
+	if err != nil {
+		t.Fatalf("OpenCUDA over the fake driver: %v", err)
+	}
+	return b
+}
+
+// launchRecord reads the fake's "launch_record": the last launch's
+// dimensions and parameters (fakecuda.c).
+func launchRecord(t *testing.T, b *CUDABackend) []byte {
+	t.Helper()
 	rec, size, err := b.Symbol("launch_record")
 	if err != nil {
 		t.Fatal(err)
@@ -233,7 +238,5 @@ func TestNativeRunGivesTextureObjects(t *testing.T) {
 	if err := b.Read(raw, rec); err != nil {
 		t.Fatal(err)
 	}
-	if h := binary.LittleEndian.Uint64(raw[44:]); h>>48 != 0x20|1<<8 {
-		t.Errorf("the texture parameter held %#x, not a float texture object", h)
-	}
+	return raw
 }

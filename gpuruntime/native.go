@@ -1,7 +1,6 @@
 package gpuruntime
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -52,19 +51,11 @@ func RunNative(b Backend, l Launch, opt Options) (*Result, error) {
 			n.args = append(n.args, a.Data)
 			continue
 		}
-		p := n.bufs[i]
-		if err := b.Write(p, a.Data); err != nil {
+		v, err := fillBuffer(b, n.bufs[i], a)
+		if err != nil {
 			return nil, err
 		}
-		v := uint64(p)
-		if a.Texture != "" {
-			if v, err = b.Texture(p, int64(len(a.Data)), a.Texture, a.Param.Texel); err != nil {
-				return nil, fmt.Errorf("--arg %s: %w", a.Param.Name, err)
-			}
-		}
-		var ptr [8]byte
-		binary.LittleEndian.PutUint64(ptr[:], v)
-		n.args = append(n.args, ptr[:])
+		n.args = append(n.args, v)
 	}
 	if opt.WarmUp {
 		// Module-scope variables the kernel may change are put back too.

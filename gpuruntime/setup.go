@@ -71,20 +71,30 @@ func (r *checkRun) setupArgs() error {
 		p := r.bufs[i]
 		param := a.Param
 		r.named[p] = named{name: a.Param.Name, param: &param, size: int64(len(a.Data))}
-		if err := r.b.Write(p, a.Data); err != nil {
+		v, err := fillBuffer(r.b, p, a)
+		if err != nil {
 			return err
 		}
-		if a.Texture != "" {
-			t, err := r.b.Texture(p, int64(len(a.Data)), a.Texture, a.Param.Texel)
-			if err != nil {
-				return fmt.Errorf("--arg %s: %w", a.Param.Name, err)
-			}
-			r.args = append(r.args, u64(t))
-			continue
-		}
-		r.args = append(r.args, u64(uint64(p)))
+		r.args = append(r.args, v)
 	}
 	return nil
+}
+
+// fillBuffer writes a buffer argument's bytes at p and returns the
+// kernel's argument for it: p, or the texture object that reads it. The
+// checked and the native runs both set their buffers up here.
+func fillBuffer(b Backend, p DevPtr, a Arg) ([]byte, error) {
+	if err := b.Write(p, a.Data); err != nil {
+		return nil, err
+	}
+	if a.Texture == "" {
+		return u64(uint64(p)), nil
+	}
+	t, err := b.Texture(p, int64(len(a.Data)), a.Texture, a.Param.Texel)
+	if err != nil {
+		return nil, fmt.Errorf("--arg %s: %w", a.Param.Name, err)
+	}
+	return u64(t), nil
 }
 
 // setupTargets lists the global targets to privatize, with their initial
