@@ -297,6 +297,13 @@ func texelFormat(elem, texel string) (cuda.ArrayFormat, int, error) {
 	return f, n, nil
 }
 
+// CUDATextureFormat says why the CUDA backend cannot make a texture of
+// --arg TYPE elem whose fetches return texel, or nil when it can.
+func CUDATextureFormat(elem, texel string) error {
+	_, _, err := texelFormat(elem, texel)
+	return err
+}
+
 // Texture makes a linear texture object over a copy of the buffer's
 // elements (cuMemAlloc's alignment is what textures ask for, an address
 // past the descriptor is not), with the channels the kernel's fetches

@@ -188,6 +188,9 @@ func runRun(c *cli.Context) error {
 			b.Close()
 		}
 	}()
+	if err := checkTextures(b, req.values); err != nil {
+		return err
+	}
 
 	opt, err := req.options(c)
 	if err != nil {
@@ -335,6 +338,22 @@ func (req *runRequest) moduleToLoad(c *cli.Context) module {
 		return intraWarpModule
 	}
 	return checkedModule
+}
+
+// checkTextures refuses, before anything runs, a texture argument the
+// CUDA backend cannot make (a texture of doubles, a float3 texel).
+func checkTextures(b gpuruntime.Backend, values []launch.Value) error {
+	if b.Name() != "cuda" {
+		return nil
+	}
+	for _, v := range values {
+		if v.Texture {
+			if err := gpuruntime.CUDATextureFormat(v.Type, v.Param.Texel); err != nil {
+				return inputErr("--arg %s: %v", v.String(), err)
+			}
+		}
+	}
+	return nil
 }
 
 // runtimeLaunch returns the launch to run and its arguments as the
