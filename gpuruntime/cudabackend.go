@@ -41,15 +41,21 @@ type CUDABackend struct {
 // OpenCUDA loads the driver, takes device 0's primary context and loads
 // the PTX module. Errors for a missing driver or device wrap cuda.ErrNoDriver.
 func OpenCUDA(ptxPath string, symbols map[string]string) (*CUDABackend, error) {
+	return OpenCUDALimited(ptxPath, symbols, 0)
+}
+
+// OpenCUDALimited is OpenCUDA with the module's kernels compiled with at
+// most maxRegisters registers per thread (0: the compiler's choice).
+func OpenCUDALimited(ptxPath string, symbols map[string]string, maxRegisters int) (*CUDABackend, error) {
 	runtime.LockOSThread()
-	b, err := openCUDA(ptxPath, symbols)
+	b, err := openCUDA(ptxPath, symbols, maxRegisters)
 	if err != nil {
 		runtime.UnlockOSThread()
 	}
 	return b, err
 }
 
-func openCUDA(ptxPath string, symbols map[string]string) (*CUDABackend, error) {
+func openCUDA(ptxPath string, symbols map[string]string, maxRegisters int) (*CUDABackend, error) {
 	d, err := cuda.Load("")
 	if err != nil {
 		return nil, err
@@ -93,7 +99,7 @@ func openCUDA(ptxPath string, symbols map[string]string) (*CUDABackend, error) {
 	if err != nil {
 		return nil, err
 	}
-	prog, err := cuda.LoadProgram(d, dev, image)
+	prog, err := cuda.LoadProgramLimited(d, dev, image, maxRegisters)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", ptxPath, err)
 	}
@@ -103,14 +109,6 @@ func openCUDA(ptxPath string, symbols map[string]string) (*CUDABackend, error) {
 }
 
 func (b *CUDABackend) Name() string { return "cuda" }
-
-// SetRegisterCap runs kernels that use more than n registers per thread
-// from a module compiled with at most n (0: none).
-func (b *CUDABackend) SetRegisterCap(n int) {
-	if b.prog != nil {
-		b.prog.SetRegisterCap(n)
-	}
-}
 
 func (b *CUDABackend) Alloc(n int64) (DevPtr, error) {
 	p, err := b.d.MemAlloc(n)

@@ -14,7 +14,8 @@ import (
 // write kernel finds pages two blocks changed, writes U into the base and
 // turns each block's pages into its pass-2 state; pass 2 runs every block
 // again, reading U where it has no page; the read-write kernel finds blocks
-// whose pages now differ from U.
+// whose pages now differ from U. Pass 2 is left out where the build proved
+// that the kernel reads no global variable it writes (BlockOnePass).
 //
 // The pool of pages is sized from the device's own count: a pass that runs
 // out of room is void, and the level restarts from the inputs with room
@@ -268,6 +269,11 @@ func (r *checkRun) blockRound(name string, units int) (poolState, error) {
 	}
 	r.addRaces(recs, manifest.ScopeInterBlock)
 	if len(r.res.Races) > 0 && !r.opt.All {
+		return poolState{}, nil
+	}
+	if r.l.Kernel.BlockOnePass {
+		// The build proved that the kernel reads no global variable it
+		// writes: a second launch from U would repeat the first.
 		return poolState{}, nil
 	}
 	if err := r.phase("kernel pass 2 ("+name+")", func() error { return r.launch(ModeBlock, 2, r.atomicMode(), r.useShared) }); err != nil {

@@ -53,6 +53,8 @@ type kernelAnalysis struct {
 	// atomicParams: AtomicParams of the unit.
 	atomicParams map[string]map[int]bool
 	diags        []Diagnostic
+	// candidates: the variables targetsPass weighed, with their accesses.
+	candidates []*candidate
 }
 
 func (ka *kernelAnalysis) diag(p Pos, sev, format string, args ...any) {
@@ -76,6 +78,7 @@ func (ka *kernelAnalysis) run() *Kernel {
 	k.Regions, k.startsAt = ka.regionsPass(k.Barriers, sites)
 	k.Atomics = ka.atomicsPass(k)
 	k.Targets, k.Unchecked = ka.targetsPass(k)
+	ka.onePassPass(k)
 	ka.unsupportedPass(k)
 	ka.undefinedPass()
 	if k.Barriers == nil {

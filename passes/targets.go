@@ -283,6 +283,10 @@ type candidate struct {
 	constElem      bool
 	line           int
 	accesses       []access
+	// privatized: the variable is a target, or is left unprivatized only
+	// because each thread has its own element in 1-D launches (a 2-D
+	// launch makes it shared again). The one-pass pass weighs these.
+	privatized bool
 }
 
 // targetsPass: accesses, atomics, variables -> targets and unchecked variables.
@@ -331,6 +335,7 @@ func (ka *kernelAnalysis) targetsPass(k *Kernel) ([]Target, []Unchecked) {
 	for _, f := range ka.reach {
 		collect(f.Body)
 	}
+	ka.candidates = cands
 
 	defs := indexDefs{single: singleDefinitions(ka.fn.Body)}
 	defs.strided = strideVariables(ka.fn.Body, defs)
@@ -370,6 +375,7 @@ func (ka *kernelAnalysis) targetsPass(k *Kernel) ([]Target, []Unchecked) {
 			unchecked = append(unchecked, Unchecked{Name: c.name, Line: c.line, Reason: reason})
 			continue
 		}
+		c.privatized = true
 		if idx, ok := privateIndex(c, defs); ok && !escape {
 			unchecked = append(unchecked, Unchecked{Name: c.name, Line: c.line, Reason: fmt.Sprintf("no race possible: every access is %s[%s], a different element for each thread (holds for 1-D launches; ldcheck run checks the launch)", c.name, idx), Requires: manifest.Requires1DLaunch})
 			continue

@@ -45,6 +45,9 @@ type Kernel struct {
 	// kernel, child grids), one line each: a run is then not a clean
 	// verdict. Variables proven race-free and atomics are not listed.
 	Unhandled []string `json:"unhandled,omitempty"`
+	// BlockOnePass: no global variable the kernel reads is written by it,
+	// so level 1 (blocks) needs no second launch.
+	BlockOnePass bool `json:"block_one_pass,omitempty"`
 
 	body *Node // the syntax tree of the body, for later passes
 	// startsAt: for each variable reference of the body that the regions
@@ -137,6 +140,10 @@ type Region struct {
 	BeginLine int  `json:"begin_line"`
 	EndLine   int  `json:"end_line"`
 	Wraps     bool `json:"wraps,omitempty"` // crosses a loop's back edge
+	// OnePass: no variable the code after From reads (up to the next
+	// barrier) is written there, so the region's second pass would repeat
+	// its first and is skipped. The same for every region with this From.
+	OnePass bool `json:"one_pass,omitempty"`
 }
 
 // Target is a variable that may race and will be privatized.

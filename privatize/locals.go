@@ -2,6 +2,7 @@ package privatize
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"ldcheck/passes"
@@ -225,7 +226,43 @@ func (kr *kernelRewrite) macros(locals []*local) string {
 	fmt.Fprintf(&b, "#define LDC_SAVE_%d(B) do { unsigned char *ldc_q = (B); %s (void)ldc_q; } while (0)\n", K, strings.Join(put, " "))
 	fmt.Fprintf(&b, "#define LDC_LOAD_%d(B) do { const unsigned char *ldc_q = (B); %s (void)ldc_q; } while (0)\n", K, strings.Join(get, " "))
 	fmt.Fprintf(&b, "#define LDC_DIFF_%d(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; %s ldc_t.differ = ldc_d; } while (0)\n", K, strings.Join(cmp, " "))
+	fmt.Fprintf(&b, "#define LDC_ONE_%d(S) %s\n", K, onePassTest(kr.k))
 	return b.String()
+}
+
+// onePassTest is the expression, of a region start S, that says whether
+// every region starting there needs no second pass (passes.Region.OnePass):
+// a bit of a mask for the first 63 starts (Entry is bit 0), comparisons
+// beyond.
+func onePassTest(k *passes.Kernel) string {
+	one := map[int]bool{}
+	for _, r := range k.Regions {
+		if ok, seen := one[r.From]; seen {
+			one[r.From] = ok && r.OnePass
+		} else {
+			one[r.From] = r.OnePass
+		}
+	}
+	var mask uint64
+	var far []string
+	for s, ok := range one {
+		switch {
+		case !ok:
+		case s+1 < 64:
+			mask |= 1 << uint(s+1)
+		default:
+			far = append(far, fmt.Sprintf("(S) == %d", s))
+		}
+	}
+	sort.Strings(far)
+	test := fmt.Sprintf("((unsigned)((S) + 1) < 64u && ((%#xull >> ((S) + 1)) & 1ull))", mask)
+	if mask == 0 {
+		test = "0"
+	}
+	for _, f := range far {
+		test += " || " + f
+	}
+	return "(" + test + ")"
 }
 
 // compareLocal is the statement of LDC_DIFF that compares local l with

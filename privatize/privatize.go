@@ -239,6 +239,7 @@ func kernelManifest(i int, k *passes.Kernel, globals []*passes.Variable) manifes
 		Targets:      []manifest.Target{},
 		Unchecked:    []manifest.Unchecked{},
 		Unhandled:    k.Unhandled,
+		BlockOnePass: k.BlockOnePass,
 	}
 	for _, p := range k.Params {
 		mk.Params = append(mk.Params, manifest.Param{Name: p.Name, Type: p.Type, Size: p.Size, Pointer: p.Pointer, Elem: p.Elem, ElemSize: p.ElemSize, Const: p.ElemConst, Fields: p.Fields, ElemFields: p.ElemFields, Texel: p.Texel})
@@ -249,7 +250,7 @@ func kernelManifest(i int, k *passes.Kernel, globals []*passes.Variable) manifes
 		}
 	}
 	for _, r := range k.Regions {
-		mk.Regions = append(mk.Regions, manifest.Region{ID: r.ID, From: r.From, To: r.To, BeginLine: r.BeginLine, EndLine: r.EndLine, Wraps: r.Wraps})
+		mk.Regions = append(mk.Regions, manifest.Region{ID: r.ID, From: r.From, To: r.To, BeginLine: r.BeginLine, EndLine: r.EndLine, Wraps: r.Wraps, OnePass: r.OnePass})
 	}
 	for _, t := range orderedTargets(k) {
 		mt := manifest.Target{Index: len(mk.Targets), Name: t.Name, Space: manifest.Space(t.Space), Kind: t.Kind, Param: manifest.NoParam, Type: t.Type, Bytes: t.Bytes}

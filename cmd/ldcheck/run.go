@@ -552,9 +552,27 @@ func orderDependentAtomics(m *manifest.Manifest, k *manifest.Kernel) []string {
 	return out
 }
 
-// registerCapEnv caps the registers of the instrumented kernels (an
-// experiment knob for occupancy; unset: the compiler's choice).
+// registerCapEnv caps the registers of the instrumented kernels (a knob
+// for experiments on occupancy; 0: the compiler's choice).
 const registerCapEnv = "LDCHECK_MAX_REGISTERS"
+
+// defaultRegisterCap is the instrumented kernels' register limit when
+// registerCapEnv is unset. The checks at the barriers take instrumented
+// kernels to 130-255 registers a thread; at 128 a block of 256 threads
+// has two blocks an SM instead of one, and ptxas spills little. Measured
+// on the H100: matmul2048 91 -> 54 ms, ld_btree 283 -> 182 ms, ld_nbody
+// 50 -> 43 ms, none slower (benchmarks/RESULTS.md). Lower caps spill
+// more than the warps they add gain (64 and 40, sixth session).
+const defaultRegisterCap = 128
+
+// registerCap is the register limit of the instrumented kernels.
+func registerCap() (cap int, explicit bool) {
+	v, err := strconv.Atoi(os.Getenv(registerCapEnv))
+	if err != nil || v < 0 {
+		return defaultRegisterCap, false
+	}
+	return v, true
+}
 
 // module is which of a build's compiled modules a run loads.
 type module int
@@ -595,15 +613,18 @@ func openBackend(dir string, m *manifest.Manifest, name string, mod module) (gpu
 		if ptx == "" {
 			err = fmt.Errorf("the build has no %sdevice module (no nvcc or clang-15 when it was built, or it failed: see ldcheck compile %s)", what, dir)
 		} else {
+			// The instrumented kernels are compiled with a cap on their
+			// registers; the native module (the user's kernels as
+			// written) is left alone.
+			cap, explicit := registerCap()
+			if native {
+				cap = 0
+			} else if explicit && cap > 0 {
+				notes = append(notes, fmt.Sprintf("%s=%d: instrumented kernels compiled with at most %d registers", registerCapEnv, cap, cap&^7))
+			}
 			var b *gpuruntime.CUDABackend
-			b, err = gpuruntime.OpenCUDA(filepath.Join(dir, ptx), symbols)
+			b, err = gpuruntime.OpenCUDALimited(filepath.Join(dir, ptx), symbols, cap)
 			if err == nil {
-				// Experiments on occupancy: a cap on the instrumented
-				// kernels' registers (the native module is left alone).
-				if v, perr := strconv.Atoi(os.Getenv(registerCapEnv)); perr == nil && v > 0 && !native {
-					b.SetRegisterCap(v)
-					notes = append(notes, fmt.Sprintf("%s=%d: instrumented kernels compiled with at most %d registers", registerCapEnv, v, v&^7))
-				}
 				return b, notes, nil
 			}
 		}

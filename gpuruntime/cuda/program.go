@@ -78,15 +78,7 @@ type Program struct {
 	maxThreads   int // per block, the device's
 	regsPerBlock int
 	smCount      int
-	// regCap > 0: launches run from a module compiled with at most that
-	// many registers per thread when the home module's kernel uses more
-	// (occupancy against spills; SetRegisterCap).
-	regCap int
 }
-
-// SetRegisterCap makes launches of kernels that use more than n registers
-// per thread run from a module compiled with at most n (0: no cap).
-func (p *Program) SetRegisterCap(n int) { p.regCap = n }
 
 // variant is one loaded module of the program: the home module (limit 0)
 // or one compiled with at most limit registers per thread.
@@ -124,6 +116,13 @@ type reloc struct {
 // context as the program's home module, compiled with the driver's default
 // options, and reads dev's limits for the variants.
 func LoadProgram(d *Driver, dev Device, image []byte) (*Program, error) {
+	return LoadProgramLimited(d, dev, image, 0)
+}
+
+// LoadProgramLimited is LoadProgram with the home module compiled with at
+// most maxRegisters registers per thread (CU_JIT_MAX_REGISTERS; 0: no
+// limit). Variants for larger blocks have lower limits still.
+func LoadProgramLimited(d *Driver, dev Device, image []byte, maxRegisters int) (*Program, error) {
 	p := &Program{d: d, image: append([]byte(nil), image...), consts: map[string]bool{}, limited: map[int]*variant{}}
 	var err error
 	if p.maxThreads, err = d.DeviceGetAttribute(AttrMaxThreadsPerBlock, dev); err != nil {
@@ -135,11 +134,15 @@ func LoadProgram(d *Driver, dev Device, image []byte) (*Program, error) {
 	if p.smCount, err = d.DeviceGetAttribute(AttrMultiprocessorCount, dev); err != nil {
 		return nil, err
 	}
-	mod, _, err := d.ModuleLoadDataEx(image, nil)
+	var opts *JITOptions
+	if maxRegisters > 0 {
+		opts = &JITOptions{MaxRegisters: maxRegisters &^ 7}
+	}
+	mod, _, err := d.ModuleLoadDataEx(image, opts)
 	if err != nil {
 		return nil, err
 	}
-	p.home = newVariant(0, mod)
+	p.home = newVariant(maxRegisters&^7, mod)
 	for _, v := range ptxVariables(image) {
 		p.vars = append(p.vars, v.name)
 		p.consts[v.name] = v.constant
@@ -219,15 +222,6 @@ func (p *Program) choose(name string, threads int) (*variant, *progFunc, error) 
 	f, err := p.home.function(p.d, name)
 	if err != nil {
 		return nil, nil, err
-	}
-	if p.regCap > 0 && f.regs > p.regCap && threads <= p.maxThreads {
-		v, err := p.variant(p.regCap &^ 7)
-		if err != nil {
-			return nil, nil, fmt.Errorf("kernel %s: loading the module again with at most %d registers: %w", name, p.regCap&^7, err)
-		}
-		if vf, err := v.function(p.d, name); err == nil && threads <= vf.maxThreads {
-			return v, vf, nil
-		}
 	}
 	if threads <= f.maxThreads {
 		return p.home, f, nil

@@ -270,3 +270,52 @@ func TestRelocate(t *testing.T) {
 		t.Errorf("relocate: %v, want %v", got, want)
 	}
 }
+
+// TestProgramLimitedHome: a program loaded with a register limit compiles
+// its home module with it (ldcheck run loads the instrumented kernels so,
+// for occupancy), and larger blocks still get their lower-limit variants.
+func TestProgramLimitedHome(t *testing.T) {
+	d := loadFake(t)
+	if err := d.Init(0); err != nil {
+		t.Fatal(err)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	dev, _ := d.DeviceGet(0)
+	ctx, err := d.DevicePrimaryCtxRetain(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.DevicePrimaryCtxRelease(dev)
+	if err := d.CtxSetCurrent(ctx); err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadProgramLimited(d, dev, []byte(programPTX), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	out, err := d.MemAlloc(32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.MemFree(out)
+	for _, c := range []struct{ threads, limit int }{{256, 96}, {640, 96}, {1024, 64}} {
+		if err := p.Launch("heavy", [3]int{1, 1, 1}, [3]int{c.threads, 1, 1}, 0, 0, []unsafe.Pointer{unsafe.Pointer(&out)}); err != nil {
+			t.Fatalf("%d threads: %v", c.threads, err)
+		}
+		if err := d.CtxSynchronize(); err != nil {
+			t.Fatal(err)
+		}
+		var o [4]uint64
+		if err := CopyDtoH(d, o[:], out); err != nil {
+			t.Fatal(err)
+		}
+		if o[0] != uint64(c.limit) {
+			t.Errorf("%d threads: the kernel ran with register limit %d, want %d (100 rounded down to 96 for the home module)", c.threads, o[0], c.limit)
+		}
+		if limit, err := p.RegisterLimit("heavy", c.threads); err != nil || limit != c.limit {
+			t.Errorf("RegisterLimit(heavy, %d) = %d, %v; want %d", c.threads, limit, err, c.limit)
+		}
+	}
+}

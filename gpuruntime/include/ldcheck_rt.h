@@ -351,6 +351,10 @@ struct ldc_thread {
   // and the thread's predicate, 0 elsewhere; ldc_check leaves the block's
   // result in pred.
   int pred_op, pred;
+  // one: the build proved that the region this thread is ending (by its
+  // start) writes nothing it reads, so its second pass would repeat the
+  // first (LDC_ONE_K, set at the end of pass 1).
+  int one;
 };
 
 struct ldc_block_state {
@@ -362,6 +366,7 @@ struct ldc_block_state {
   unsigned seg_peak;  // the most slots one of its regions took (told the host once, at the end)
   unsigned long long compared; // bytes its threads' checks compared (told the host once, at the end)
   unsigned char *seg; // and where it is
+  unsigned ndone;     // level 2: threads that have finished (ldc_idle), set to 0 by ldc_begin
 };
 
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_block_linear() {
@@ -449,11 +454,17 @@ static __device__ LDC_ENGINE __forceinline__ unsigned ldc_match_any(unsigned mas
 #if defined(LDC_CPU)
 static __device__ LDC_ENGINE __forceinline__ void ldc_bar() { __syncthreads(); }
 static __device__ LDC_ENGINE __forceinline__ int ldc_bar_and(int p) { return __syncthreads_and(p); }
+static __device__ LDC_ENGINE __forceinline__ int ldc_bar_or(int p) { return __syncthreads_or(p); }
 #else
 static __device__ LDC_ENGINE __forceinline__ void ldc_bar() { asm volatile("barrier.sync 0;" ::: "memory"); }
 static __device__ LDC_ENGINE __forceinline__ int ldc_bar_and(int p) {
   int out;
   asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.s32 p, %1, 0;\n\tbarrier.red.and.pred q, 0, p;\n\tselp.s32 %0, 1, 0, q;\n\t}" : "=r"(out) : "r"(p) : "memory");
+  return out;
+}
+static __device__ LDC_ENGINE __forceinline__ int ldc_bar_or(int p) {
+  int out;
+  asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.s32 p, %1, 0;\n\tbarrier.red.or.pred q, 0, p;\n\tselp.s32 %0, 1, 0, q;\n\t}" : "=r"(out) : "r"(p) : "memory");
   return out;
 }
 #endif
@@ -1023,11 +1034,13 @@ static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
   t->ap_epoch = 1;
   t->compared = 0;
   t->pred_op = t->pred = 0;
+  t->one = 0;
   // Set before any thread adds to it: every thread passes at least one
   // region end (a barrier) before ldc_idle adds.
   if (t->mode == LDC_MODE_REPLAY && ldc_thread_linear() == 0) {
     ldc_block()->compared = 0;
     ldc_block()->pred_count = 0;
+    ldc_block()->ndone = 0;
   }
   t->atomic_start = 0;
   // Level 2 with global targets: the block takes a segment (a barrier, so
@@ -1453,7 +1466,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_word_masked(int p, i
 // copy differs from U where pass 1 wrote, or from its snapshot elsewhere,
 // read something another warp wrote (read-write). Then the segment is
 // emptied for the next region.
-static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_block_state *bs, int block, unsigned tid, unsigned n) {
+template <int fin> static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_block_state *bs, int block, unsigned tid, unsigned n) {
   unsigned char *seg = bs->seg;
   unsigned long long compared = 0;
   if (!seg) return 0;
@@ -1529,6 +1542,7 @@ static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_
       } else if (wr) {
         ldc_store_word(bp, uv, wr);
       }
+      if (fin) continue; // no second pass: the segment is emptied below
       written[q * wps + k] = (unsigned char)((wr & 1) | (wr >> 7 & 2) | (wr >> 14 & 4) | (wr >> 21 & 8));
       for (int s = pl[q].head; s >= 0; s = slots[s].next) {
         unsigned *dp = (unsigned *)ldc_seg_data(seg, s) + k, *sp = (unsigned *)ldc_seg_snap(seg, s) + k;
@@ -1556,7 +1570,7 @@ static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_
       }
     }
   }
-  if (p != 2 && !LDC_DET_ON) return compared;
+  if (p != 2 && !LDC_DET_ON && !fin) return compared;
   // Empty the segment for the next region.
   ldc_bar();
   unsigned long long *keys = ldc_seg_keys(seg);
@@ -1569,7 +1583,8 @@ static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_
     keys[pl[q].tab] = 0;
     vals[pl[q].tab] = 0;
   }
-  for (unsigned long long j = tid; j < (unsigned long long)npages * wps; j += n) written[j] = 0;
+  if (!fin) // (a final first pass set none)
+    for (unsigned long long j = tid; j < (unsigned long long)npages * wps; j += n) written[j] = 0;
   if (tid == 0) {
     // One global atomic per block, when it ends: one per region end from
     // every block contends on a single word (matmul2048: 4M of them).
@@ -1580,10 +1595,11 @@ static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_
   return compared;
 }
 
-// ldc_det_settle: a deterministic run has no second pass: once a region's
-// writes are merged into the originals of the shared targets, every warp's
-// copy takes the merged bytes, and the next region starts from them.
-static __device__ LDC_ENGINE __noinline__ void ldc_det_settle(unsigned W, unsigned tid, unsigned n) {
+// ldc_settle: a region without a second pass (every region of a
+// deterministic run, a final first pass): once its writes are merged into
+// the originals of the shared targets, every warp's copy takes the merged
+// bytes, and the next region starts from them.
+static __device__ LDC_ENGINE void ldc_settle(unsigned W, unsigned tid, unsigned n) {
   ldc_bar();
   for (int i = 0; i < ldc_g.nshared; i++) {
     unsigned long long bytes = ldc_g.shared_bytes[i];
@@ -1646,17 +1662,18 @@ static __device__ LDC_ENGINE void ldc_check_pred(struct ldc_thread *t, struct ld
 // Pass 2: a warp whose copy differs from U read something another warp
 // wrote: a read-write race. Every copy is reset to U for the next region.
 // Global pages the warps wrote are checked the same way (ldc_seg_check).
-static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int id) {
+//
+// A first pass whose region the build proved to write nothing it reads
+// (t->one in every thread that ends it) is final: a second pass would
+// repeat it. Its check is pass 1's write-write check, after which every
+// copy takes U and the masks and the segment are emptied; ldc_check then
+// returns 2 to the threads that ended the pass (idle ones get 0).
+// Regions keep both passes where the second pass does more than compare:
+// the atomic-plain and intra-warp checks note its accesses.
+template <int fin> static __device__ LDC_ENGINE __forceinline__ int ldc_check_as(struct ldc_thread *t, int pass, int id) {
   struct ldc_block_state *bs = ldc_block();
-  if (pass) {
-    bs->pass = pass;
-    bs->from = t->start;
-    bs->to = id;
-  }
-  if (t->pred_op) bs->pred_op = t->pred_op;
-  if (ldc_bar_and(t->done)) return 1;
-  int p = bs->pass;
   unsigned tid = ldc_thread_linear(), n = ldc_block_threads(), W = ldc_warps();
+  int p = fin ? 1 : bs->pass;
   if (bs->pred_op) ldc_check_pred(t, bs, tid, n);
   int block = (int)ldc_block_linear();
   // Counted in a register, added to the thread's total once: t lives in
@@ -1718,10 +1735,13 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
       }
     }
   }
-  if (LDC_DET_ON) ldc_det_settle(W, tid, n);
-  if (ldc_g.shared_tracked && ((p != 1 && bytewise) || LDC_DET_ON)) {
-    // The region is over in both passes (or, deterministic, in its only
-    // one): clear the flags for the next one, once every thread is done
+  // A final first pass (or a deterministic run's) leaves U in every copy.
+  // (After the checks, not in them: the checks' registers decide the
+  // kernel's occupancy, and a branch there cost matmul2048 8 registers.)
+  if (LDC_DET_ON || fin) ldc_settle(W, tid, n);
+  if (ldc_g.shared_tracked && ((p != 1 && bytewise) || LDC_DET_ON || fin)) {
+    // The region is over in both passes (or in its only one): clear the
+    // flags for the next one, once every thread is done
     // reading them (the barrier at the end orders this before the next
     // region's stores). Word targets cleared theirs as they went in pass 2.
     ldc_bar();
@@ -1731,7 +1751,7 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
       for (unsigned long long g = tid; g < ldc_granules(bytes); g += n) fl[g] = 0;
     }
   }
-  t->compared += cmp + ldc_seg_check(p, bs, block, tid, n);
+  t->compared += cmp + ldc_seg_check<fin>(p, bs, block, tid, n);
   if (p == 2 && pass == 2 && t->differ) {
     struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_LOCAL, -1, t->start, id, (int)(tid / 32), -1, block, (int)tid, -1, 0, 0};
     ldc_record_race(r);
@@ -1744,7 +1764,27 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
     }
   }
   ldc_bar();
-  return 0;
+  return fin && pass ? 2 : 0;
+}
+// The final first pass and the other checks are two copies of the check
+// (fin a constant in each): a run-time flag in one copy held registers
+// in its loops, which decide the kernel's occupancy (matmul2048: 128 ->
+// 136 registers, two blocks an SM to one).
+static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int id) {
+  struct ldc_block_state *bs = ldc_block();
+  if (pass) {
+    bs->pass = pass;
+    bs->from = t->start;
+    bs->to = id;
+  }
+  if (t->pred_op) bs->pred_op = t->pred_op;
+  // One barrier tells the block both whether a thread wants the second
+  // pass (the reduction) and whether all are done (ldc_idle counts them
+  // before it gets here).
+  int want2 = ldc_bar_or(pass == 1 && !t->one);
+  if (*(volatile unsigned *)&bs->ndone == ldc_block_threads()) return 1;
+  if (bs->pass == 1 && !want2 && !ldc_g.ap.mask && !ldc_iw_on() && !LDC_DET_ON) return ldc_check_as<1>(t, pass, id);
+  return ldc_check_as<0>(t, pass, id);
 }
 
 // ldc_boundary is called by a thread that reached barrier id (or the exit,
@@ -1762,8 +1802,8 @@ static __device__ LDC_ENGINE int ldc_boundary(struct ldc_thread *t, int id) {
   } else if (id != t->end1) {
     t->differ = 1;
   }
-  ldc_check(t, p, id);
-  if (p == 1 && !det) {
+  int fin = ldc_check(t, p, id) == 2;
+  if (p == 1 && !det && !fin) {
     t->pass = 2;
     t->natomic = t->atomic_start;
     ldc_iw_reset(t->ap_epoch);
@@ -1781,7 +1821,8 @@ static __device__ LDC_ENGINE int ldc_boundary(struct ldc_thread *t, int id) {
 // ldc_idle keeps a finished thread in its block's checks until all are done.
 static __device__ LDC_ENGINE void ldc_idle(struct ldc_thread *t) {
   t->done = 1;
-  while (!ldc_check(t, 0, -1)) {
+  atomicAdd(&ldc_block()->ndone, 1u);
+  while (ldc_check(t, 0, -1) != 1) {
   }
   // Every thread of the block is here (the last check's barrier let them
   // all out together): add the block's count to the launch's, once.
@@ -2035,7 +2076,10 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
       __syncthreads();                                          \
     } else {                                                    \
       if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
-      else LDC_SAVE_##K(ldc_end);                               \
+      else {                                                    \
+        LDC_SAVE_##K(ldc_end);                                  \
+        ldc_t.one = LDC_ONE_##K(ldc_t.start);                   \
+      }                                                         \
       if (ldc_boundary(&ldc_t, ID)) {                           \
         LDC_LOAD_##K(ldc_start);                                \
         goto ldc_dispatch_##K;                                  \
@@ -2055,7 +2099,10 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
     } else {                                                    \
       ldc_t.pred = (P);                                         \
       if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
-      else LDC_SAVE_##K(ldc_end);                               \
+      else {                                                    \
+        LDC_SAVE_##K(ldc_end);                                  \
+        ldc_t.one = LDC_ONE_##K(ldc_t.start);                   \
+      }                                                         \
       ldc_t.pred_op = OP;                                       \
       if (ldc_boundary(&ldc_t, ID)) {                           \
         LDC_LOAD_##K(ldc_start);                                \
@@ -2070,7 +2117,10 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
   do {                                                          \
     if (ldc_t.mode == LDC_MODE_REPLAY) {                        \
       if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
-      else LDC_SAVE_##K(ldc_end);                               \
+      else {                                                    \
+        LDC_SAVE_##K(ldc_end);                                  \
+        ldc_t.one = LDC_ONE_##K(ldc_t.start);                   \
+      }                                                         \
       if (ldc_boundary(&ldc_t, -1)) {                           \
         LDC_LOAD_##K(ldc_start);                                \
         goto ldc_dispatch_##K;                                  \

@@ -140,6 +140,9 @@ type Kernel struct {
 	// SharedUntracked then says where.
 	SharedTracked   bool   `json:"shared_tracked,omitempty"`
 	SharedUntracked string `json:"shared_untracked,omitempty"`
+	// BlockOnePass: no global variable the kernel reads is written by it,
+	// so level 1 (unit = block) runs one launch, not two.
+	BlockOnePass bool `json:"block_one_pass,omitempty"`
 }
 
 // AtomicOp is one atomic call of a kernel or of a device function it calls.
@@ -190,6 +193,9 @@ type Region struct {
 	BeginLine int  `json:"begin_line"`
 	EndLine   int  `json:"end_line"`
 	Wraps     bool `json:"wraps,omitempty"`
+	// OnePass: the region's code writes nothing it reads, so its second
+	// pass would repeat the first; the instrumented code skips it.
+	OnePass bool `json:"one_pass,omitempty"`
 }
 
 // Target is a privatized variable. Index is its slot in the device-side
