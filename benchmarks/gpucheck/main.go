@@ -110,7 +110,7 @@ func main() {
 		}
 		r := &row{name: name, expect: expect}
 		rows[i] = r
-		if out, err := runCmd(logf, *bin, "compile", "--device-only", "--arch", *arch, d); err != nil {
+		if out, err := runCmd(logf, compileLimit, *bin, "compile", "--device-only", "--arch", *arch, d); err != nil {
 			r.cuda, r.cpu, r.same = "compile failed", "-", "no !"
 			logf("%s\n", out)
 			return
@@ -119,7 +119,7 @@ func main() {
 		for _, be := range []string{"cuda", "cpu"} {
 			args := append([]string{"run", "--backend", be, "--format", "json"}, launch...)
 			args = append(args, d)
-			out, err := runCmd(logf, *bin, args...)
+			out, err := runCmd(logf, runLimit, *bin, args...)
 			var rep report
 			verdict := ""
 			if jerr := json.Unmarshal([]byte(out), &rep); jerr != nil {
@@ -275,9 +275,16 @@ func header(src string) (expect string, launch []string) {
 	return expect, launch
 }
 
-func runCmd(logf func(string, ...any), bin string, args ...string) (string, error) {
-	// A hung kernel must cost one row of the table, not the whole run.
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+// A hung kernel must cost one row of the table, not the whole run. A
+// compile of five modules with nvcc, a dozen at once, can take minutes
+// where a kernel has many barriers (each a copy of the checks).
+const (
+	runLimit     = 90 * time.Second
+	compileLimit = 5 * time.Minute
+)
+
+func runCmd(logf func(string, ...any), limit time.Duration, bin string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	var out, errb bytes.Buffer
