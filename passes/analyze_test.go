@@ -376,3 +376,58 @@ func TestStructLayouts(t *testing.T) {
 		t.Errorf("cell_t *cs, declared in a header (-want +got):\n%s", d)
 	}
 }
+
+// TestOnePass states by hand which regions of testdata/kernels/one_pass.cu
+// run once and whether level 1 needs its second launch: a wrong "once"
+// misses read-write races, so the golden file alone is not enough.
+func TestOnePass(t *testing.T) {
+	lib := loadClang(t)
+	a := analyze(t, lib, "../testdata/kernels/one_pass.cu")
+	tests := []struct {
+		kernel   string
+		once     []region // regions that run once
+		twice    []region // regions that keep their second pass
+		blockOne bool
+	}{
+		{"tiles", []region{{-1, 0}, {0, -1}}, nil, true},
+		{"inplace", []region{{-1, 0}, {0, 1}, {2, 1}, {0, -1}, {2, -1}}, []region{{1, 2}}, false},
+		// Per start alone, barrier 2 reaches both the read and the write.
+		{"levels", []region{{2, 1}, {2, 0}, {0, 1}, {1, 2}, {-1, 0}}, nil, false},
+		{"aliased", nil, []region{{-1, 0}, {0, -1}}, true},
+		{"referenced", nil, []region{{-1, 0}}, true},
+		{"device_var", nil, []region{{-1, 0}, {0, -1}}, false},
+		{"jumps", nil, []region{{-1, 0}}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.kernel, func(t *testing.T) {
+			var k *passes.Kernel
+			for _, kk := range a.Kernels {
+				if kk.Name == tc.kernel {
+					k = kk
+				}
+			}
+			if k == nil {
+				t.Fatalf("kernel %s not found", tc.kernel)
+			}
+			got := map[region]bool{}
+			for _, r := range k.Regions {
+				got[region{r.From, r.To}] = r.OnePass
+			}
+			for _, want := range []struct {
+				rs   []region
+				once bool
+			}{{tc.once, true}, {tc.twice, false}} {
+				for _, r := range want.rs {
+					if once, ok := got[r]; !ok {
+						t.Errorf("no region %v; regions %v", r, got)
+					} else if once != want.once {
+						t.Errorf("region %v: one pass %v, want %v", r, once, want.once)
+					}
+				}
+			}
+			if k.BlockOnePass != tc.blockOne {
+				t.Errorf("BlockOnePass = %v, want %v", k.BlockOnePass, tc.blockOne)
+			}
+		})
+	}
+}

@@ -15,32 +15,51 @@ import "strings"
 // units are blocks: when no global variable the kernel reads is written
 // by it, level 1 needs no second launch.
 
-// onePassPass: targets' accesses, the regions' starts -> Region.OnePass
-// and Kernel.BlockOnePass. Conservative: an access the pass cannot place
-// (in a device function, through a pointer or a reference that escapes,
-// in code the regions pass did not reach) counts as a read and a write in
-// every region; a barrier in a device function makes every region keep
-// both passes.
+// onePassPass: targets' accesses, the regions' starts and ends ->
+// Region.OnePass and Kernel.BlockOnePass. A region (From, To) runs once
+// when no privatized variable has both a read and a write that can run
+// in it: reached from From and reaching To without crossing a barrier.
+// Conservative: an access the pass cannot place (in a device function,
+// through a pointer or a reference that escapes, in code the regions pass
+// did not reach) counts as a read and a write in every region; a barrier
+// in a device function, a goto or a lambda makes every region keep both
+// passes.
 func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 	for _, b := range k.Barriers {
 		if !b.Warp && b.Via != "" {
 			return
 		}
 	}
-	const everywhere = -2 // a key of the maps below: every region start
-	type rw struct{ read, write map[int]bool }
-	// Per privatized variable: the region starts it is read in and
-	// written in; global is the union over global-memory variables.
+	// Code the regions pass follows in source order but that runs
+	// elsewhere: a goto's target, a lambda's body (run where it is called).
+	elsewhere := false
+	ka.fn.Body.Walk(func(n *Node) bool {
+		switch n.Kind {
+		case "GotoStmt", "IndirectGotoStmt", "LambdaExpr":
+			elsewhere = true
+		}
+		return !elsewhere
+	})
+	if elsewhere {
+		return
+	}
+	// place is where an access can run: nil sets mean every region.
+	type place struct{ starts, ends map[int]bool }
+	in := func(p place, r Region) bool {
+		return (p.starts == nil || p.starts[r.From]) && (p.ends == nil || p.ends[r.To])
+	}
+	type rw struct{ reads, writes []place }
 	var vars []rw
 	blockRead, blockWrite := false, false
 	for _, c := range ka.candidates {
 		if !c.privatized {
 			continue
 		}
-		u := rw{read: map[int]bool{}, write: map[int]bool{}}
+		var u rw
 		for _, a := range c.accesses {
 			read, write := a.read, a.write
-			if a.escape || a.atomic != "" || bindsReference(a.ref) {
+			unplaced := a.escape || a.atomic != "" || bindsReference(a.ref)
+			if unplaced {
 				read, write = true, true
 			}
 			if !read && !write {
@@ -50,28 +69,35 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 				blockRead = blockRead || read
 				blockWrite = blockWrite || write
 			}
-			starts, ok := k.RegionStarts(a.ref)
-			if !ok || a.escape || a.atomic != "" {
-				starts = map[int]bool{everywhere: true}
+			var p place
+			starts, ok1 := k.RegionStarts(a.ref)
+			ends, ok2 := k.RegionEnds(a.ref)
+			if ok1 && ok2 && !unplaced {
+				p = place{starts, ends}
 			}
-			for s := range starts {
-				if read {
-					u.read[s] = true
-				}
-				if write {
-					u.write[s] = true
-				}
+			if read {
+				u.reads = append(u.reads, p)
+			}
+			if write {
+				u.writes = append(u.writes, p)
 			}
 		}
 		vars = append(vars, u)
 	}
 	k.BlockOnePass = !(blockRead && blockWrite)
-	covers := func(set map[int]bool, s int) bool { return set[s] || set[everywhere] }
+	any := func(ps []place, r Region) bool {
+		for _, p := range ps {
+			if in(p, r) {
+				return true
+			}
+		}
+		return false
+	}
 	for i := range k.Regions {
 		r := &k.Regions[i]
 		r.OnePass = true
 		for _, u := range vars {
-			if covers(u.read, r.From) && covers(u.write, r.From) {
+			if any(u.reads, *r) && any(u.writes, *r) {
 				r.OnePass = false
 				break
 			}

@@ -59,11 +59,31 @@ type regionFlow struct {
 	switchIn starts
 	// at: the starts each variable reference was reached with.
 	at map[*Node]starts
+	// Each variable reference also flows as a label of its own (a
+	// negative number below Entry, labels[ref]), killed by barriers like
+	// the starts: the ends a label reaches (ends) are the barriers and
+	// exits the reference can reach without crossing a barrier.
+	labels map[*Node]int
+	ends   map[int]starts
+}
+
+// isLabel tells a reference's label from a region start.
+func isLabel(s int) bool { return s < Entry }
+
+// label is the flow label of reference n.
+func (rf *regionFlow) label(n *Node) int {
+	l, ok := rf.labels[n]
+	if !ok {
+		l = Entry - 1 - len(rf.labels)
+		rf.labels[n] = l
+	}
+	return l
 }
 
 // regionsPass: body, barrier call sites -> the AP regions.
-func (ka *kernelAnalysis) regionsPass(barriers []Barrier, sites map[*Node]int) ([]Region, map[*Node]starts) {
-	rf := &regionFlow{src: ka.fn.File.Source, sites: sites, lines: map[int]int{}, offsets: map[int]int{}, body: ka.fn.Body, found: map[[2]int]*Region{}, at: map[*Node]starts{}}
+func (ka *kernelAnalysis) regionsPass(barriers []Barrier, sites map[*Node]int) ([]Region, map[*Node]starts, map[*Node]starts) {
+	rf := &regionFlow{src: ka.fn.File.Source, sites: sites, lines: map[int]int{}, offsets: map[int]int{}, body: ka.fn.Body, found: map[[2]int]*Region{}, at: map[*Node]starts{},
+		labels: map[*Node]int{}, ends: map[int]starts{}}
 	for _, b := range barriers {
 		rf.lines[b.ID] = b.Pos.Line
 		rf.offsets[b.ID] = b.Pos.Offset
@@ -93,7 +113,14 @@ func (ka *kernelAnalysis) regionsPass(barriers []Barrier, sites map[*Node]int) (
 	for i := range regions {
 		regions[i].ID = i
 	}
-	return regions, rf.at
+	endsAt := map[*Node]starts{}
+	for n, l := range rf.labels {
+		endsAt[n] = rf.ends[l]
+		if endsAt[n] == nil {
+			endsAt[n] = starts{}
+		}
+	}
+	return regions, rf.at, endsAt
 }
 
 func lineAt(src []byte, off int) int {
@@ -110,6 +137,13 @@ func lineAt(src []byte, off int) int {
 // at endLine.
 func (rf *regionFlow) reach(from starts, end, endLine int) {
 	for s := range from {
+		if isLabel(s) {
+			if rf.ends[s] == nil {
+				rf.ends[s] = starts{}
+			}
+			rf.ends[s][end] = true
+			continue
+		}
 		key := [2]int{s, end}
 		begin := lineAt(rf.src, rf.body.Pos.Offset)
 		if s != Entry {
@@ -141,21 +175,35 @@ func (rf *regionFlow) expr(n *Node, in starts) starts {
 	})
 	sort.Slice(calls, func(i, j int) bool { return calls[i].Pos.Offset < calls[j].Pos.Offset })
 	// The references of an expression that holds barriers may run on
-	// either side of each: they get every start it passes through.
-	all := in
-	for _, c := range calls {
-		id := rf.sites[c]
-		rf.reach(in, id, rf.lines[id])
-		in = starts{id: true}
-		all = all.union(in)
-	}
+	// either side of each: they get every start it passes through, and
+	// their labels reach every barrier in it and what follows.
+	labels := starts{}
 	n.Walk(func(c *Node) bool {
 		if c.Kind == "DeclRefExpr" {
-			rf.at[c] = all.union(rf.at[c])
+			labels[rf.label(c)] = true
 		}
 		return true
 	})
-	return in
+	all := in
+	for _, c := range calls {
+		id := rf.sites[c]
+		rf.reach(in.union(labels), id, rf.lines[id])
+		in = starts{id: true}
+		all = all.union(in)
+	}
+	real := starts{}
+	for s := range all {
+		if !isLabel(s) {
+			real[s] = true
+		}
+	}
+	n.Walk(func(c *Node) bool {
+		if c.Kind == "DeclRefExpr" {
+			rf.at[c] = real.union(rf.at[c])
+		}
+		return true
+	})
+	return in.union(labels)
 }
 
 func (rf *regionFlow) innermost(loop bool) *jumps {

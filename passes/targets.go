@@ -153,9 +153,13 @@ func classify(ref *Node) access {
 				a.read = true
 			}
 		case "VarDecl", "ReturnStmt", "InitListExpr":
-			if isPointerOrArray(cur.Type) {
+			switch {
+			case isPointerOrArray(cur.Type):
 				a.escape = true
-			} else {
+			case p.Kind == "VarDecl" && strings.Contains(p.Type, "&") && !strings.HasPrefix(p.Type, "const "):
+				// float &r = s[i]: stores through r are stores to s.
+				a.escape = true
+			default:
 				a.read = true
 			}
 		default:

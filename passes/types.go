@@ -54,6 +54,9 @@ type Kernel struct {
 	// pass reached, the regions it may run in (by their starts: barrier
 	// IDs, Entry).
 	startsAt map[*Node]starts
+	// endsAt: for each such reference, the barrier IDs (and Exit) it can
+	// reach without crossing a barrier: the ends of the regions it runs in.
+	endsAt map[*Node]starts
 }
 
 // RegionStarts returns the starts (barrier IDs, or Entry) of the regions
@@ -62,6 +65,14 @@ type Kernel struct {
 // reference of the body).
 func (k *Kernel) RegionStarts(n *Node) (s map[int]bool, ok bool) {
 	s, ok = k.startsAt[n]
+	return s, ok
+}
+
+// RegionEnds returns the ends (barrier IDs, or Exit) of the regions that
+// reference n of the kernel body may run in; ok is false when the regions
+// pass did not reach it.
+func (k *Kernel) RegionEnds(n *Node) (s map[int]bool, ok bool) {
+	s, ok = k.endsAt[n]
 	return s, ok
 }
 

@@ -226,38 +226,39 @@ func (kr *kernelRewrite) macros(locals []*local) string {
 	fmt.Fprintf(&b, "#define LDC_SAVE_%d(B) do { unsigned char *ldc_q = (B); %s (void)ldc_q; } while (0)\n", K, strings.Join(put, " "))
 	fmt.Fprintf(&b, "#define LDC_LOAD_%d(B) do { const unsigned char *ldc_q = (B); %s (void)ldc_q; } while (0)\n", K, strings.Join(get, " "))
 	fmt.Fprintf(&b, "#define LDC_DIFF_%d(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; %s ldc_t.differ = ldc_d; } while (0)\n", K, strings.Join(cmp, " "))
-	fmt.Fprintf(&b, "#define LDC_ONE_%d(S) %s\n", K, onePassTest(kr.k))
+	fmt.Fprintf(&b, "#define LDC_ONE_%d(S, E) %s\n", K, onePassTest(kr.k))
 	return b.String()
 }
 
-// onePassTest is the expression, of a region start S, that says whether
-// every region starting there needs no second pass (passes.Region.OnePass):
-// a bit of a mask for the first 63 starts (Entry is bit 0), comparisons
-// beyond.
+// onePassTest is the expression, of a region's start S and end E (the
+// barrier a thread is at, a constant where the macro is used), that says
+// whether the region needs no second pass (passes.Region.OnePass): per
+// end, a mask of the starts below 63 (Entry is bit 0); comparisons beyond.
 func onePassTest(k *passes.Kernel) string {
-	one := map[int]bool{}
-	for _, r := range k.Regions {
-		if ok, seen := one[r.From]; seen {
-			one[r.From] = ok && r.OnePass
-		} else {
-			one[r.From] = r.OnePass
-		}
-	}
-	var mask uint64
+	masks := map[int]uint64{}
 	var far []string
-	for s, ok := range one {
+	for _, r := range k.Regions {
 		switch {
-		case !ok:
-		case s+1 < 64:
-			mask |= 1 << uint(s+1)
+		case !r.OnePass:
+		case r.From+1 < 64:
+			masks[r.To] |= 1 << uint(r.From+1)
 		default:
-			far = append(far, fmt.Sprintf("(S) == %d", s))
+			far = append(far, fmt.Sprintf("((S) == %d && (E) == %d)", r.From, r.To))
 		}
 	}
+	ends := make([]int, 0, len(masks))
+	for e := range masks {
+		ends = append(ends, e)
+	}
+	sort.Ints(ends)
 	sort.Strings(far)
-	test := fmt.Sprintf("((unsigned)((S) + 1) < 64u && ((%#xull >> ((S) + 1)) & 1ull))", mask)
-	if mask == 0 {
-		test = "0"
+	test := "0"
+	if len(ends) > 0 {
+		sel := "0ull"
+		for i := len(ends) - 1; i >= 0; i-- {
+			sel = fmt.Sprintf("(E) == %d ? %#xull : %s", ends[i], masks[ends[i]], sel)
+		}
+		test = fmt.Sprintf("((unsigned)((S) + 1) < 64u && (((%s) >> ((S) + 1)) & 1ull))", sel)
 	}
 	for _, f := range far {
 		test += " || " + f

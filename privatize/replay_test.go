@@ -207,11 +207,10 @@ func TestReplay(t *testing.T) {
 			}
 			// Each thread's trace is pass 1 then pass 2 of the same region,
 			// or pass 1 alone where the build proved the second pass would
-			// repeat it (manifest Region.OnePass, the same for every region
-			// with that start).
-			one := map[int32]bool{}
+			// repeat it (manifest Region.OnePass).
+			one := map[[2]int32]bool{}
 			for _, r := range k.Regions {
-				one[int32(r.From)] = r.OnePass
+				one[[2]int32{int32(r.From), int32(r.To)}] = r.OnePass
 			}
 			type key struct{ block, thread int32 }
 			per := map[key][]gpuruntime.TraceEntry{}
@@ -232,7 +231,7 @@ func TestReplay(t *testing.T) {
 					if a.Pass != 1 {
 						t.Fatalf("thread %v: region pass %+v where a first pass was due", th, a)
 					}
-					if one[a.From] {
+					if one[[2]int32{a.From, a.To}] {
 						singles++
 						continue
 					}

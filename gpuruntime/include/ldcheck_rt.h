@@ -351,9 +351,9 @@ struct ldc_thread {
   // and the thread's predicate, 0 elsewhere; ldc_check leaves the block's
   // result in pred.
   int pred_op, pred;
-  // one: the build proved that the region this thread is ending (by its
-  // start) writes nothing it reads, so its second pass would repeat the
-  // first (LDC_ONE_K, set at the end of pass 1).
+  // one: the build proved that the region this thread is ending (from its
+  // start to this barrier) writes nothing it reads, so its second pass
+  // would repeat the first (LDC_ONE_K, set at the end of pass 1).
   int one;
 };
 
@@ -2078,7 +2078,7 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
       if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
       else {                                                    \
         LDC_SAVE_##K(ldc_end);                                  \
-        ldc_t.one = LDC_ONE_##K(ldc_t.start);                   \
+        ldc_t.one = LDC_ONE_##K(ldc_t.start, ID);               \
       }                                                         \
       if (ldc_boundary(&ldc_t, ID)) {                           \
         LDC_LOAD_##K(ldc_start);                                \
@@ -2101,7 +2101,7 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
       if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
       else {                                                    \
         LDC_SAVE_##K(ldc_end);                                  \
-        ldc_t.one = LDC_ONE_##K(ldc_t.start);                   \
+        ldc_t.one = LDC_ONE_##K(ldc_t.start, ID);               \
       }                                                         \
       ldc_t.pred_op = OP;                                       \
       if (ldc_boundary(&ldc_t, ID)) {                           \
@@ -2119,7 +2119,7 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
       if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
       else {                                                    \
         LDC_SAVE_##K(ldc_end);                                  \
-        ldc_t.one = LDC_ONE_##K(ldc_t.start);                   \
+        ldc_t.one = LDC_ONE_##K(ldc_t.start, -1);               \
       }                                                         \
       if (ldc_boundary(&ldc_t, -1)) {                           \
         LDC_LOAD_##K(ldc_start);                                \

@@ -5,7 +5,7 @@
 #define LDC_SAVE_0(B) do { unsigned char *ldc_q = (B); LDC_PUT(ldc_q, t); (void)ldc_q; } while (0)
 #define LDC_LOAD_0(B) do { const unsigned char *ldc_q = (B); LDC_GET(ldc_q, t); (void)ldc_q; } while (0)
 #define LDC_DIFF_0(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; LDC_CMP(ldc_q, ldc_d, t); ldc_t.differ = ldc_d; } while (0)
-#define LDC_ONE_0(S) (0)
+#define LDC_ONE_0(S, E) (0)
 #line 1 "../testdata/kernels/dynamic_device.cu"
 // extern __shared__, __device__ and __constant__ variables, a device function.
 __device__ int counter;

@@ -5,7 +5,7 @@
 #define LDC_SAVE_0(B) do { unsigned char *ldc_q = (B);  (void)ldc_q; } while (0)
 #define LDC_LOAD_0(B) do { const unsigned char *ldc_q = (B);  (void)ldc_q; } while (0)
 #define LDC_DIFF_0(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0;  ldc_t.differ = ldc_d; } while (0)
-#define LDC_ONE_0(S) (0)
+#define LDC_ONE_0(S, E) (0)
 #line 1 "../testdata/kernels/host_code.cu"
 // A complete program: host code with cudaMalloc and a <<< >>> launch must
 // parse; only the kernel is analysed.
