@@ -82,6 +82,18 @@ func TestGolden(t *testing.T) {
 
 type region struct{ from, to int }
 
+// kernelNamed is the kernel of a called name.
+func kernelNamed(t *testing.T, a *passes.Analysis, name string) *passes.Kernel {
+	t.Helper()
+	for _, k := range a.Kernels {
+		if k.Name == name {
+			return k
+		}
+	}
+	t.Fatalf("kernel %s not found", name)
+	return nil
+}
+
 // TestFacts states, kernel by kernel, what the analysis must find. Unlike
 // the golden files these are written by hand, so an -update cannot bless a
 // wrong answer.
@@ -148,15 +160,7 @@ func TestFacts(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.file+"/"+tc.kernel, func(t *testing.T) {
 			a := analyze(t, lib, "../testdata/"+tc.file)
-			var k *passes.Kernel
-			for _, kk := range a.Kernels {
-				if kk.Name == tc.kernel {
-					k = kk
-				}
-			}
-			if k == nil {
-				t.Fatalf("kernel %s not found", tc.kernel)
-			}
+			k := kernelNamed(t, a, tc.kernel)
 			blocks := 0
 			for _, b := range k.Barriers {
 				if !b.Warp {
@@ -400,15 +404,7 @@ func TestOnePass(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.kernel, func(t *testing.T) {
-			var k *passes.Kernel
-			for _, kk := range a.Kernels {
-				if kk.Name == tc.kernel {
-					k = kk
-				}
-			}
-			if k == nil {
-				t.Fatalf("kernel %s not found", tc.kernel)
-			}
+			k := kernelNamed(t, a, tc.kernel)
 			got := map[region]bool{}
 			for _, r := range k.Regions {
 				got[region{r.From, r.To}] = r.OnePass

@@ -94,27 +94,35 @@ func TestMaxRegistersFor(t *testing.T) {
 	}
 }
 
+// fakeContext loads the fake driver and makes its device's primary
+// context current on the test's (locked) thread until the test ends.
+func fakeContext(t *testing.T) (*Driver, Device) {
+	t.Helper()
+	d := loadFake(t)
+	if err := d.Init(0); err != nil {
+		t.Fatal(err)
+	}
+	runtime.LockOSThread()
+	t.Cleanup(runtime.UnlockOSThread)
+	dev, _ := d.DeviceGet(0)
+	ctx, err := d.DevicePrimaryCtxRetain(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.DevicePrimaryCtxRelease(dev) })
+	if err := d.CtxSetCurrent(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return d, dev
+}
+
 // TestProgramRegisterLimitedVariants runs the path of a kernel whose
 // registers do not allow a block size: the home module's function says too
 // few threads, the program loads the PTX again with CU_JIT_MAX_REGISTERS,
 // copies the module variables in (relocating the pointer among them),
 // launches from the new module and copies them back.
 func TestProgramRegisterLimitedVariants(t *testing.T) {
-	d := loadFake(t)
-	if err := d.Init(0); err != nil {
-		t.Fatal(err)
-	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	dev, _ := d.DeviceGet(0)
-	ctx, err := d.DevicePrimaryCtxRetain(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.DevicePrimaryCtxRelease(dev)
-	if err := d.CtxSetCurrent(ctx); err != nil {
-		t.Fatal(err)
-	}
+	d, dev := fakeContext(t)
 	p, err := LoadProgram(d, dev, []byte(programPTX))
 	if err != nil {
 		t.Fatal(err)
@@ -275,21 +283,7 @@ func TestRelocate(t *testing.T) {
 // its home module with it (ldcheck run loads the instrumented kernels so,
 // for occupancy), and larger blocks still get their lower-limit variants.
 func TestProgramLimitedHome(t *testing.T) {
-	d := loadFake(t)
-	if err := d.Init(0); err != nil {
-		t.Fatal(err)
-	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	dev, _ := d.DeviceGet(0)
-	ctx, err := d.DevicePrimaryCtxRetain(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.DevicePrimaryCtxRelease(dev)
-	if err := d.CtxSetCurrent(ctx); err != nil {
-		t.Fatal(err)
-	}
+	d, dev := fakeContext(t)
 	p, err := LoadProgramLimited(d, dev, []byte(programPTX), 100)
 	if err != nil {
 		t.Fatal(err)
