@@ -33,7 +33,11 @@ func runCommand() *cli.Command {
   level 2 (unit = warp, regions between barriers): the same, between the warps
     of each block, for shared memory, the global memory the warps write and
     each thread's own values, checked at every barrier.
-Each level runs the kernel twice, so a checked run costs about four runs.
+Each level runs the kernel twice, so a checked run costs about four runs;
+a region (or, for level 1, the kernel) whose code reads nothing it writes
+runs once, since its second run would repeat the first. On the GPU the
+instrumented kernels are compiled with at most 128 registers a thread
+(environment LDCHECK_MAX_REGISTERS=N sets another cap, 0 none).
 
 Private copies of global memory are pages (about 128 bytes, whole elements)
 copied when a unit first writes them, so their memory grows with what the
