@@ -50,7 +50,7 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 	}
 	type rw struct{ reads, writes []place }
 	var vars []rw
-	blockRead, blockWrite := false, false
+	k.BlockOnePass = true
 	for _, c := range ka.candidates {
 		if !c.privatized {
 			continue
@@ -64,10 +64,6 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 			}
 			if !read && !write {
 				continue
-			}
-			if c.space == Global {
-				blockRead = blockRead || read
-				blockWrite = blockWrite || write
 			}
 			var p place
 			starts, ok1 := k.RegionStarts(a.ref)
@@ -83,8 +79,11 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 			}
 		}
 		vars = append(vars, u)
+		// Level 1: one global variable both read and written, anywhere.
+		if c.space == Global && len(u.reads) > 0 && len(u.writes) > 0 {
+			k.BlockOnePass = false
+		}
 	}
-	k.BlockOnePass = !(blockRead && blockWrite)
 	any := func(ps []place, r Region) bool {
 		for _, p := range ps {
 			if in(p, r) {

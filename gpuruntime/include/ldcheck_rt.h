@@ -342,7 +342,6 @@ struct ldc_thread {
   int mode, pass;
   int start, end1; // the region's start barrier; where pass 1 ended
   int differ;      // pass 2 ended with other locals, or elsewhere, than pass 1
-  int done;        // returned from the kernel and checked
   int natomic, atomic_start;
   unsigned ap_epoch; // level 2: 1 + the regions this thread's block has finished (struct ldc_ap)
   unsigned long long ap_scratch[2]; // where a replayed plain store to an atomically updated variable goes (LDC_AP_WRITE)
@@ -453,15 +452,9 @@ static __device__ LDC_ENGINE __forceinline__ unsigned ldc_match_any(unsigned mas
 // non-aligned barrier instructions (sm_70 and later) allow the divergence.
 #if defined(LDC_CPU)
 static __device__ LDC_ENGINE __forceinline__ void ldc_bar() { __syncthreads(); }
-static __device__ LDC_ENGINE __forceinline__ int ldc_bar_and(int p) { return __syncthreads_and(p); }
 static __device__ LDC_ENGINE __forceinline__ int ldc_bar_or(int p) { return __syncthreads_or(p); }
 #else
 static __device__ LDC_ENGINE __forceinline__ void ldc_bar() { asm volatile("barrier.sync 0;" ::: "memory"); }
-static __device__ LDC_ENGINE __forceinline__ int ldc_bar_and(int p) {
-  int out;
-  asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.s32 p, %1, 0;\n\tbarrier.red.and.pred q, 0, p;\n\tselp.s32 %0, 1, 0, q;\n\t}" : "=r"(out) : "r"(p) : "memory");
-  return out;
-}
 static __device__ LDC_ENGINE __forceinline__ int ldc_bar_or(int p) {
   int out;
   asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.s32 p, %1, 0;\n\tbarrier.red.or.pred q, 0, p;\n\tselp.s32 %0, 1, 0, q;\n\t}" : "=r"(out) : "r"(p) : "memory");
@@ -1029,7 +1022,6 @@ static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
   t->start = -1;
   t->end1 = -1;
   t->differ = 0;
-  t->done = 0;
   t->natomic = 0;
   t->ap_epoch = 1;
   t->compared = 0;
@@ -1820,7 +1812,6 @@ static __device__ LDC_ENGINE int ldc_boundary(struct ldc_thread *t, int id) {
 
 // ldc_idle keeps a finished thread in its block's checks until all are done.
 static __device__ LDC_ENGINE void ldc_idle(struct ldc_thread *t) {
-  t->done = 1;
   atomicAdd(&ldc_block()->ndone, 1u);
   while (ldc_check(t, 0, -1) != 1) {
   }
