@@ -569,13 +569,18 @@ const registerCapEnv = "LDCHECK_MAX_REGISTERS"
 // more than the warps they add gain (64 and 40, sixth session).
 const defaultRegisterCap = 128
 
-// registerCap is the register limit of the instrumented kernels.
-func registerCap() (cap int, explicit bool) {
-	v, err := strconv.Atoi(os.Getenv(registerCapEnv))
-	if err != nil || v < 0 {
-		return defaultRegisterCap, false
+// registerCap is the register limit of the instrumented kernels; a
+// malformed registerCapEnv is bad input, not a silent default.
+func registerCap() (cap int, explicit bool, err error) {
+	s := os.Getenv(registerCapEnv)
+	if s == "" {
+		return defaultRegisterCap, false, nil
 	}
-	return v, true
+	v, err := strconv.Atoi(s)
+	if err != nil || v < 0 || v > 255 {
+		return 0, true, fmt.Errorf("%s=%q: want the registers a thread may use, 16 to 255, or 0 for no cap (unset: %d)", registerCapEnv, s, defaultRegisterCap)
+	}
+	return v, true, nil
 }
 
 // module is which of a build's compiled modules a run loads.
@@ -620,7 +625,10 @@ func openBackend(dir string, m *manifest.Manifest, name string, mod module) (gpu
 			// The instrumented kernels are compiled with a cap on their
 			// registers; the native module (the user's kernels as
 			// written) is left alone.
-			cap, explicit := registerCap()
+			cap, explicit, capErr := registerCap()
+			if capErr != nil {
+				return nil, notes, &exitError{exitInput, capErr}
+			}
 			if native {
 				cap = 0
 			} else if explicit && cap > 0 {
