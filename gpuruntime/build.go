@@ -134,9 +134,9 @@ func compileDet(ctx context.Context, dir string, m *manifest.Manifest, opt Build
 // compileIntraWarp compiles the device module of intra-warp runs: the
 // instrumented source again with -DLDC_IW (see LDC_IW_BUILT in the
 // runtime header for why it is a module of its own). Kernels without a
-// shared target need none.
+// target need none.
 func compileIntraWarp(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOptions, nvcc, arch, std string, user []string) []string {
-	if !hasSharedTarget(m) {
+	if !hasTarget(m) {
 		return nil
 	}
 	ptx, notes := compileModeModule(ctx, dir, m, opt, nvcc, arch, std, user, "LDC_IW", "iw", "intra-warp", "--intra-warp")
@@ -160,10 +160,10 @@ func compileModeModule(ctx context.Context, dir string, m *manifest.Manifest, op
 	return ptx, []string{what + " device module: " + ptx}
 }
 
-// hasSharedTarget says whether a kernel of m has a shared-memory target.
-func hasSharedTarget(m *manifest.Manifest) bool {
+// hasTarget says whether a kernel of m has a target.
+func hasTarget(m *manifest.Manifest) bool {
 	for i := range m.Kernels {
-		if m.Kernels[i].HasShared() {
+		if m.Kernels[i].HasTargets() {
 			return true
 		}
 	}

@@ -115,8 +115,9 @@ type Result struct {
 	// Outputs holds every buffer argument after the run, by parameter name.
 	Outputs map[string][]byte `json:"-"`
 	Phases  []Phase           `json:"phases"`
-	// Levels lists the levels run: "block" (inter-block, unit = block) and
-	// "warp" (inter-warp, at every barrier).
+	// Levels lists the levels run: "block" (inter-block, unit = block),
+	// "warp" (inter-warp, at every barrier) and "lane" (intra-warp: the
+	// lanes of each warp, between warp synchronisations).
 	Levels        []string `json:"levels"`
 	BytesCompared int64    `json:"bytes_compared"`
 	Unchecked     string   `json:"unchecked,omitempty"` // why the kernel ran unchecked
@@ -198,6 +199,8 @@ type checkRun struct {
 	// level1Wanted is how many page copies level 1's pass 1 took (without
 	// reshuffling), level 2's first guess at the room blocks need.
 	level1Wanted int64
+	// iwg is the intra-warp check's table of global words.
+	iwg iwGlobal
 	// blockRW holds level 1's read-write differences until level 2 has
 	// said whether races between warps explain them.
 	blockRW []Record
@@ -495,7 +498,11 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 		c.Ap = ap
 	}
 	if mode == ModeReplay && !r.opt.Deterministic {
-		c.Iw = r.shared.Iw
+		iw, err := r.iwReset()
+		if err != nil {
+			return err
+		}
+		c.Iw = iw
 	}
 	c.Pool.SlotBytes = uint64(r.slotBytes)
 	for _, f := range extra {

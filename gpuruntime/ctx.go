@@ -43,6 +43,7 @@ type Ctx struct {
 type Iw struct {
 	Scratch, PerBlock, DynOffset, Clocks uint64
 	Off                                  [MaxShared]uint64
+	GKeys, GVals, GMask, GFull           uint64
 	On, InDyn                            int32
 }
 
@@ -102,7 +103,7 @@ const (
 	// FirstAtomicSlots is the atomic log's first room per thread; a
 	// kernel that needs more is run again with what it asked for.
 	FirstAtomicSlots = 16
-	CtxSize          = 1600
+	CtxSize          = 1632
 	RecordSize       = 56
 	TraceEntrySize   = 24
 )

@@ -26,7 +26,13 @@ import (
 // reads or writes a word in an interval (a word several warps touch in a
 // region is marked and then only read: a race between lanes on it is also
 // one between warps, which the byte comparisons check); a warp reduction
-// at every warp synchronisation in pass 2. Global memory is not covered.
+// at every warp synchronisation in pass 2.
+//
+// Global targets have too many words for a record each: their records
+// live in a hash table keyed by block and word (iwGlobal), sized for
+// twice the targets' words, so that a block touching its own part of the
+// arrays finds room; an access that finds none makes the check
+// incomplete, and the report says so.
 
 // iwRecordBytes is one word's record (LDC_IW_RECORD).
 const iwRecordBytes = 3 * 8
@@ -37,7 +43,93 @@ const iwMaxScratch = 1 << 30
 // wantsIntraWarp says whether the run checks intra-warp races.
 func (r *checkRun) wantsIntraWarp() bool {
 	k := r.l.Kernel
-	return k.Instrumented && !r.opt.Unchecked && !r.opt.Deterministic && !r.opt.NoIntraWarp && r.shared.NShared > 0
+	return k.Instrumented && !r.opt.Unchecked && !r.opt.Deterministic && !r.opt.NoIntraWarp && (r.shared.NShared > 0 || len(r.allocs) > 0)
+}
+
+// iwGlobalMaxEntries bounds the global records' table (256 MiB).
+const iwGlobalMaxEntries = 1 << 23
+
+// iwGlobalBlocks is how many blocks the table's keys have room for.
+const iwGlobalBlocks = 1<<17 - 1
+
+// iwGlobal is the table of the global targets' records.
+type iwGlobal struct {
+	keys, vals, full DevPtr
+	entries          int64
+}
+
+// iwGlobalSetup allocates the global records' table: twice the global
+// targets' words (a power of two, at least 4096 entries, at most
+// iwGlobalMaxEntries or what a quarter of the budget holds).
+func (r *checkRun) iwGlobalSetup() error {
+	if len(r.allocs) == 0 {
+		return nil
+	}
+	var words int64
+	for _, al := range r.allocs {
+		words += (al.size + 3) / 4
+	}
+	limit := int64(iwGlobalMaxEntries)
+	if r.budget > 0 {
+		limit = min(limit, r.budget/4/(iwRecordBytes+8))
+	}
+	entries := int64(4096)
+	for entries < 2*words && entries < limit {
+		entries *= 2
+	}
+	var err error
+	g := &r.iwg
+	if g.keys, err = r.alloc(entries * 8); err == nil {
+		if g.vals, err = r.alloc(entries * iwRecordBytes); err == nil {
+			g.full, err = r.alloc(8)
+		}
+	}
+	if err != nil {
+		*g = iwGlobal{}
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf("races between the lanes of a warp were not checked in global memory: their table (%s) could not be allocated", FormatBytes(entries*(iwRecordBytes+8))))
+		return nil
+	}
+	g.entries = entries
+	if r.l.blocks() > iwGlobalBlocks {
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf("races between the lanes of a warp were checked in global memory for the first %d blocks only (the launch has %d)", iwGlobalBlocks, r.l.blocks()))
+	}
+	return nil
+}
+
+// iwReset empties the global records' table before a level-2 launch and
+// returns the context's part.
+func (r *checkRun) iwReset() (Iw, error) {
+	iw := r.shared.Iw
+	g := r.iwg
+	if iw.On == 0 || g.entries == 0 {
+		return iw, nil
+	}
+	for _, z := range []struct {
+		p DevPtr
+		n int64
+	}{{g.keys, g.entries * 8}, {g.vals, g.entries * iwRecordBytes}, {g.full, 8}} {
+		if err := r.b.Memset(z.p, 0, z.n); err != nil {
+			return iw, err
+		}
+	}
+	iw.GKeys, iw.GVals, iw.GMask, iw.GFull = uint64(g.keys), uint64(g.vals), uint64(g.entries-1), uint64(g.full)
+	return iw, nil
+}
+
+// iwGlobalFull adds a note when a level-2 launch's global accesses found
+// no room in the table.
+func (r *checkRun) iwGlobalFull() error {
+	if r.shared.Iw.On == 0 || r.iwg.entries == 0 {
+		return nil
+	}
+	raw := make([]byte, 8)
+	if err := r.b.Read(raw, r.iwg.full); err != nil {
+		return err
+	}
+	if raw[0] != 0 {
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf("the intra-warp check's table of global words (%d entries) filled up: races between lanes on the words it had no room for were not checked", r.iwg.entries))
+	}
+	return nil
 }
 
 // iwSetup lays out a block's area (every shared target's records, then
@@ -87,7 +179,7 @@ func (r *checkRun) iwSetup(limit int64) error {
 		iw.Scratch = uint64(p)
 	}
 	iw.On = 1
-	return nil
+	return r.iwGlobalSetup()
 }
 
 // splitIntraWarp moves the intra-warp records out of level 2's records.

@@ -51,6 +51,9 @@ func (r *checkRun) residentBlocks() int {
 // starts.
 func (r *checkRun) levelWarp(serial, pristine bool) error {
 	r.res.Levels = append(r.res.Levels, "warp")
+	if r.shared.Iw.On != 0 {
+		r.res.Levels = append(r.res.Levels, "lane")
+	}
 	var segCap, nseg int64
 	if len(r.allocs) > 0 {
 		nseg = int64(r.residentBlocks())
@@ -139,6 +142,9 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 					return err
 				}
 				continue
+			}
+			if err := r.iwGlobalFull(); err != nil {
+				return err
 			}
 			warp, grid := splitGridAP(recs)
 			warp, iw := splitIntraWarp(warp)

@@ -50,7 +50,7 @@ func writeText(w io.Writer, d *Doc) {
 		}
 		fmt.Fprintf(w, "%s: kernel %s: %d write-write conflict(s) while merging; the outputs are those of the warps merged in increasing order at every barrier and the blocks merged in increasing order at the end, the same every run\n", base, k.Name, len(res.Races))
 	case len(res.Races) == 0:
-		fmt.Fprintf(w, "%s:%d: kernel %s: no race found (%s backend; levels %s; %d bytes compared)\n", base, k.Line, k.Name, d.Backend, strings.Join(res.Levels, " and "), res.BytesCompared)
+		fmt.Fprintf(w, "%s:%d: kernel %s: no race found (%s backend; levels %s; %d bytes compared)\n", base, k.Line, k.Name, d.Backend, listWords(res.Levels), res.BytesCompared)
 		if res.RoundsPlanned > 1 {
 			fmt.Fprintf(w, "  level 1 ran %d rounds of %d groups sharing private copies (memory-capped); every pair of blocks was checked\n", res.Rounds, res.Groups)
 		}
@@ -225,4 +225,12 @@ func writeRace(w io.Writer, d *Doc, rc *gpuruntime.Race) {
 	} else {
 		fmt.Fprintf(w, "    hint: a %s reads bytes another %s writes in the same region; put a barrier between the write and the read\n", unit, unit)
 	}
+}
+
+// listWords joins words as a sentence does: "a", "a and b", "a, b and c".
+func listWords(w []string) string {
+	if len(w) < 2 {
+		return strings.Join(w, "")
+	}
+	return strings.Join(w[:len(w)-1], ", ") + " and " + w[len(w)-1]
 }

@@ -139,7 +139,7 @@ typed_values; --format sarif writes SARIF 2.1.0 for code scanning.
 			&cli.BoolFlag{Name: "allow-atomics", Usage: "with --deterministic: run a kernel whose atomics depend on the order threads run them (float atomicAdd, atomicExch, atomicCAS, a used return value) anyway, with a warning; its outputs may then differ between runs"},
 			&cli.BoolFlag{Name: "allow-unchecked", Usage: "exit 0, not 4, when the kernel ran but could not be checked (not instrumented, or something it writes left unchecked); the report still says why"},
 			&cli.BoolFlag{Name: "warmup", Usage: "run the kernel once, unchecked and untimed, before the timed run (for benchmarks)"},
-			&cli.BoolFlag{Name: "intra-warp", Usage: "also check races between the lanes of one warp on shared memory (two lanes touching a byte, one writing, with no __syncwarp, *_sync warp intrinsic or barrier between); off by default because it is slow: on the H100 it made matmul2048's warp level 18x slower (1110 ms against 61 ms). It costs 24 bytes per 4-byte word of shared target per block and 8 bytes per thread (in shared memory when they fit, else in global memory), and a compare-and-swap per lane and word in each interval of pass 2 of level 2"},
+			&cli.BoolFlag{Name: "intra-warp", Usage: "check races between the lanes of one warp, in shared and global memory (two lanes touching a byte, one writing, with no __syncwarp, *_sync warp intrinsic or barrier between). Default: on for launches of at most 65536 threads, off (with a note) on larger ones, because it is slow: on the H100 it made matmul2048's warp level 18x slower (1110 ms against 61 ms). --intra-warp turns it on for any launch, --intra-warp=false off. It costs 24 bytes per 4-byte word of shared target per block and 8 bytes per thread (in shared memory when they fit, else in global memory), a table of 32 bytes per entry for twice the global targets' words (at most 256 MiB), and a compare-and-swap per lane and word in each interval of pass 2 of level 2"},
 			&cli.BoolFlag{Name: "every-shared-byte", Usage: "check every byte of the shared targets at every barrier, not only the bytes the build saw stored to (same verdict, slower; to compare the two)"},
 			&cli.BoolFlag{Name: "v", Usage: "print the time of each phase (init, kernel passes, checks)"},
 			&cli.StringFlag{Name: "mem-limit", Usage: "device memory the private copies may take (`SIZE`, e.g. 2GiB; default: what is free, less a margin); when level 1's copies do not fit, blocks are checked in rounds of groups sharing copies (warp reshuffling)"},
@@ -184,6 +184,7 @@ func runRun(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	req.noteIntraWarp(c)
 	// The tracing module runs after the checked one is closed (one
 	// module at a time on the device); close it once either way.
 	closed := false
@@ -239,6 +240,9 @@ type runRequest struct {
 	// notes are said on stderr before the run and kept in the report.
 	notes          []string
 	unchecked, det bool
+	// intraWarp: the run checks races between the lanes of a warp
+	// (--intra-warp, or by default on small launches).
+	intraWarp bool
 	// proven: the launch needs no check (gpuruntime.ProvenRaceFree) and
 	// runs from the native module.
 	proven bool
@@ -273,7 +277,36 @@ func newRunRequest(c *cli.Context) (*runRequest, error) {
 	if err := req.checkMode(c); err != nil {
 		return nil, err
 	}
+	req.chooseIntraWarp(c)
 	return req, nil
+}
+
+// intraWarpAutoThreads is the largest launch (in threads) whose runs
+// check races between the lanes of a warp without --intra-warp: the
+// check makes level 2 several times slower (18x on matmul2048's), which
+// on a launch this small is milliseconds, and which on a large one would
+// be most of the run.
+const intraWarpAutoThreads = 1 << 16
+
+// chooseIntraWarp decides whether the run checks intra-warp races: as
+// --intra-warp says when it is given, else on launches of at most
+// intraWarpAutoThreads threads, with a note on larger ones that have
+// something to check.
+func (req *runRequest) chooseIntraWarp(c *cli.Context) {
+	if c.IsSet("intra-warp") {
+		req.intraWarp = c.Bool("intra-warp")
+		return
+	}
+	req.intraWarp = req.spec.Threads() <= intraWarpAutoThreads
+}
+
+// noteIntraWarp says, on a launch whose size turned the intra-warp check
+// off, that it was off and how to turn it on.
+func (req *runRequest) noteIntraWarp(c *cli.Context) {
+	if c.IsSet("intra-warp") || req.intraWarp || req.unchecked || req.det || req.proven || !req.k.Instrumented || !req.k.HasTargets() {
+		return
+	}
+	req.notes = append(req.notes, fmt.Sprintf("races between the lanes of a warp were not checked: by default only launches of at most %d threads check them (this one has %d), because the check slows level 2 several times; --intra-warp checks them", intraWarpAutoThreads, req.spec.Threads()))
 }
 
 // bindKernel reads the build's manifest, picks the kernel and gives its
@@ -338,7 +371,7 @@ func (req *runRequest) moduleToLoad(c *cli.Context) module {
 		return nativeModule
 	case req.det:
 		return detModule
-	case c.Bool("intra-warp") && req.k.HasShared():
+	case req.intraWarp && req.k.HasTargets():
 		return intraWarpModule
 	}
 	return checkedModule
@@ -383,7 +416,7 @@ func (req *runRequest) runtimeLaunch() (gpuruntime.Launch, []string) {
 
 // options returns the runtime's options from the flags.
 func (req *runRequest) options(c *cli.Context) (gpuruntime.Options, error) {
-	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: req.unchecked, Deterministic: req.det, WarmUp: c.Bool("warmup"), EveryShared: c.Bool("every-shared-byte"), IgnoreSameValue: c.Bool("ignore-same-value"), NoIntraWarp: !c.Bool("intra-warp")}
+	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: req.unchecked, Deterministic: req.det, WarmUp: c.Bool("warmup"), EveryShared: c.Bool("every-shared-byte"), IgnoreSameValue: c.Bool("ignore-same-value"), NoIntraWarp: !req.intraWarp}
 	if v := c.String("mem-limit"); v != "" {
 		n, err := launch.ParseMemory(v)
 		if err != nil {

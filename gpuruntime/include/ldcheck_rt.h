@@ -239,11 +239,20 @@ struct ldc_ap {
 // Block b's area: at scratch + b * per_block (global memory) or
 // dyn_offset bytes into dynamic shared memory (in_dyn); shared target i's
 // records at off[i] (LDC_IW_RECORD words a 4-byte word), the threads'
-// clocks at clocks. on: 0 turns it all off (no shared targets, level 1,
-// deterministic runs, --intra-warp=false).
+// clocks at clocks. on: 0 turns it all off (level 1, deterministic runs,
+// --intra-warp=false).
+//
+// Global targets have no per-word area (their words are many, and a block
+// touches few): a word's record lives in an open-addressing table keyed
+// by block and word address (gkeys, LDC_IW_RECORD words of gvals an
+// entry, gmask + 1 entries; gmask 0: global memory is not checked). An
+// access that finds no room sets *gfull, and the host says the check was
+// incomplete. Entries are reused across regions as shared words' records
+// are: a record of an earlier interval never matches.
 struct ldc_iw {
   unsigned long long scratch, per_block, dyn_offset, clocks;
   unsigned long long off[LDC_MAX_SHARED];
+  unsigned long long gkeys, gvals, gmask, gfull;
   int on, in_dyn;
 };
 #define LDC_IW_RECORD 3
@@ -328,7 +337,7 @@ __constant__ struct ldc_ctx ldc_g;
   X(atomic_overflow) X(records) X(nrecords) X(max_records) X(trace) X(ntrace) \
   X(max_trace) X(atomic_slots) X(shared_in_dyn) X(dyn_offset) X(compared) \
   X(det.on) X(ap.keys) X(ap.vals) X(ap.mask) X(ap.full) X(iw.scratch) \
-  X(iw.per_block) X(iw.dyn_offset) X(iw.clocks) X(iw.off) X(iw.on) X(iw.in_dyn)
+  X(iw.per_block) X(iw.dyn_offset) X(iw.clocks) X(iw.off) X(iw.gkeys) X(iw.gvals) X(iw.gmask) X(iw.gfull) X(iw.on) X(iw.in_dyn)
 #define LDC_CTX_OFFSET(f) ((unsigned long long)__builtin_offsetof(struct ldc_ctx, f)),
 #ifdef LDC_CPU
 extern "C" const unsigned long long ldc_ctx_layout[] = {LDC_CTX_FIELDS(LDC_CTX_OFFSET)};
@@ -1213,7 +1222,7 @@ template <class C, class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_
 #define LDC_IW_RM(v) ((unsigned)((v) >> 16 & 15))
 #define LDC_IW_O(v) ((unsigned)((v) >> 20 & 1))
 #define LDC_IW_OM(v) ((unsigned)((v) >> 21 & 15))
-static __device__ LDC_ENGINE void ldc_iw_report(int kind, int i, unsigned warp, unsigned lane, int site, unsigned other, int other_site, unsigned long long off) {
+static __device__ LDC_ENGINE void ldc_iw_report(int kind, int space, int i, unsigned warp, unsigned lane, int site, unsigned other, int other_site, unsigned long long off) {
   struct ldc_block_state *bs = ldc_block();
   // Lanes in increasing order, each with its site, so that every order the
   // lanes ran in gives the same records.
@@ -1227,11 +1236,11 @@ static __device__ LDC_ENGINE void ldc_iw_report(int kind, int i, unsigned warp, 
   // the write-write half): a racy warp-synchronous loop must not hide the
   // other races.
   if (!ldc_g.records || ((volatile int *)ldc_g.nrecords)[0] > ldc_g.max_records / 4) return;
-  struct ldc_record rec = {kind, LDC_SPACE_SHARED, i, bs->from, bs->to, (int)a, (int)b, (int)ldc_block_linear(), (int)(warp * 32), (int)warp,
+  struct ldc_record rec = {kind, space, i, bs->from, bs->to, (int)a, (int)b, (int)ldc_block_linear(), (int)(warp * 32), (int)warp,
                            (long long)off, (unsigned)(sa & 0xffff) | (unsigned)(sb & 0xffff) << 16};
   ldc_record_race(rec);
 }
-static __device__ LDC_ENGINE void ldc_iw_word(unsigned long long *e, int i, unsigned long long clock, unsigned warp, unsigned lane, unsigned m, int site, int write,
+static __device__ LDC_ENGINE void ldc_iw_word(unsigned long long *e, int space, int i, unsigned long long clock, unsigned warp, unsigned lane, unsigned m, int site, int write,
                                               unsigned long long word_off) {
   unsigned long long tag = (clock >> 32 & 0x7fffull) << 18 | (clock & 0x3ffffull);
   unsigned me = lane + 1, s = site >= 0 && site < 0xffff ? (unsigned)site + 1 : 0;
@@ -1257,12 +1266,12 @@ static __device__ LDC_ENGINE void ldc_iw_word(unsigned long long *e, int i, unsi
     // A conflict: another lane's write of these bytes, or (for a write)
     // another lane's read of them.
     if (w && w != me && (LDC_IW_WM(v) & m)) {
-      ldc_iw_report(write ? LDC_RACE_IWW : LDC_RACE_IRW, i, warp, lane, site, w - 1, (int)(sites & 0xffff) - 1, word_off + __ffs(LDC_IW_WM(v) & m) - 1);
+      ldc_iw_report(write ? LDC_RACE_IWW : LDC_RACE_IRW, space, i, warp, lane, site, w - 1, (int)(sites & 0xffff) - 1, word_off + __ffs(LDC_IW_WM(v) & m) - 1);
     } else if (write && r && r != me && (LDC_IW_RM(v) & m)) {
-      ldc_iw_report(LDC_RACE_IRW, i, warp, lane, site, r - 1, (int)(sites >> 16 & 0xffff) - 1, word_off + __ffs(LDC_IW_RM(v) & m) - 1);
+      ldc_iw_report(LDC_RACE_IRW, space, i, warp, lane, site, r - 1, (int)(sites >> 16 & 0xffff) - 1, word_off + __ffs(LDC_IW_RM(v) & m) - 1);
     } else if (write && r == me && LDC_IW_O(v) && (LDC_IW_OM(v) & m) && (sites >> 48 & 63)) {
       // The lowest reader is this lane: every other reader is another lane.
-      ldc_iw_report(LDC_RACE_IRW, i, warp, lane, site, (unsigned)(sites >> 48 & 63) - 1, (int)(sites >> 32 & 0xffff) - 1, word_off + __ffs(LDC_IW_OM(v) & m) - 1);
+      ldc_iw_report(LDC_RACE_IRW, space, i, warp, lane, site, (unsigned)(sites >> 48 & 63) - 1, (int)(sites >> 32 & 0xffff) - 1, word_off + __ffs(LDC_IW_OM(v) & m) - 1);
     }
     unsigned long long nv = v, ns = sites;
     if (write) {
@@ -1312,12 +1321,43 @@ static __device__ LDC_ENGINE __noinline__ void ldc_iw_note(int i, const void *p,
   for (unsigned long long k = off >> 2; k <= last >> 2; k++) {
     unsigned long long lo = k * 4 > off ? k * 4 : off, hi = k * 4 + 3 < last ? k * 4 + 3 : last;
     unsigned m = ((1u << (hi - lo + 1)) - 1) << (lo - k * 4);
-    ldc_iw_word(rec + LDC_IW_RECORD * k, i, clock, warp, lane, m, site, write, k * 4);
+    ldc_iw_word(rec + LDC_IW_RECORD * k, LDC_SPACE_SHARED, i, clock, warp, lane, m, site, write, k * 4);
+  }
+}
+// ldc_iw_global notes an access of n bytes at p, made by the calling
+// lane, when p is in a global target (allocation i): its words' records
+// are in the table (struct ldc_iw), one per block and word.
+static __device__ LDC_ENGINE __noinline__ void ldc_iw_global(const void *p, unsigned long n, int site, int write) {
+  unsigned long long a = (unsigned long long)p;
+  int i = 0;
+  while (i < ldc_g.nallocs && a - ldc_g.allocs[i].base >= ldc_g.allocs[i].size) i++;
+  if (i == ldc_g.nallocs || n == 0) return;
+  unsigned long long clock = *ldc_iw_clock();
+  if (!(clock >> 32)) return; // pass 1
+  unsigned long long block = ldc_block_linear() + 1ull;
+  if (block >= (1ull << 17)) return; // the key's room (the host says so)
+  const struct ldc_alloc *al = &ldc_g.allocs[i];
+  unsigned long long off = a - al->base, last = off + n - 1;
+  if (last >= al->size) last = al->size - 1;
+  unsigned tid = ldc_thread_linear(), warp = tid >> 5, lane = tid & 31;
+  for (unsigned long long w = (a & ~3ull); w <= al->base + last; w += 4) {
+    unsigned long long lo = w > a ? w : a, hi = w + 3 < al->base + last ? w + 3 : al->base + last;
+    unsigned m = ((1u << (hi - lo + 1)) - 1) << (lo - w);
+    int claimed;
+    long long h = ldc_table_slot((unsigned long long *)ldc_g.iw.gkeys, ldc_g.iw.gmask, block << 47 | ((w >> 2) & ((1ull << 47) - 1)), 1, &claimed);
+    if (h < 0) {
+      *(volatile unsigned long long *)ldc_g.iw.gfull = 1;
+      return;
+    }
+    // Offsets in the allocation, which may start within a word.
+    unsigned long long woff = w - al->base;
+    ldc_iw_word((unsigned long long *)ldc_g.iw.gvals + LDC_IW_RECORD * (unsigned long long)h, LDC_SPACE_GLOBAL, i, clock, warp, lane, m, site, write, woff);
   }
 }
 static __device__ LDC_ENGINE void ldc_iw_any(const void *p, unsigned long n, int write) {
   if (!ldc_iw_on()) return;
   for (int i = 0; i < ldc_g.nshared; i++) ldc_iw_note(i, p, n, -1, write);
+  if (ldc_g.iw.gmask) ldc_iw_global(p, n, -1, write);
 }
 // LDC_TRS wraps the address of every access to a shared target (traced
 // as LDC_TR is; W: 1 a store, 2 an lvalue that may be stored to, 0 a
@@ -1336,8 +1376,11 @@ template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_iw_access
 // wrapped as LDC_TR(p, SITE, W) (they may reach global targets too): one
 // that lands in the calling warp's copies of the shared targets is noted.
 static __device__ LDC_ENGINE __noinline__ void ldc_iw_find(const void *p, unsigned long n, int site, int write) {
-  if ((unsigned long long)((const unsigned char *)p - ldc_shared_copies(0)) >= ldc_g.shared_per_block) return;
-  for (int i = 0; i < ldc_g.nshared; i++) ldc_iw_note(i, p, n, site, write);
+  if (ldc_g.nshared && (unsigned long long)((const unsigned char *)p - ldc_shared_copies(0)) < ldc_g.shared_per_block) {
+    for (int i = 0; i < ldc_g.nshared; i++) ldc_iw_note(i, p, n, site, write);
+  } else if (ldc_g.iw.gmask) {
+    ldc_iw_global(p, n, site, write);
+  }
 }
 template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_iw_ptr(T *p, int site, int w) {
   if (ldc_g.iw.on && ldc_g.mode == LDC_MODE_REPLAY) ldc_iw_find((const void *)p, sizeof(T), site, w == 1);

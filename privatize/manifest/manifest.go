@@ -241,16 +241,9 @@ type Unchecked struct {
 	Requires Requirement `json:"requires,omitempty"`
 }
 
-// HasShared says whether k has a shared-memory target (the only memory
-// the intra-warp check looks at).
-func (k *Kernel) HasShared() bool {
-	for _, t := range k.Targets {
-		if t.Space == SpaceShared {
-			return true
-		}
-	}
-	return false
-}
+// HasTargets says whether k has a target, shared or global: what the
+// intra-warp check looks at.
+func (k *Kernel) HasTargets() bool { return len(k.Targets) > 0 }
 
 // KernelSource is the file kernel k is defined in.
 func (m *Manifest) KernelSource(k *Kernel) string {
