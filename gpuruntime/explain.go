@@ -92,6 +92,9 @@ func ExplainRaces(b Backend, l Launch, res *Result, sites []manifest.Site, opt E
 			if rc.target != nil && t.Name == rc.target.Name && t.Space == rc.target.Space {
 				continue
 			}
+			if rc.Scope == manifest.ScopeInterBlock && t.Space == manifest.SpaceShared {
+				continue // each block's own: blocks never conflict on it
+			}
 			evs, err := traceRun(b, l, rc, watch{target: t, lo: 0, hi: -1})
 			if err != nil {
 				return fmt.Errorf("explaining the race on %s: %w", rc.Element, err)

@@ -65,11 +65,11 @@ const blindSpots = `What value-based checking cannot see (LDetector section 4.7)
   - races between plain accesses of variables updated by atomics or
     protected by locks (listed as unchecked); a plain access racing with
     another warp's or block's atomic is reported (atomic-plain);
-  - races between threads of the same warp (intra-warp) in global memory,
-    and in shared memory unless --intra-warp is given (it checks shared
-    memory by the accesses' lanes and intervals, not by values; off by
-    default for its cost); atomics of two lanes, and reads racing with
-    another lane's atomic, are not intra-warp races here;
+  - races between threads of the same warp (intra-warp) on launches of
+    more than 65536 threads, unless --intra-warp is given (that check
+    looks at the accesses' lanes and intervals, not at values, and is off
+    there for its cost; a note says so); atomics of two lanes, and reads
+    racing with another lane's atomic, are not intra-warp races here;
   - a read whose racing value happens to equal the value it would have read.
 A report means two warps or blocks were seen to conflict; but values that
 change between runs by themselves (clock(), %smid) look like read-write races.
