@@ -2172,6 +2172,10 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
 // on consecutive words) and walks the chain of the page's private copies.
 // No atomics, no divergence but on a race.
 //
+// LDC_WW_UNITS: the writers of a byte that ldc_pages_ww names, the lowest
+// units (consecutive ones make the pairs reported).
+#define LDC_WW_UNITS 33
+
 // ldc_pages_ww: write detection, conflicts, the union U (written into the
 // base) and each copy's pass-2 state (U with its own changes reverted), in
 // one pass over the written pages. A copy wrote a byte where it differs
@@ -2205,32 +2209,37 @@ extern "C" __global__ LDC_ENGINE void ldc_pages_ww(unsigned long long npages) {
     }
     if (multi && !ldc_records_full(LDC_RACE_WW)) {
       // Consecutive writers in unit order (up to 32 pairs a byte), as the
-      // model reports them; the chain is in no particular order.
+      // model reports them. The chain is in no particular order, and as
+      // long as the grid where every block writes the page (524288 copies
+      // of one page in ld_backprop_racy): one walk a byte keeps the 33
+      // lowest units that wrote it (the first slot of a unit), where a
+      // walk a pair took 27 s there.
       for (unsigned b = 0; b < 4; b++) {
         if (!(multi >> (8 * b) & 0xffu)) continue;
-        int cur = -1, cur_block = -1;
-        unsigned cur_v = 0;
-        for (int pair = 0; pair <= 32; pair++) {
-          int next = -1, next_block = -1;
-          unsigned next_v = 0;
-          for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
-            unsigned v = ldc_byte(((const unsigned *)(P->data + (unsigned long long)s * P->slot_bytes))[k], b);
-            int unit = P->slots[s].unit;
-            if (v != ldc_byte(orig, b) && unit > cur && (next < 0 || unit < next)) {
-              next = unit;
-              next_block = (int)P->slots[s].tab;
-              next_v = v;
-            }
+        int lo_unit[LDC_WW_UNITS], lo_block[LDC_WW_UNITS];
+        unsigned lo_v[LDC_WW_UNITS];
+        int n = 0;
+        for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
+          unsigned v = ldc_byte(((const unsigned *)(P->data + (unsigned long long)s * P->slot_bytes))[k], b);
+          int unit = P->slots[s].unit;
+          if (v == ldc_byte(orig, b) || (n == LDC_WW_UNITS && unit >= lo_unit[n - 1])) continue;
+          int dup = 0;
+          for (int i = 0; i < n && !dup; i++) dup = lo_unit[i] == unit;
+          if (dup) continue;
+          int j = n < LDC_WW_UNITS ? n++ : n - 1; // the last one makes room
+          for (; j > 0 && lo_unit[j - 1] > unit; j--) {
+            lo_unit[j] = lo_unit[j - 1];
+            lo_block[j] = lo_block[j - 1];
+            lo_v[j] = lo_v[j - 1];
           }
-          if (next < 0) break;
-          if (cur >= 0) {
-            struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, ai, -1, -1, cur_block, next_block, -1, -1, cur, (long long)(offset + b),
-                                   ldc_byte(orig, b) | (cur_v << 8) | (next_v << 16)};
-            ldc_record_race(r);
-          }
-          cur = next;
-          cur_block = next_block;
-          cur_v = next_v;
+          lo_unit[j] = unit;
+          lo_block[j] = (int)P->slots[s].tab;
+          lo_v[j] = v;
+        }
+        for (int i = 1; i < n; i++) {
+          struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, ai, -1, -1, lo_block[i - 1], lo_block[i], -1, -1, lo_unit[i - 1], (long long)(offset + b),
+                                 ldc_byte(orig, b) | (lo_v[i - 1] << 8) | (lo_v[i] << 16)};
+          ldc_record_race(r);
         }
       }
     }
