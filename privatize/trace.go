@@ -22,6 +22,30 @@ type siteTable struct {
 	// macroSites: the site of the memory calls written through one
 	// macro definition's token (memoryCallee).
 	macroSites map[string]int
+	// orders: each function's fences (by its body), read once.
+	orders map[*passes.Node]*passes.FenceOrder
+}
+
+// newSite is the site of an access at n, of kind kind, with its place in
+// the "last block" idiom.
+func (st *siteTable) newSite(n *passes.Node, kind string) manifest.Site {
+	s := manifest.Site{ID: len(st.sites), File: n.File.Path, Line: n.Pos.Line, Col: n.Pos.Col, Kind: kind}
+	body := passes.EnclosingBody(n)
+	if body == nil {
+		return s
+	}
+	o := st.orders[body]
+	if o == nil {
+		if st.orders == nil {
+			st.orders = map[*passes.Node]*passes.FenceOrder{}
+		}
+		o = passes.NewFenceOrder(body)
+		st.orders[body] = o
+	}
+	if o.Fences() {
+		s.FenceAfter, s.FenceBefore, s.TicketGuarded = o.FenceAfter(n), o.FenceBefore(n), o.TicketGuarded(n)
+	}
+	return s
 }
 
 // siteKind says how an access uses the lvalue n (whose parent, past
@@ -53,7 +77,7 @@ func (st *siteTable) wrapAs(n, p *passes.Node, shared int) edits {
 	}
 	kind := siteKind(n, p)
 	id := len(st.sites)
-	st.sites = append(st.sites, manifest.Site{ID: id, File: n.File.Path, Line: n.Pos.Line, Col: n.Pos.Col, Kind: kind})
+	st.sites = append(st.sites, st.newSite(n, kind))
 	// W: 1 a store, 2 an lvalue that may be stored to (bound to a
 	// reference, a branch of ?:...). The tracing module logs both; the
 	// intra-warp check takes only stores for writes (the others as reads:
@@ -100,7 +124,8 @@ func (st *siteTable) add(n *passes.Node, kind, v, elem string) int {
 		return -1
 	}
 	id := len(st.sites)
-	s := manifest.Site{ID: id, File: n.File.Path, Line: n.Pos.Line, Col: n.Pos.Col, Kind: kind, Var: v}
+	s := st.newSite(n, kind)
+	s.Var = v
 	if size := passes.ScalarSize(elem); size > 0 {
 		s.Elem, s.ElemSize = strings.TrimSpace(elem), size
 	}

@@ -225,6 +225,18 @@ func runRun(c *cli.Context) error {
 			b.Close()
 			req.explain(errw, b.Name(), l, res, c.Bool("all"))
 		}
+		if !req.det && gpuruntime.DropFenceOrdered(res, req.m.Sites) && len(res.Races) == 0 {
+			// The outputs are those of a check that met conflicts (level 2
+			// then runs one block at a time): the kernel runs once more,
+			// as written, for them.
+			if !closed {
+				closed = true
+				b.Close()
+			}
+			if err := req.plainOutputs(l, opt, res); err != nil {
+				return err
+			}
+		}
 	}
 	return req.writeReport(c, b.Name(), res, argText)
 }
@@ -494,6 +506,24 @@ func runChecked(b gpuruntime.Backend, l gpuruntime.Launch, opt gpuruntime.Option
 		return nil, &exitError{exitFailed, fmt.Errorf("kernel %s on the %s backend: %w (no verdict)", l.Kernel.Name, b.Name(), err)}
 	}
 	return res, nil
+}
+
+// plainOutputs runs the launch as written, from the native module, and
+// puts its outputs in res.
+func (req *runRequest) plainOutputs(l gpuruntime.Launch, opt gpuruntime.Options, res *gpuruntime.Result) error {
+	nb, _, err := openBackend(req.dir, req.m, req.backend, nativeModule)
+	if err != nil {
+		return err
+	}
+	defer nb.Close()
+	opt.Progress = nil
+	plain, err := runChecked(nb, l, opt, true, false)
+	if err != nil {
+		return err
+	}
+	res.Outputs = plain.Outputs
+	res.Notes = append(res.Notes, "the outputs are those of one more run of the kernel as written (the check's own ended with the conflicts it left out)")
+	return nil
 }
 
 // explain names the statements of the races (explainRaces). The verdict

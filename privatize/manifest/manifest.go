@@ -85,6 +85,16 @@ type Site struct {
 	// var[byte 12]).
 	Elem     string `json:"elem,omitempty"`
 	ElemSize int64  `json:"elem_size,omitempty"`
+	// FenceAfter, FenceBefore and TicketGuarded place the access in the
+	// "last block" idiom (passes.FenceOrder): a __threadfence() follows it,
+	// precedes it, or it runs only under a condition on the result of an
+	// atomic made after a fence. A race between blocks whose write is
+	// FenceAfter and whose read is TicketGuarded, or between a
+	// TicketGuarded plain access and a FenceBefore atomic, is ordered by
+	// the fence and the ticket, and is not reported.
+	FenceAfter    bool `json:"fence_after,omitempty"`
+	FenceBefore   bool `json:"fence_before,omitempty"`
+	TicketGuarded bool `json:"ticket_guarded,omitempty"`
 }
 
 // Site kinds.
