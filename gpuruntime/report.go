@@ -97,7 +97,7 @@ type Access struct {
 	Value string `json:"value,omitempty"`
 	// site is the build's site of the access (-1 or 0 when unknown: see
 	// siteOf).
-	site int
+	site    int
 	hasSite bool
 }
 

@@ -42,8 +42,8 @@ func TestFenceOrder(t *testing.T) {
 		return got
 	}
 	want := map[string]map[string]string{
-		"sum": {"partial@6": "A;", "count@8": "B;", "partial@14": "BT;", "out@15": "BT;", "count@16": "BT;"},
-		"early": {"partial@20": "A;", "count@22": "B;", "out@23": "BT;", "partial@23": "BT;BT;"},
+		"sum":     {"partial@6": "A;", "count@8": "B;", "partial@14": "BT;", "out@15": "BT;", "count@16": "BT;"},
+		"early":   {"partial@20": "A;", "count@22": "B;", "out@23": "BT;", "partial@23": "BT;BT;"},
 		"nofence": {"partial@26": ";", "count@27": ";", "out@28": ";", "partial@28": ";"},
 	}
 	for _, f := range u.Funcs {
