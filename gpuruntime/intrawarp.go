@@ -291,3 +291,40 @@ func (r *checkRun) intraWarpFirst(start int) {
 	tail := r.res.Races[start:]
 	sort.SliceStable(tail, func(i, j int) bool { return rank(tail[i]) < rank(tail[j]) })
 }
+
+// dropLaneEffects removes, of the races level 2 found (those from start
+// on), the inter-warp read-write races that are only the effect of an
+// intra-warp race: one warp (its only unit) ended its two passes
+// differently on bytes that lanes raced on in the same region (within an
+// intra-warp race's range of the same variable). Which lane wins such a
+// race depends on how the lanes were scheduled, which may differ between
+// the passes (it does on the CPU backend, seldom on a GPU): the warp's
+// result then changes with no other warp involved, and a report naming
+// one unit would say nothing the intra-warp report does not.
+func (r *checkRun) dropLaneEffects(start int) {
+	var lanes []Race
+	for _, rc := range r.res.Races[start:] {
+		if rc.Scope == manifest.ScopeIntraWarp {
+			lanes = append(lanes, rc)
+		}
+	}
+	effect := func(rc Race) bool {
+		if rc.Scope != manifest.ScopeInterWarp || rc.Kind != "read-write" || len(rc.Units) != 1 {
+			return false
+		}
+		for _, l := range lanes {
+			if l.Region.From == rc.Region.From && l.Region.To == rc.Region.To && l.Space == rc.Space && l.Variable == rc.Variable &&
+				rc.Offset >= l.Offset && rc.Offset+rc.Length <= l.Offset+l.Length {
+				return true
+			}
+		}
+		return false
+	}
+	kept := r.res.Races[:start]
+	for _, rc := range r.res.Races[start:] {
+		if !effect(rc) {
+			kept = append(kept, rc)
+		}
+	}
+	r.res.Races = kept
+}
