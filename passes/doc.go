@@ -2,7 +2,9 @@
 // libclang (through the binding in passes/clang) and runs small analyses over
 // the AST, each declaring its inputs and results: kernels and parameters,
 // __shared__ and module-scope variables, barriers, AP regions (the code
-// between barriers), target variables, atomics and unsupported constructs.
+// between barriers), target variables, atomics, regions that run once,
+// the accesses a __threadfence() and an atomic ticket order (FenceOrder),
+// and unsupported constructs.
 //
 // Results are plain Go types (see Analysis) that privatize consumes. This
 // package must not rewrite source, compile, or run anything on a device.
