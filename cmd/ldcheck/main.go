@@ -70,7 +70,10 @@ const blindSpots = `What value-based checking cannot see (LDetector section 4.7)
     looks at the accesses' lanes and intervals, not at values, and is off
     there for its cost; a note says so); atomics of two lanes, and reads
     racing with another lane's atomic, are not intra-warp races here;
-  - a read whose racing value happens to equal the value it would have read.
+  - a read whose racing value happens to equal the value it would have read;
+  - accesses of different blocks ordered as in the "last block" idiom (a
+    store, __threadfence(), an atomic ticket; reads under a test of the
+    ticket) are taken as ordered, by the code's shape: a note says so.
 A report means two warps or blocks were seen to conflict; but values that
 change between runs by themselves (clock(), %smid) look like read-write races.
 A clean verdict holds for the inputs and launch you gave.`
