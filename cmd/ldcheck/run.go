@@ -310,6 +310,12 @@ func (req *runRequest) chooseIntraWarp(c *cli.Context) {
 		return
 	}
 	req.intraWarp = req.spec.Threads() <= intraWarpAutoThreads
+	if req.intraWarp && req.backend != "cpu" && req.m.PTX != "" && req.m.IntraWarpPTX == "" && req.k.HasTargets() {
+		// Its device module failed to build: the default must not cost
+		// the run its GPU (--intra-warp asks for it, and says why not).
+		req.intraWarp = false
+		req.notes = append(req.notes, "races between the lanes of a warp were not checked: the build has no intra-warp device module (see ldcheck compile "+req.dir+")")
+	}
 }
 
 // noteIntraWarp says, on a launch whose size turned the intra-warp check
