@@ -148,12 +148,12 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 			}
 			warp, grid := splitGridAP(recs)
 			warp, iw := splitIntraWarp(warp)
-			warp = laneEffects(warp, iw)
 			start := len(r.res.Races)
 			r.addRaces(warp, manifest.ScopeInterWarp)
 			if len(iw) > 0 {
 				r.addRaces(iw, manifest.ScopeIntraWarp)
 				r.intraWarpFirst(start)
+				r.dropLaneEffects(start)
 			}
 			// Only when there are any: addRaces finishes every race so far
 			// again, and the typed values of those it already finished
