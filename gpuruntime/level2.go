@@ -153,7 +153,6 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 			if len(iw) > 0 {
 				r.addRaces(iw, manifest.ScopeIntraWarp)
 				r.intraWarpFirst(start)
-				r.dropLaneEffects(start)
 			}
 			// Only when there are any: addRaces finishes every race so far
 			// again, and the typed values of those it already finished
