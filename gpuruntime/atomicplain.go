@@ -220,7 +220,7 @@ func (r *checkRun) apRace(race *Race, rec Record, scope manifest.Scope) {
 			acc = nil
 			break
 		}
-		a := Access{File: s.File, Line: s.Line, Col: s.Col, Kind: s.Kind, Block: int(rec.Block), Thread: x.thread, site: x.site, hasSite: true}
+		a := Access{File: s.File, Line: s.Line, Col: s.Col, Kind: s.Kind, Block: int(rec.Block), Thread: x.thread, site: x.site + 1}
 		if scope == manifest.ScopeInterBlock {
 			a.Block, a.Thread = x.thread/max(r.l.threads(), 1), x.thread%max(r.l.threads(), 1)
 		}

@@ -431,7 +431,7 @@ func explainFrom(rc *Race, target *manifest.Target, evs []AccessEvent, sites []m
 func access(target *manifest.Target, e AccessEvent, sites []manifest.Site) Access {
 	s := sites[e.Site]
 	a := Access{File: s.File, Line: s.Line, Col: s.Col, Kind: s.Kind, Block: int(e.Block), Thread: int(e.Thread), Warp: int(e.Thread) / 32,
-		Element: Element(target, int64(e.Off)), site: int(e.Site), hasSite: true}
+		Element: Element(target, int64(e.Off)), site: int(e.Site) + 1}
 	v, ok := e.Pre, true
 	if e.Write != 0 {
 		v, ok = e.Post, e.Posted != 0

@@ -19,12 +19,12 @@ import (
 // any was.
 func DropFenceOrdered(res *Result, sites []manifest.Site) (dropped bool) {
 	site := func(a Access) (manifest.Site, bool) {
-		if !a.hasSite || a.site < 0 || a.site >= len(sites) {
+		if a.site < 1 || a.site > len(sites) {
 			return manifest.Site{}, false
 		}
-		return sites[a.site], true
+		return sites[a.site-1], true
 	}
-	ordered := func(rc *Race, pair []Access) bool {
+	ordered := func(kind string, pair []Access) bool {
 		if len(pair) != 2 {
 			return false
 		}
@@ -33,7 +33,7 @@ func DropFenceOrdered(res *Result, sites []manifest.Site) (dropped bool) {
 		if !okA || !okB {
 			return false
 		}
-		if rc.Kind == "atomic-plain" {
+		if kind == "atomic-plain" {
 			return a.TicketGuarded && b.Kind == manifest.SiteAtomic && b.FenceBefore || b.TicketGuarded && a.Kind == manifest.SiteAtomic && a.FenceBefore
 		}
 		w, r := a, b
@@ -45,9 +45,9 @@ func DropFenceOrdered(res *Result, sites []manifest.Site) (dropped bool) {
 	kept := res.Races[:0]
 	for i := range res.Races {
 		rc := res.Races[i]
-		drop := rc.Scope == manifest.ScopeInterBlock && (rc.Kind == "read-write" || rc.Kind == "atomic-plain") && ordered(&rc, rc.Accesses)
+		drop := rc.Scope == manifest.ScopeInterBlock && (rc.Kind == "read-write" || rc.Kind == "atomic-plain") && ordered(rc.Kind, rc.Accesses)
 		for _, p := range rc.MorePairs {
-			drop = drop && ordered(&rc, p[:])
+			drop = drop && ordered(rc.Kind, p[:])
 		}
 		if !drop {
 			kept = append(kept, rc)

@@ -95,10 +95,8 @@ type Access struct {
 	// Value is what the access wrote (or read), in the element's type,
 	// when known.
 	Value string `json:"value,omitempty"`
-	// site is the build's site of the access (-1 or 0 when unknown: see
-	// siteOf).
-	site    int
-	hasSite bool
+	// site is the build's site of the access plus one (0: unknown).
+	site int
 }
 
 // TypedValues are a racy element's values in its type: before the region
