@@ -28,6 +28,16 @@ import (
 // one between warps, which the byte comparisons check); a warp reduction
 // at every warp synchronisation in pass 2.
 //
+// A race between lanes also makes the warp's results depend on the order
+// its lanes ran in, which may differ between the two passes: the warp's
+// read-write check would then see its results change with no other warp
+// involved. The check leaves out the read-write records of a warp whose
+// lanes raced in the region and which touched no word another warp of the
+// block touched (nor one the check could not follow): the intra-warp
+// report says it all, and a report between warps would name one warp and
+// come and go with the schedule. A warp that read another's write touched
+// that word too, so true races between warps are kept.
+//
 // Global targets have too many words for a record each: their records
 // live in a hash table keyed by block and word (iwGlobal), sized for
 // twice the targets' words, so that a block touching its own part of the

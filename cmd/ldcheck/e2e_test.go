@@ -169,7 +169,17 @@ func TestEndToEnd(t *testing.T) {
 				t.Fatalf("racy kernel: exit %d, want 1\n%s", code, errb.String())
 			}
 			checkExplained(t, f, e, rep)
+			lanes := false
 			for _, r := range rep.Races {
+				lanes = lanes || r.Scope == "intra-warp"
+			}
+			for _, r := range rep.Races {
+				// Where lanes raced, a warp's results may change between
+				// its passes through its own lanes' order alone: that is
+				// not a race between warps, and the report would name one.
+				if lanes && r.Scope == "inter-warp" && r.Kind == "read-write" && len(r.Units) < 2 {
+					t.Errorf("read-write race between warps on %s names one warp %v: the effect of a race between its lanes", r.Variable, r.Units)
+				}
 				// A race is between two units (issue 13): an explained
 				// inter-warp or inter-block report names at least two.
 				if len(r.Accesses) == 2 && r.Kind != "atomic-plain" && (r.Scope == "inter-warp" || r.Scope == "inter-block") && len(r.Units) < 2 {

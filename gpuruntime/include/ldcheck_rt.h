@@ -375,6 +375,13 @@ struct ldc_block_state {
   unsigned long long compared; // bytes its threads' checks compared (told the host once, at the end)
   unsigned char *seg; // and where it is
   unsigned ndone;     // level 2: threads that have finished (ldc_idle), set to 0 by ldc_begin
+  // The intra-warp check, in the region's pass 2 (warp masks): warps two
+  // of whose lanes raced (iw_raced), and warps that touched a word another
+  // warp of the block touched, or one the check could not follow
+  // (iw_shared). A warp in the first and not the second changed its
+  // results between the passes only through its own lanes' order: its
+  // read-write records would name it alone (ldc_iw_lane_effect).
+  unsigned iw_raced, iw_shared;
 };
 
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_block_linear() {
@@ -1042,6 +1049,7 @@ static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
     ldc_block()->compared = 0;
     ldc_block()->pred_count = 0;
     ldc_block()->ndone = 0;
+    ldc_block()->iw_raced = ldc_block()->iw_shared = 0;
   }
   t->atomic_start = 0;
   // Level 2 with global targets: the block takes a segment (a barrier, so
@@ -1222,8 +1230,23 @@ template <class C, class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_
 #define LDC_IW_RM(v) ((unsigned)((v) >> 16 & 15))
 #define LDC_IW_O(v) ((unsigned)((v) >> 20 & 1))
 #define LDC_IW_OM(v) ((unsigned)((v) >> 21 & 15))
+// ldc_iw_mark adds warp to one of the block's masks (a read first: most
+// accesses find it there already).
+static __device__ LDC_ENGINE __forceinline__ void ldc_iw_mark(unsigned *mask, unsigned warp) {
+  if (!(*(volatile unsigned *)mask >> warp & 1u)) atomicOr(mask, 1u << warp);
+}
+// ldc_iw_lane_effect says whether a read-write record of warp w at the end
+// of this pass 2 is only the effect of a race between its lanes: which
+// lane won decides the warp's result, and may differ between the passes
+// (on the CPU backend often, on a GPU now and then), while no other warp
+// of the block touched any word it did. A report of it would name one
+// warp, and depend on the schedule; the intra-warp report says it all.
+static __device__ LDC_ENGINE __forceinline__ int ldc_iw_lane_effect(const struct ldc_block_state *bs, unsigned w) {
+  return LDC_IW_BUILT && ldc_g.iw.on && ((bs->iw_raced & ~bs->iw_shared) >> w & 1u);
+}
 static __device__ LDC_ENGINE void ldc_iw_report(int kind, int space, int i, unsigned warp, unsigned lane, int site, unsigned other, int other_site, unsigned long long off) {
   struct ldc_block_state *bs = ldc_block();
+  ldc_iw_mark(&bs->iw_raced, warp);
   // Lanes in increasing order, each with its site, so that every order the
   // lanes ran in gives the same records.
   unsigned a = lane, b = other;
@@ -1247,10 +1270,15 @@ static __device__ LDC_ENGINE void ldc_iw_word(unsigned long long *e, int space, 
   for (;;) {
     unsigned long long v = ldc_vload64(&e[0]);
     if (v & 1ull << 30) {
-      if (ldc_vload64(&e[1]) >> 32 == clock >> 32) return; // several warps, this region
+      if (ldc_vload64(&e[1]) >> 32 == clock >> 32) { // several warps, this region
+        ldc_iw_mark(&ldc_block()->iw_shared, warp);
+        return;
+      }
     } else if (v != 0 && (unsigned)(v >> 25 & 31) != warp && ldc_vload64(&e[1]) >> 32 == clock >> 32) {
       // Another warp touched it in this region.
       if (atomicCAS(&e[0], v, v | 1ull << 30) != v) continue;
+      ldc_iw_mark(&ldc_block()->iw_shared, warp);
+      ldc_iw_mark(&ldc_block()->iw_shared, (unsigned)(v >> 25 & 31));
       return;
     }
     int same = v != 0 && !(v & 1ull << 30) && (v >> 31) == tag && (unsigned)(v >> 25 & 31) == warp && ldc_vload64(&e[1]) == clock;
@@ -1334,12 +1362,15 @@ static __device__ LDC_ENGINE __noinline__ void ldc_iw_global(const void *p, unsi
   if (i == ldc_g.nallocs || n == 0) return;
   unsigned long long clock = *ldc_iw_clock();
   if (!(clock >> 32)) return; // pass 1
+  unsigned tid = ldc_thread_linear(), warp = tid >> 5, lane = tid & 31;
   unsigned long long block = ldc_block_linear() + 1ull;
-  if (block >= (1ull << 17)) return; // the key's room (the host says so)
+  if (block >= (1ull << 17)) { // the key's room (the host says so)
+    ldc_iw_mark(&ldc_block()->iw_shared, warp);
+    return;
+  }
   const struct ldc_alloc *al = &ldc_g.allocs[i];
   unsigned long long off = a - al->base, last = off + n - 1;
   if (last >= al->size) last = al->size - 1;
-  unsigned tid = ldc_thread_linear(), warp = tid >> 5, lane = tid & 31;
   for (unsigned long long w = (a & ~3ull); w <= al->base + last; w += 4) {
     unsigned long long lo = w > a ? w : a, hi = w + 3 < al->base + last ? w + 3 : al->base + last;
     unsigned m = ((1u << (hi - lo + 1)) - 1) << (lo - w);
@@ -1347,6 +1378,7 @@ static __device__ LDC_ENGINE __noinline__ void ldc_iw_global(const void *p, unsi
     long long h = ldc_table_slot((unsigned long long *)ldc_g.iw.gkeys, ldc_g.iw.gmask, block << 47 | ((w >> 2) & ((1ull << 47) - 1)), 1, &claimed);
     if (h < 0) {
       *(volatile unsigned long long *)ldc_g.iw.gfull = 1;
+      ldc_iw_mark(&ldc_block()->iw_shared, warp);
       return;
     }
     // Offsets in the allocation, which may start within a word.
@@ -1417,8 +1449,10 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_byte(int p, int spac
     for (unsigned w = 0; w < W; w++) {
       unsigned char v = c[w * stride];
       if (v != orig) {
-        struct ldc_record r = {LDC_RACE_RW, space, target, bs->from, bs->to, (int)w, -1, block, -1, -1, offset, (unsigned)orig | ((unsigned)v << 8)};
-        ldc_record_race(r);
+        if (!ldc_iw_lane_effect(bs, w)) {
+          struct ldc_record r = {LDC_RACE_RW, space, target, bs->from, bs->to, (int)w, -1, block, -1, -1, offset, (unsigned)orig | ((unsigned)v << 8)};
+          ldc_record_race(r);
+        }
         c[w * stride] = orig;
       }
     }
@@ -1482,7 +1516,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_word_masked(int p, i
       unsigned w = __ffs(bits) - 1;
       unsigned v = c[w * stride];
       if (v == orig) continue;
-      unsigned m = ldc_bytemask(v ^ orig);
+      unsigned m = ldc_iw_lane_effect(bs, w) ? 0 : ldc_bytemask(v ^ orig);
       for (unsigned b = 0; b < 4; b++)
         if (m >> (8 * b) & 0xffu) {
           struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_SHARED, target, bs->from, bs->to, (int)w, -1, block, -1, -1, offset + b, ldc_byte(orig, b) | (ldc_byte(v, b) << 8)};
@@ -1594,7 +1628,7 @@ template <int fin> static __device__ LDC_ENGINE unsigned long long ldc_seg_check
       for (int s = pl[q].head; s >= 0; s = slots[s].next) {
         unsigned d = ((const unsigned *)ldc_seg_data(seg, s))[k], sn = ((const unsigned *)ldc_seg_snap(seg, s))[k];
         unsigned want = (u & wr) | (sn & ~wr);
-        unsigned m = ldc_bytemask(d ^ want) & vmask;
+        unsigned m = ldc_iw_lane_effect(bs, (unsigned)slots[s].unit) ? 0 : ldc_bytemask(d ^ want) & vmask;
         compared += 4;
         for (unsigned b = 0; m && b < 4; b++)
           if (m >> (8 * b) & 0xffu) {
@@ -1787,7 +1821,7 @@ template <int fin> static __device__ LDC_ENGINE __forceinline__ int ldc_check_as
     }
   }
   t->compared += cmp + ldc_seg_check<fin>(p, bs, block, tid, n);
-  if (p == 2 && pass == 2 && t->differ) {
+  if (p == 2 && pass == 2 && t->differ && !ldc_iw_lane_effect(bs, tid / 32)) {
     struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_LOCAL, -1, t->start, id, (int)(tid / 32), -1, block, (int)tid, -1, 0, 0};
     ldc_record_race(r);
   }
@@ -1799,6 +1833,8 @@ template <int fin> static __device__ LDC_ENGINE __forceinline__ int ldc_check_as
     }
   }
   ldc_bar();
+  // The next region's pass 2 notes into them after its pass 1's barriers.
+  if (p == 2 && tid == 0) bs->iw_raced = bs->iw_shared = 0;
   return fin && pass ? 2 : 0;
 }
 // The final first pass and the other checks are two copies of the check
