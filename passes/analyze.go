@@ -75,7 +75,7 @@ func (ka *kernelAnalysis) run() *Kernel {
 	k.Shared = sharedPass(f.Body)
 	var sites map[*Node]int
 	k.Barriers, sites = ka.barriersPass()
-	k.Regions, k.startsAt, k.endsAt = ka.regionsPass(k.Barriers, sites)
+	k.Regions, k.startsAt, k.endsAt, k.reach = ka.regionsPass(k.Barriers, sites)
 	k.Atomics = ka.atomicsPass(k)
 	k.Targets, k.Unchecked = ka.targetsPass(k)
 	ka.onePassPass(k)

@@ -427,3 +427,48 @@ func TestOnePass(t *testing.T) {
 		})
 	}
 }
+
+// TestIndexProofs states by hand which regions of
+// testdata/kernels/index_proofs.cu an index proof lets run once, and under
+// which launch shape (Region.OnePassIf; "always" for Region.OnePass),
+// and which keep their second pass ("twice").
+func TestIndexProofs(t *testing.T) {
+	lib := loadClang(t)
+	a := analyze(t, lib, "../testdata/kernels/index_proofs.cu")
+	tests := []struct {
+		kernel string
+		want   map[region]string
+	}{
+		{"halving", map[region]string{{0, 1}: passes.LineBlock, {1, 1}: passes.LineBlock}},
+		{"halving_unsynced", map[region]string{{0, 1}: "twice"}},
+		{"halving_overlap", map[region]string{{0, 1}: "twice", {1, 1}: "twice"}},
+		{"halving_loaded", map[region]string{{0, 1}: "twice"}},
+		{"rows", map[region]string{{0, 1}: passes.FlatBlock, {1, 1}: passes.FlatBlock}},
+		{"padded", map[region]string{{0, 1}: passes.LineBlock, {1, 1}: passes.LineBlock}},
+		{"strided", map[region]string{{0, 0}: "twice"}},
+		{"divergent", map[region]string{{0, 1}: "twice"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.kernel, func(t *testing.T) {
+			k := kernelNamed(t, a, tc.kernel)
+			got := map[region]string{}
+			for _, r := range k.Regions {
+				switch {
+				case r.OnePass:
+					got[region{r.From, r.To}] = "always"
+				case r.OnePassIf != "":
+					got[region{r.From, r.To}] = r.OnePassIf
+				default:
+					got[region{r.From, r.To}] = "twice"
+				}
+			}
+			for r, want := range tc.want {
+				if g, ok := got[r]; !ok {
+					t.Errorf("no region %v; regions %v", r, got)
+				} else if g != want {
+					t.Errorf("region %v: %q, want %q", r, g, want)
+				}
+			}
+		})
+	}
+}

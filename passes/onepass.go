@@ -48,14 +48,19 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 	in := func(p place, r Region) bool {
 		return (p.starts == nil || p.starts[r.From]) && (p.ends == nil || p.ends[r.To])
 	}
-	type rw struct{ reads, writes []place }
+	type rw struct {
+		reads, writes []place
+		c             *candidate
+		acc           []access // the accesses of reads and writes, placed (nil: unplaced)
+		at            []place
+	}
 	var vars []rw
 	k.BlockOnePass = true
 	for _, c := range ka.candidates {
 		if !c.privatized {
 			continue
 		}
-		var u rw
+		u := rw{c: c}
 		for _, a := range c.accesses {
 			read, write := a.read, a.write
 			unplaced := a.escape || a.atomic != "" || bindsReference(a.ref)
@@ -71,6 +76,8 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 			if ok1 && ok2 && !unplaced {
 				p = place{starts, ends}
 			}
+			u.acc = append(u.acc, a)
+			u.at = append(u.at, p)
 			if read {
 				u.reads = append(u.reads, p)
 			}
@@ -92,14 +99,63 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 		}
 		return false
 	}
+	ix := &indexer{u: findUniform(ka.fn), single: singleDefinitions(ka.fn.Body)}
+	// proof: the launch shape under which no thread of the region reads
+	// an element of u that another writes there (disjoint.go).
+	proof := func(u rw, r Region) (string, bool) {
+		var ws, rs []shape
+		var uses []*Node
+		for i, a := range u.acc {
+			if !in(u.at[i], r) {
+				continue
+			}
+			read, write := a.read, a.write
+			if u.at[i].starts == nil || a.escape || a.atomic != "" || bindsReference(a.ref) {
+				return "", false
+			}
+			sh, ok := ix.shapeOf(a)
+			if !ok {
+				return "", false
+			}
+			if read {
+				rs = append(rs, sh)
+			}
+			if write {
+				ws = append(ws, sh)
+			}
+		}
+		need := AnyBlock
+		for _, w := range ws {
+			for _, rd := range rs {
+				n, used, ok := pairProof(w, rd)
+				if !ok {
+					return "", false
+				}
+				need = stricter(need, n)
+				uses = append(uses, used...)
+			}
+		}
+		if !ix.stable(uses, k.reach) {
+			return "", false
+		}
+		return need, true
+	}
 	for i := range k.Regions {
 		r := &k.Regions[i]
 		r.OnePass = true
+		need := AnyBlock
 		for _, u := range vars {
 			if any(u.reads, *r) && any(u.writes, *r) {
-				r.OnePass = false
-				break
+				n, ok := proof(u, *r)
+				if !ok {
+					r.OnePass = false
+					break
+				}
+				need = stricter(need, n)
 			}
+		}
+		if r.OnePass && need != AnyBlock {
+			r.OnePass, r.OnePassIf = false, need
 		}
 	}
 }

@@ -65,6 +65,35 @@ type regionFlow struct {
 	// exits the reference can reach without crossing a barrier.
 	labels map[*Node]int
 	ends   map[int]starts
+	// seen: the labels each reference was reached with (the references
+	// that run before it without a barrier between); expr: the
+	// statement-level expression it is in, whose references run in an
+	// order the flow does not follow.
+	seen   map[*Node]starts
+	exprOf map[*Node]*Node
+}
+
+// Reach says which references of a kernel body can run after which
+// without a barrier between (the regions pass's flow).
+type Reach struct {
+	labels map[*Node]int
+	seen   map[*Node]starts
+	expr   map[*Node]*Node
+}
+
+// Between reports whether reference b can run after reference a without
+// crossing a barrier (true for two references of one expression, and for
+// references the regions pass did not reach: it cannot tell).
+func (r *Reach) Between(a, b *Node) bool {
+	if r == nil {
+		return true
+	}
+	la, ok1 := r.labels[a]
+	sb, ok2 := r.seen[b]
+	if !ok1 || !ok2 || r.expr[a] == r.expr[b] {
+		return true
+	}
+	return sb[la]
 }
 
 // isLabel tells a reference's label from a region start.
@@ -81,9 +110,9 @@ func (rf *regionFlow) label(n *Node) int {
 }
 
 // regionsPass: body, barrier call sites -> the AP regions.
-func (ka *kernelAnalysis) regionsPass(barriers []Barrier, sites map[*Node]int) ([]Region, map[*Node]starts, map[*Node]starts) {
+func (ka *kernelAnalysis) regionsPass(barriers []Barrier, sites map[*Node]int) ([]Region, map[*Node]starts, map[*Node]starts, *Reach) {
 	rf := &regionFlow{src: ka.fn.File.Source, sites: sites, lines: map[int]int{}, offsets: map[int]int{}, body: ka.fn.Body, found: map[[2]int]*Region{}, at: map[*Node]starts{},
-		labels: map[*Node]int{}, ends: map[int]starts{}}
+		labels: map[*Node]int{}, ends: map[int]starts{}, seen: map[*Node]starts{}, exprOf: map[*Node]*Node{}}
 	for _, b := range barriers {
 		rf.lines[b.ID] = b.Pos.Line
 		rf.offsets[b.ID] = b.Pos.Offset
@@ -120,7 +149,7 @@ func (ka *kernelAnalysis) regionsPass(barriers []Barrier, sites map[*Node]int) (
 			endsAt[n] = starts{}
 		}
 	}
-	return regions, rf.at, endsAt
+	return regions, rf.at, endsAt, &Reach{labels: rf.labels, seen: rf.seen, expr: rf.exprOf}
 }
 
 func lineAt(src []byte, off int) int {
@@ -191,15 +220,19 @@ func (rf *regionFlow) expr(n *Node, in starts) starts {
 		in = starts{id: true}
 		all = all.union(in)
 	}
-	real := starts{}
+	real, before := starts{}, starts{}
 	for s := range all {
 		if !isLabel(s) {
 			real[s] = true
+		} else {
+			before[s] = true
 		}
 	}
 	n.Walk(func(c *Node) bool {
 		if c.Kind == "DeclRefExpr" {
 			rf.at[c] = real.union(rf.at[c])
+			rf.seen[c] = before.union(rf.seen[c])
+			rf.exprOf[c] = n
 		}
 		return true
 	})

@@ -64,6 +64,10 @@ type Node struct {
 	// in the user's code but defined nowhere in the translation unit, says
 	// where it is declared ("file:line").
 	Undefined string `json:"-"`
+	// Int is an IntegerLiteral's value (IsInt), read by the compiler:
+	// a literal written in a macro's body has no text of its own.
+	Int   int64 `json:"-"`
+	IsInt bool  `json:"-"`
 }
 
 // Walk calls fn on n and its descendants, depth first, parents first. If fn
@@ -534,6 +538,9 @@ func (cv *converter) node(c clang.Cursor, parent *Node) *Node {
 	t := c.Type()
 	if t.Kind() != clang.TypeInvalid {
 		n.Type = t.Spelling()
+	}
+	if k == clang.IntegerLiteral {
+		n.Int, n.IsInt = c.IntValue()
 	}
 	switch k {
 	case clang.VarDecl, clang.ParmDecl, clang.FieldDecl, clang.FunctionDecl:

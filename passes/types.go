@@ -57,6 +57,8 @@ type Kernel struct {
 	// endsAt: for each such reference, the barrier IDs (and Exit) it can
 	// reach without crossing a barrier: the ends of the regions it runs in.
 	endsAt map[*Node]starts
+	// reach: which references run after which within a region.
+	reach *Reach
 }
 
 // RegionStarts returns the starts (barrier IDs, or Entry) of the regions
@@ -155,6 +157,9 @@ type Region struct {
 	// barrier) is written there, so the region's second pass would repeat
 	// its first and is skipped. The same for every region with this From.
 	OnePass bool `json:"one_pass,omitempty"`
+	// OnePassIf: the region needs no second pass in launches of that
+	// shape (FlatBlock, LineBlock): an index proof says so (disjoint.go).
+	OnePassIf string `json:"one_pass_if,omitempty"`
 }
 
 // Target is a variable that may race and will be privatized.

@@ -232,14 +232,30 @@ func (kr *kernelRewrite) macros(locals []*local) string {
 
 // onePassTest is the expression, of a region's start S and end E (the
 // barrier a thread is at, a constant where the macro is used), that says
-// whether the region needs no second pass (passes.Region.OnePass): per
-// end, a mask of the starts below 63 (Entry is bit 0); comparisons beyond.
+// whether the region needs no second pass (passes.Region.OnePass, or
+// OnePassIf in a launch of that block shape).
 func onePassTest(k *passes.Kernel) string {
+	test := regionSet(k, func(r passes.Region) bool { return r.OnePass })
+	for _, c := range []struct{ shape, cond string }{
+		{passes.FlatBlock, "blockDim.z == 1"},
+		{passes.LineBlock, "blockDim.y == 1 && blockDim.z == 1"},
+	} {
+		if set := regionSet(k, func(r passes.Region) bool { return r.OnePassIf == c.shape }); set != "(0)" {
+			test = fmt.Sprintf("(%s || (%s && %s))", test, c.cond, set)
+		}
+	}
+	return test
+}
+
+// regionSet is the expression, of S and E, that says whether region
+// (S, E) is one of those in: per end, a mask of the starts below 63
+// (Entry is bit 0); comparisons beyond.
+func regionSet(k *passes.Kernel, in func(passes.Region) bool) string {
 	masks := map[int]uint64{}
 	var far []string
 	for _, r := range k.Regions {
 		switch {
-		case !r.OnePass:
+		case !in(r):
 		case r.From+1 < 64:
 			masks[r.To] |= 1 << uint(r.From+1)
 		default:

@@ -210,7 +210,8 @@ func TestReplay(t *testing.T) {
 			// repeat it (manifest Region.OnePass).
 			one := map[[2]int32]bool{}
 			for _, r := range k.Regions {
-				one[[2]int32{int32(r.From), int32(r.To)}] = r.OnePass
+				flat, line := tc.l.block[2] == 1, tc.l.block[1] == 1 && tc.l.block[2] == 1
+				one[[2]int32{int32(r.From), int32(r.To)}] = r.OnePass || r.OnePassIf == "block-2d" && flat || r.OnePassIf == "block-1d" && line
 			}
 			type key struct{ block, thread int32 }
 			per := map[key][]gpuruntime.TraceEntry{}

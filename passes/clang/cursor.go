@@ -167,6 +167,21 @@ func (c Cursor) InSystemHeader() bool { return c.lib.inSystemHeader(c.lib.cursor
 // VarInitializer returns a variable's initializer expression, or the null cursor.
 func (c Cursor) VarInitializer() Cursor { return Cursor{c.lib, c.lib.varDeclInitializer(c.c)} }
 
+// IntValue evaluates an integer constant expression (an integer literal,
+// whatever macro it was written through); ok is false for anything else.
+func (c Cursor) IntValue() (v int64, ok bool) {
+	r := c.lib.evaluate(c.c)
+	if r == 0 {
+		return 0, false
+	}
+	defer c.lib.evalDispose(r)
+	const evalInt = 1 // CXEval_Int
+	if c.lib.evalKind(r) != evalInt {
+		return 0, false
+	}
+	return c.lib.evalAsLongLong(r), true
+}
+
 // SpecializedTemplate returns the template a specialization came from.
 func (c Cursor) SpecializedTemplate() Cursor { return Cursor{c.lib, c.lib.specializedTmpl(c.c)} }
 

@@ -99,6 +99,10 @@ type Lib struct {
 	varDeclInitializer func(cxCursor) cxCursor
 	specializedTmpl    func(cxCursor) cxCursor
 	kindSpelling       func(int32) cxString
+	evaluate           func(cxCursor) uintptr
+	evalKind           func(uintptr) int32
+	evalAsLongLong     func(uintptr) int64
+	evalDispose        func(uintptr)
 
 	typeSpelling     func(cxType) cxString
 	canonicalType    func(cxType) cxType
@@ -207,6 +211,10 @@ func Load(path string) (*Lib, error) {
 		{&l.varDeclInitializer, "clang_Cursor_getVarDeclInitializer"},
 		{&l.specializedTmpl, "clang_getSpecializedCursorTemplate"},
 		{&l.kindSpelling, "clang_getCursorKindSpelling"},
+		{&l.evaluate, "clang_Cursor_Evaluate"},
+		{&l.evalKind, "clang_EvalResult_getKind"},
+		{&l.evalAsLongLong, "clang_EvalResult_getAsLongLong"},
+		{&l.evalDispose, "clang_EvalResult_dispose"},
 		{&l.typeSpelling, "clang_getTypeSpelling"},
 		{&l.canonicalType, "clang_getCanonicalType"},
 		{&l.pointeeType, "clang_getPointeeType"},

@@ -206,6 +206,10 @@ type Region struct {
 	// OnePass: the region's code writes nothing it reads, so its second
 	// pass would repeat the first; the instrumented code skips it.
 	OnePass bool `json:"one_pass,omitempty"`
+	// OnePassIf: the same, in launches whose block has that shape
+	// ("block-2d": blockDim.z == 1; "block-1d": blockDim.y == 1 too),
+	// by an index proof that names threadIdx's x (and y) only.
+	OnePassIf string `json:"one_pass_if,omitempty"`
 }
 
 // Target is a privatized variable. Index is its slot in the device-side

@@ -1,0 +1,755 @@
+package passes
+
+import (
+	"sort"
+	"strings"
+)
+
+// Index proofs for one-pass regions. A region that reads and writes one
+// array (a reduction's s[t] += s[t + half] under t < half) still needs no
+// second pass when no thread can read an element another thread writes
+// in it: the second pass re-runs each warp from the merged state with its
+// own writes undone, and ends differently only where a warp read bytes
+// another wrote. disjointPass proves that per pair (write, read) of the
+// array's accesses in the region, from their subscripts:
+//
+//   - identity: the two subscripts are the same function of the thread's
+//     index, one that gives each thread its own element (t, 2*t+1,
+//     s[ty][tx]); then only the thread that writes an element reads it.
+//     How many of threadIdx's dimensions the subscripts name decides the
+//     launches it holds for (OnePassIf);
+//   - ranges: in one dimension, the elements every thread may write and
+//     those every thread may read are disjoint intervals, from the
+//     guards on the thread's index (t < half writes [0, half), reads
+//     [half, 2*half)).
+//
+// Subscripts are polynomials in the thread's index and in uniform
+// variables: locals and parameters that every thread of the block holds
+// the same value of (assigned only from uniform values, under uniform
+// conditions). A uniform variable stands for one value in a region only
+// if no assignment to it can run between the accesses (and guards, and
+// definitions) that use it there without a barrier between: a loop
+// without a barrier in it runs its counter through many values in one
+// region. x + (x >> c), the padding that avoids bank conflicts, is read as
+// x (it grows strictly with x).
+
+// Launch shapes an index proof needs (Region.OnePassIf).
+const (
+	AnyBlock  = ""         // any launch
+	FlatBlock = "block-2d" // blockDim.z == 1
+	LineBlock = "block-1d" // blockDim.y == blockDim.z == 1
+)
+
+// poly is a polynomial with integer coefficients: monomial -> coefficient,
+// a monomial being its atoms sorted and joined by "*" ("" the constant).
+// Atoms: tid.x, tid.y, tid.z (threadIdx), blockIdx.x and the like, and
+// u:KEY for a uniform variable.
+type poly map[string]int64
+
+func polyConst(v int64) poly {
+	if v == 0 {
+		return poly{}
+	}
+	return poly{"": v}
+}
+
+func (p poly) plus(q poly, sign int64) poly {
+	r := poly{}
+	for m, c := range p {
+		r[m] += c
+	}
+	for m, c := range q {
+		r[m] += sign * c
+	}
+	for m, c := range r {
+		if c == 0 {
+			delete(r, m)
+		}
+	}
+	return r
+}
+
+func (p poly) times(q poly) poly {
+	r := poly{}
+	for ma, ca := range p {
+		for mb, cb := range q {
+			var atoms []string
+			for _, a := range []string{ma, mb} {
+				if a != "" {
+					atoms = append(atoms, strings.Split(a, "*")...)
+				}
+			}
+			sort.Strings(atoms)
+			r[strings.Join(atoms, "*")] += ca * cb
+		}
+	}
+	return r.plus(poly{}, 1)
+}
+
+func (p poly) constant() (int64, bool) {
+	for m := range p {
+		if m != "" {
+			return 0, false
+		}
+	}
+	return p[""], true
+}
+
+func (p poly) equal(q poly) bool {
+	d, ok := p.plus(q, -1).constant()
+	return ok && d == 0
+}
+
+func isThreadAtom(a string) bool { return strings.HasPrefix(a, "tid.") }
+
+// split separates a subscript into its thread part (atom -> coefficient,
+// each monomial one thread atom alone) and its uniform part; ok is false
+// when a monomial multiplies a thread atom by anything but a constant.
+func (p poly) split() (thread map[string]int64, uni poly, ok bool) {
+	thread, uni = map[string]int64{}, poly{}
+	for m, c := range p {
+		if !strings.Contains(m, "tid.") {
+			uni[m] = c
+			continue
+		}
+		if !isThreadAtom(m) || strings.Contains(m, "*") {
+			return nil, nil, false
+		}
+		thread[m] = c
+	}
+	return thread, uni, true
+}
+
+// uniformVars finds the kernel's uniform scalar locals and parameters
+// (decl keys) and, for each, where it is assigned.
+type uniformVars struct {
+	src     []byte
+	uniform map[string]bool
+	assigns map[string][]*Node // the DeclRefExpr assigned, or the VarDecl
+}
+
+func findUniform(f *Func) *uniformVars {
+	u := &uniformVars{src: f.File.Source, uniform: map[string]bool{}, assigns: map[string][]*Node{}}
+	scalar := func(n *Node) bool {
+		return n.Key != "" && !isPointerOrArray(n.Type) && !strings.Contains(n.Type, "&") && !strings.Contains(n.Type, "[")
+	}
+	type assign struct {
+		at, rhs *Node // rhs nil: the variable's own value changed (++, --)
+		self    bool  // the new value also depends on the old one
+	}
+	as := map[string][]assign{}
+	for _, p := range f.Params {
+		if scalar(p) {
+			u.uniform[p.Key] = true
+		}
+	}
+	f.Body.Walk(func(n *Node) bool {
+		if n.Kind == "VarDecl" && n.Space == "" && scalar(n) {
+			u.uniform[n.Key] = true
+			if n.Init != nil {
+				as[n.Key] = append(as[n.Key], assign{at: n, rhs: n.Init})
+				u.assigns[n.Key] = append(u.assigns[n.Key], n)
+			}
+		}
+		return true
+	})
+	f.Body.Walk(func(n *Node) bool {
+		if n.Kind != "DeclRefExpr" || !u.uniform[n.Ref] {
+			return true
+		}
+		a := classify(n)
+		if a.escape || a.atomic != "" {
+			u.uniform[n.Ref] = false
+			return true
+		}
+		if !a.write {
+			return true
+		}
+		u.assigns[n.Ref] = append(u.assigns[n.Ref], n)
+		p := n.Parent
+		for p != nil && (p.Kind == "ParenExpr" || p.Kind == "UnexposedExpr") {
+			p = p.Parent
+		}
+		switch {
+		case p != nil && p.Kind == "BinaryOperator" && p.Op == "=" && len(p.Children) == 2:
+			as[n.Ref] = append(as[n.Ref], assign{at: n, rhs: p.Children[1]})
+		case p != nil && p.Kind == "CompoundAssignOperator" && len(p.Children) == 2:
+			as[n.Ref] = append(as[n.Ref], assign{at: n, rhs: p.Children[1], self: true})
+		case p != nil && p.Kind == "UnaryOperator" && (p.Op == "++" || p.Op == "--"):
+			as[n.Ref] = append(as[n.Ref], assign{at: n, self: true})
+		default:
+			u.uniform[n.Ref] = false
+		}
+		return true
+	})
+	for changed := true; changed; {
+		changed = false
+		for key, list := range as {
+			if !u.uniform[key] {
+				continue
+			}
+			for _, a := range list {
+				if (a.rhs != nil && !u.expr(a.rhs)) || !u.control(a.at, f.Body) {
+					u.uniform[key] = false
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	return u
+}
+
+// expr reports whether every thread computes the same value of n.
+func (u *uniformVars) expr(n *Node) bool {
+	n = stripCasts(n)
+	if n == nil {
+		return false
+	}
+	switch n.Kind {
+	case "IntegerLiteral", "FloatingLiteral", "CharacterLiteral", "CXXBoolLiteralExpr", "UnaryExprOrTypeTraitExpr":
+		return true
+	case "MemberRefExpr":
+		if len(n.Children) == 1 {
+			switch stripCasts(n.Children[0]).Name {
+			case "blockIdx", "blockDim", "gridDim":
+				return true
+			}
+		}
+		return false
+	case "DeclRefExpr":
+		switch {
+		case n.Name == "warpSize" || n.RefKind == "EnumConstantDecl":
+			return true
+		case n.Name == "threadIdx":
+			return false
+		}
+		return u.uniform[n.Ref]
+	case "BinaryOperator":
+		if strings.HasSuffix(n.Op, "=") && n.Op != "==" && n.Op != "!=" && n.Op != "<=" && n.Op != ">=" || n.Op == "" {
+			return false
+		}
+	case "UnaryOperator":
+		switch n.Op {
+		case "++", "--", "&", "*", "":
+			return false
+		}
+	case "ConditionalOperator":
+	default:
+		return false
+	}
+	for _, c := range n.Children {
+		if !u.expr(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// control reports whether the code at n runs under uniform conditions
+// only: every branch and loop condition around it uniform, and no loop
+// around it left by some threads early (a break or continue under a
+// condition that is not).
+func (u *uniformVars) control(n, body *Node) bool {
+	within := func(c, x *Node) bool {
+		for ; x != nil; x = x.Parent {
+			if x == c {
+				return true
+			}
+		}
+		return false
+	}
+	for cur, p := n, n.Parent; p != nil && p != body; cur, p = p, p.Parent {
+		var conds []*Node
+		switch p.Kind {
+		case "IfStmt":
+			if len(p.Children) == 2 || len(p.Children) == 3 {
+				conds = append(conds, p.Children[0])
+			} else {
+				return false
+			}
+		case "WhileStmt", "SwitchStmt":
+			conds = append(conds, p.Children[0])
+		case "DoStmt":
+			conds = append(conds, p.Children[len(p.Children)-1])
+		case "ForStmt":
+			for _, c := range p.Children[:len(p.Children)-1] {
+				if forPartOf(u.src, p, c) == 1 {
+					conds = append(conds, c)
+				}
+			}
+		case "ConditionalOperator":
+			conds = append(conds, p.Children[0])
+		case "BinaryOperator":
+			if p.Op == "&&" || p.Op == "||" {
+				conds = append(conds, p.Children[0])
+			}
+		case "CXXForRangeStmt", "LambdaExpr", "GotoStmt":
+			return false
+		}
+		for _, c := range conds {
+			if c != cur && !within(c, n) && !u.expr(c) {
+				return false
+			}
+		}
+		if p.Kind == "ForStmt" || p.Kind == "WhileStmt" || p.Kind == "DoStmt" {
+			left := false
+			p.Walk(func(x *Node) bool {
+				if (x.Kind == "BreakStmt" || x.Kind == "ContinueStmt") && !u.control(x, p) {
+					left = true
+				}
+				return !left
+			})
+			if left {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// forPartOf says which part of for statement n's header child c is in: 0
+// init, 1 condition, 2 increment.
+func forPartOf(src []byte, n, c *Node) int {
+	depth, part := 0, 0
+	for i := n.Pos.Offset; i < c.Pos.Offset && i < len(src); i++ {
+		switch src[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ';':
+			if depth == 1 {
+				part++
+			}
+		}
+	}
+	return part
+}
+
+// indexer reads subscripts and guards as polynomials.
+type indexer struct {
+	u      *uniformVars
+	single map[string]*Node
+}
+
+// term is a polynomial read from the source, with the references of
+// uniform variables it was read from (for the stability check).
+type term struct {
+	p    poly
+	uses []*Node
+}
+
+func (ix *indexer) poly(n *Node, depth int) (term, bool) {
+	n = stripCasts(n)
+	if n == nil || depth > 16 {
+		return term{}, false
+	}
+	switch n.Kind {
+	case "IntegerLiteral":
+		if n.IsInt {
+			return term{p: polyConst(n.Int)}, true
+		}
+		if v, ok := intLiteral(n); ok {
+			return term{p: polyConst(v)}, true
+		}
+		return term{}, false
+	case "MemberRefExpr":
+		if len(n.Children) == 1 {
+			switch base := stripCasts(n.Children[0]).Name; base {
+			case "threadIdx":
+				return term{p: poly{"tid." + n.Name: 1}}, true
+			case "blockIdx", "blockDim", "gridDim":
+				return term{p: poly{base + "." + n.Name: 1}}, true
+			}
+		}
+		return term{}, false
+	case "DeclRefExpr":
+		if ix.u.uniform[n.Ref] {
+			return term{p: poly{"u:" + n.Ref: 1}, uses: []*Node{n}}, true
+		}
+		if def := ix.single[n.Ref]; def != nil {
+			return ix.poly(def, depth+1)
+		}
+		return term{}, false
+	case "UnaryOperator":
+		if len(n.Children) == 1 && (n.Op == "-" || n.Op == "+") {
+			t, ok := ix.poly(n.Children[0], depth+1)
+			if ok && n.Op == "-" {
+				t.p = poly{}.plus(t.p, -1)
+			}
+			return t, ok
+		}
+		return term{}, false
+	case "BinaryOperator":
+		if len(n.Children) != 2 {
+			return term{}, false
+		}
+		a, ok1 := ix.poly(n.Children[0], depth+1)
+		b, ok2 := ix.poly(n.Children[1], depth+1)
+		if !ok1 || !ok2 {
+			return term{}, false
+		}
+		uses := append(append([]*Node{}, a.uses...), b.uses...)
+		switch n.Op {
+		case "+":
+			return term{a.p.plus(b.p, 1), uses}, true
+		case "-":
+			return term{a.p.plus(b.p, -1), uses}, true
+		case "*":
+			return term{a.p.times(b.p), uses}, true
+		case "<<":
+			if s, ok := b.p.constant(); ok && s >= 0 && s < 31 {
+				return term{a.p.times(polyConst(1 << s)), uses}, true
+			}
+		}
+	}
+	return term{}, false
+}
+
+// subscript reads one dimension's subscript, looking through x + (x >> c).
+func (ix *indexer) subscript(n *Node) (term, bool) {
+	s := stripCasts(n)
+	if s != nil && s.Kind == "BinaryOperator" && s.Op == "+" && len(s.Children) == 2 {
+		for i := 0; i < 2; i++ {
+			x, sh := s.Children[i], stripCasts(s.Children[1-i])
+			if sh == nil || sh.Kind != "BinaryOperator" || sh.Op != ">>" || len(sh.Children) != 2 {
+				continue
+			}
+			a, ok1 := ix.poly(x, 0)
+			b, ok2 := ix.poly(sh.Children[0], 0)
+			c, ok3 := ix.poly(sh.Children[1], 0)
+			if v, k := c.p.constant(); ok1 && ok2 && ok3 && k && v > 0 && a.p.equal(b.p) {
+				a.uses = append(a.uses, b.uses...)
+				return a, true
+			}
+		}
+	}
+	return ix.poly(n, 0)
+}
+
+// bound is what the guards around an access say of one thread atom:
+// lo <= atom (lo is 0 when nothing else is known: threadIdx is never
+// negative) and atom <= hi when hasHi.
+type bound struct {
+	lo, hi term
+	hasHi  bool
+}
+
+// shape is an access's subscripts and the bounds its guards put on the
+// thread's index.
+type shape struct {
+	dims   []term
+	bounds map[string]bound
+}
+
+// shapeOf reads access a: ok is false unless it is v[i][j]... (only
+// parentheses and implicit conversions between the subscripts).
+func (ix *indexer) shapeOf(a access) (shape, bool) {
+	if a.escape || a.atomic != "" {
+		return shape{}, false
+	}
+	var subs []*Node
+	cur := a.ref
+	for p := cur.Parent; p != nil; cur, p = p, p.Parent {
+		if p.Kind == "ParenExpr" || p.Kind == "UnexposedExpr" {
+			continue
+		}
+		if p.Kind == "ArraySubscriptExpr" && len(p.Children) == 2 && p.Children[0] == cur {
+			subs = append(subs, p.Children[1])
+			continue
+		}
+		break
+	}
+	if len(subs) == 0 {
+		return shape{}, false
+	}
+	sh := shape{bounds: map[string]bound{}}
+	for _, s := range subs {
+		t, ok := ix.subscript(s)
+		if !ok {
+			return shape{}, false
+		}
+		sh.dims = append(sh.dims, t)
+	}
+	ix.guards(a.ref, sh.bounds)
+	return sh, true
+}
+
+// guards collects the bounds the if statements around ref put on the
+// thread atoms: t < e, t <= e, t > e, t >= e, t == e (either side), the
+// conjuncts of a condition whose then-branch holds ref, or the one
+// comparison whose else-branch does.
+func (ix *indexer) guards(ref *Node, bounds map[string]bound) {
+	for cur, p := ref, ref.Parent; p != nil; cur, p = p, p.Parent {
+		if p.Kind != "IfStmt" || (len(p.Children) != 2 && len(p.Children) != 3) || cur == p.Children[0] {
+			continue
+		}
+		then := cur == p.Children[1]
+		var conds []*Node
+		var split func(n *Node)
+		split = func(n *Node) {
+			n = stripCasts(n)
+			if n.Kind == "BinaryOperator" && n.Op == "&&" && then {
+				split(n.Children[0])
+				split(n.Children[1])
+				return
+			}
+			conds = append(conds, n)
+		}
+		split(p.Children[0])
+		if !then && len(conds) != 1 {
+			continue
+		}
+		for _, c := range conds {
+			ix.guard(c, then, bounds)
+		}
+	}
+}
+
+func (ix *indexer) guard(c *Node, holds bool, bounds map[string]bound) {
+	if c.Kind != "BinaryOperator" || len(c.Children) != 2 {
+		return
+	}
+	op := c.Op
+	l, r := stripCasts(c.Children[0]), stripCasts(c.Children[1])
+	if strings.Contains(l.Type, "unsigned") != strings.Contains(r.Type, "unsigned") {
+		return // converted: a negative bound would wrap
+	}
+	a, ok1 := ix.poly(l, 0)
+	b, ok2 := ix.poly(r, 0)
+	if !ok1 || !ok2 {
+		return
+	}
+	atomOf := func(t term) string {
+		th, uni, ok := t.p.split()
+		if !ok || len(uni) != 0 || len(th) != 1 {
+			return ""
+		}
+		for at, k := range th {
+			if k == 1 {
+				return at
+			}
+		}
+		return ""
+	}
+	uniform := func(t term) bool {
+		th, _, ok := t.p.split()
+		return ok && len(th) == 0
+	}
+	at, e := atomOf(a), b
+	if at == "" || !uniform(b) {
+		at, e = atomOf(b), a
+		if at == "" || !uniform(a) {
+			return
+		}
+		// Mirror the comparison: e op t is t op' e.
+		switch op {
+		case "<":
+			op = ">"
+		case "<=":
+			op = ">="
+		case ">":
+			op = "<"
+		case ">=":
+			op = "<="
+		}
+	}
+	if !holds {
+		switch op {
+		case "<":
+			op = ">="
+		case "<=":
+			op = ">"
+		case ">":
+			op = "<="
+		case ">=":
+			op = "<"
+		default:
+			return
+		}
+	}
+	bd, seen := bounds[at]
+	if !seen {
+		bd = bound{lo: term{p: poly{}}}
+	}
+	off := func(d int64) term { return term{p: e.p.plus(polyConst(d), 1), uses: e.uses} }
+	switch op {
+	case "<":
+		bd.hi, bd.hasHi = off(-1), true
+	case "<=":
+		bd.hi, bd.hasHi = off(0), true
+	case ">":
+		bd.lo = off(1)
+	case ">=":
+		bd.lo = off(0)
+	case "==":
+		bd.lo, bd.hi, bd.hasHi = off(0), off(0), true
+	default:
+		return
+	}
+	bounds[at] = bd
+}
+
+// span is the interval a dimension's subscript takes over the threads the
+// guards let through: ok is false when it is not known at one end or the
+// other (want says which ends are needed: lo, hi).
+func span(d term, bounds map[string]bound, needLo, needHi bool) (lo, hi term, ok bool) {
+	th, uni, ok := d.p.split()
+	if !ok || len(th) > 1 {
+		return term{}, term{}, false
+	}
+	lo, hi = term{p: uni, uses: d.uses}, term{p: uni, uses: d.uses}
+	for at, k := range th {
+		bd, seen := bounds[at]
+		if !seen {
+			bd = bound{lo: term{p: poly{}}}
+		}
+		small, large, hasLarge := bd.lo, bd.hi, bd.hasHi
+		if k < 0 {
+			if needLo && !hasLarge {
+				return term{}, term{}, false
+			}
+			lo = term{uni.plus(large.p.times(polyConst(k)), 1), append(append([]*Node{}, d.uses...), large.uses...)}
+			hi = term{uni.plus(small.p.times(polyConst(k)), 1), append(append([]*Node{}, d.uses...), small.uses...)}
+			return lo, hi, true
+		}
+		if needHi && !hasLarge {
+			return term{}, term{}, false
+		}
+		lo = term{uni.plus(small.p.times(polyConst(k)), 1), append(append([]*Node{}, d.uses...), small.uses...)}
+		if hasLarge {
+			hi = term{uni.plus(large.p.times(polyConst(k)), 1), append(append([]*Node{}, d.uses...), large.uses...)}
+		}
+	}
+	return lo, hi, true
+}
+
+// apart reports whether x's and y's subscripts in dimension d lie in
+// disjoint intervals for every pair of threads: the uses returned are
+// those the proof read.
+func apart(x, y shape, d int) ([]*Node, bool) {
+	for _, o := range [][2]shape{{x, y}, {y, x}} {
+		// o[0]'s largest below o[1]'s smallest.
+		_, hi, ok1 := span(o[0].dims[d], o[0].bounds, false, true)
+		lo, _, ok2 := span(o[1].dims[d], o[1].bounds, true, false)
+		if !ok1 || !ok2 {
+			continue
+		}
+		if gap, ok := lo.p.plus(hi.p, -1).constant(); ok && gap > 0 {
+			return append(append([]*Node{}, hi.uses...), lo.uses...), true
+		}
+	}
+	return nil, false
+}
+
+// same reports whether x and y have, in the dimensions that name thread
+// atoms alone, the same subscripts, and which atoms those dimensions
+// cover: distinct threads that differ in a covered atom touch different
+// elements.
+func same(x, y shape) (covered map[string]bool, uses []*Node) {
+	covered = map[string]bool{}
+	for d := range x.dims {
+		tx, ux, ok1 := x.dims[d].p.split()
+		ty, uy, ok2 := y.dims[d].p.split()
+		if !ok1 || !ok2 || len(tx) != 1 || len(ty) != 1 || !ux.equal(uy) {
+			continue
+		}
+		for at, k := range tx {
+			if k != 0 && ty[at] == k {
+				covered[at] = true
+				uses = append(uses, x.dims[d].uses...)
+				uses = append(uses, y.dims[d].uses...)
+			}
+		}
+	}
+	return covered, uses
+}
+
+// pairProof proves that no thread reads, at read access r, an element
+// another thread writes at write access w; it returns the launch shape the
+// proof needs and the uniform references it read, or ok false.
+func pairProof(w, r shape) (need string, uses []*Node, ok bool) {
+	if len(w.dims) != len(r.dims) {
+		return "", nil, false
+	}
+	for d := range w.dims {
+		if u, ok := apart(w, r, d); ok {
+			return AnyBlock, u, true
+		}
+	}
+	covered, u := same(w, r)
+	switch {
+	case covered["tid.x"] && covered["tid.y"] && covered["tid.z"]:
+		return AnyBlock, u, true
+	case covered["tid.x"] && covered["tid.y"]:
+		return FlatBlock, u, true
+	case covered["tid.x"]:
+		return LineBlock, u, true
+	}
+	return "", nil, false
+}
+
+// stable reports whether no assignment to the uniform variables of uses
+// can run between two of them without a barrier between: each then
+// stands for one value across the proof's accesses.
+func (ix *indexer) stable(uses []*Node, reach *Reach) bool {
+	for _, use := range uses {
+		for _, a := range ix.u.assigns[use.Ref] {
+			pos := []*Node{a}
+			if a.Kind == "VarDecl" {
+				// A declaration runs once per entry to its scope: between
+				// two uses only inside a loop, where its initializer's
+				// references stand for where it runs.
+				if !insideLoop(ix.u.src, a) {
+					continue
+				}
+				pos = nil
+				a.Walk(func(n *Node) bool {
+					if n.Kind == "DeclRefExpr" {
+						pos = append(pos, n)
+					}
+					return true
+				})
+				if len(pos) == 0 {
+					return false
+				}
+			}
+			for _, p := range uses {
+				for _, q := range uses {
+					for _, x := range pos {
+						if reach.Between(p, x) && reach.Between(x, q) {
+							return false
+						}
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// insideLoop reports whether n can run more than once: it is in a loop
+// (a for statement's init runs once, before it).
+func insideLoop(src []byte, n *Node) bool {
+	for cur, p := n, n.Parent; p != nil; cur, p = p, p.Parent {
+		switch p.Kind {
+		case "ForStmt":
+			if cur == p.Children[len(p.Children)-1] || forPartOf(src, p, cur) != 0 {
+				return true
+			}
+		case "WhileStmt", "DoStmt", "CXXForRangeStmt":
+			return true
+		}
+	}
+	return false
+}
+
+// stricter returns the more demanding of two launch shapes.
+func stricter(a, b string) string {
+	rank := map[string]int{AnyBlock: 0, FlatBlock: 1, LineBlock: 2}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
+}

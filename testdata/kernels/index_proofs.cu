@@ -1,0 +1,127 @@
+// Regions that read and write one array and still need no second pass,
+// by an index proof (passes/disjoint.go), and regions where no proof holds.
+
+// Thread t < half writes s[t] and reads s[t] and s[t + half]: the writes
+// lie in [0, half), the other reads in [half, 2*half).
+__global__ void halving(const float *in, float *out) {
+  __shared__ float s[256];
+  int t = threadIdx.x;
+  s[t] = in[t];
+  __syncthreads(); // 0
+  for (int half = 128; half > 0; half /= 2) {
+    if (t < half)
+      s[t] += s[t + half];
+    __syncthreads(); // 1
+  }
+  if (t == 0)
+    out[blockIdx.x] = s[0];
+}
+
+// The same with one barrier after the loop: half takes every value in
+// one region, and s[t + 64] is written by thread t + 64 before thread t
+// reads it.
+__global__ void halving_unsynced(const float *in, float *out) {
+  __shared__ float s[256];
+  int t = threadIdx.x;
+  s[t] = in[t];
+  __syncthreads(); // 0
+  for (int half = 128; half > 0; half /= 2) {
+    if (t < half)
+      s[t] += s[t + half];
+  }
+  __syncthreads(); // 1
+  if (t == 0)
+    out[blockIdx.x] = s[0];
+}
+
+// Off by one: thread half - 1 writes s[half - 1], which thread 0 reads.
+__global__ void halving_overlap(const float *in, float *out) {
+  __shared__ float s[256];
+  int t = threadIdx.x;
+  s[t] = in[t];
+  __syncthreads(); // 0
+  for (int half = 128; half > 1; half /= 2) {
+    if (t < half)
+      s[t] += s[t + half - 1];
+    __syncthreads(); // 1
+  }
+  if (t == 0)
+    out[blockIdx.x] = s[0];
+}
+
+// The bound is read from memory: not the same for every thread.
+__global__ void halving_loaded(const int *lim, float *out) {
+  __shared__ float s[256];
+  int t = threadIdx.x;
+  s[t] = out[t];
+  int half = lim[t];
+  __syncthreads(); // 0
+  if (t < half)
+    s[t] += s[t + half];
+  __syncthreads(); // 1
+  out[t] = s[t];
+}
+
+// Rows: thread (x, y) with y < half adds row y + half into row y.
+__global__ void rows(float *out) {
+  __shared__ float p[16][32];
+  int x = threadIdx.x, y = threadIdx.y;
+  p[y][x] = out[y * 32 + x];
+  __syncthreads(); // 0
+  for (int half = 8; half > 0; half /= 2) {
+    if (y < half)
+      p[y][x] += p[y + half][x];
+    __syncthreads(); // 1
+  }
+  if (y == 0)
+    out[x] = p[0][x];
+}
+
+// Padded indices (x + (x >> 5), against bank conflicts) grow with x.
+__global__ void padded(float *out) {
+  __shared__ float s[264];
+  int t = threadIdx.x;
+  s[t + (t >> 5)] = out[t];
+  __syncthreads(); // 0
+  for (int half = 128; half > 0; half >>= 1) {
+    if (t < half)
+      s[t + (t >> 5)] += s[(t + half) + ((t + half) >> 5)];
+    __syncthreads(); // 1
+  }
+  out[t] = s[t + (t >> 5)];
+}
+
+// A tree whose stride is a variable: step * (2t + 1) - 1 against
+// step * (2t + 2) - 1 differ only if step is not 0, which no guard says.
+__global__ void strided(int *data) {
+  __shared__ int s[256];
+  int t = threadIdx.x;
+  s[t] = data[t];
+  int step = 1;
+  for (int d = 128; d > 0; d >>= 1) {
+    __syncthreads(); // 0
+    if (t < d)
+      s[step * (2 * t + 2) - 1] += s[step * (2 * t + 1) - 1];
+    step <<= 1;
+  }
+  __syncthreads(); // 1
+  data[t] = s[t];
+}
+
+// Some threads leave the loop early: half is not the same for all.
+__global__ void divergent(float *out) {
+  __shared__ float s[256];
+  int t = threadIdx.x;
+  s[t] = out[t];
+  int half = 128;
+  while (half > 0) {
+    if (t == 7)
+      break;
+    half /= 2;
+  }
+  __syncthreads(); // 0
+  if (t < half)
+    s[t] += s[t + half];
+  __syncthreads(); // 1
+  out[t] = s[t];
+}
