@@ -447,6 +447,8 @@ func TestIndexProofs(t *testing.T) {
 		{"padded", map[region]string{{0, 1}: passes.LineBlock, {1, 1}: passes.LineBlock}},
 		{"strided", map[region]string{{0, 0}: "twice"}},
 		{"divergent", map[region]string{{0, 1}: "twice"}},
+		{"columns", map[region]string{{-1, 0}: passes.LineBlock, {0, 1}: passes.LineBlock, {1, 1}: passes.LineBlock}},
+		{"rows_loaded", map[region]string{{-1, 0}: "twice"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.kernel, func(t *testing.T) {

@@ -436,8 +436,10 @@ type bound struct {
 	hasHi  bool
 }
 
-// shape is an access's subscripts and the bounds its guards put on the
-// thread's index.
+// shape is an access's subscripts (a dimension whose subscript is not a
+// polynomial, part[bin[j]][t], is unknown: nil p) and the bounds its guards
+// put on the thread's index. Two elements are one only if every
+// subscript is equal: one dimension where they differ proves them apart.
 type shape struct {
 	dims   []term
 	bounds map[string]bound
@@ -465,12 +467,17 @@ func (ix *indexer) shapeOf(a access) (shape, bool) {
 		return shape{}, false
 	}
 	sh := shape{bounds: map[string]bound{}}
+	known := false
 	for _, s := range subs {
 		t, ok := ix.subscript(s)
 		if !ok {
-			return shape{}, false
+			t = term{}
 		}
+		known = known || ok
 		sh.dims = append(sh.dims, t)
+	}
+	if !known {
+		return shape{}, false
 	}
 	ix.guards(a.ref, sh.bounds)
 	return sh, true
@@ -629,6 +636,9 @@ func span(d term, bounds map[string]bound, needLo, needHi bool) (lo, hi term, ok
 // disjoint intervals for every pair of threads: the uses returned are
 // those the proof read.
 func apart(x, y shape, d int) ([]*Node, bool) {
+	if x.dims[d].p == nil || y.dims[d].p == nil {
+		return nil, false
+	}
 	for _, o := range [][2]shape{{x, y}, {y, x}} {
 		// o[0]'s largest below o[1]'s smallest.
 		_, hi, ok1 := span(o[0].dims[d], o[0].bounds, false, true)
@@ -650,6 +660,9 @@ func apart(x, y shape, d int) ([]*Node, bool) {
 func same(x, y shape) (covered map[string]bool, uses []*Node) {
 	covered = map[string]bool{}
 	for d := range x.dims {
+		if x.dims[d].p == nil || y.dims[d].p == nil {
+			continue
+		}
 		tx, ux, ok1 := x.dims[d].p.split()
 		ty, uy, ok2 := y.dims[d].p.split()
 		if !ok1 || !ok2 || len(tx) != 1 || len(ty) != 1 || !ux.equal(uy) {

@@ -125,3 +125,32 @@ __global__ void divergent(float *out) {
   __syncthreads(); // 1
   out[t] = s[t];
 }
+
+// Column t of a table whose rows are chosen by the data: each thread has
+// its own column, whatever the row.
+__global__ void columns(const int *bin, const float *in, float *out) {
+  __shared__ float part[16][128];
+  int t = threadIdx.x;
+  for (int c = 0; c < 16; ++c)
+    part[c][t] = 0.0f;
+  for (int j = t; j < 4096; j += 128)
+    part[bin[j]][t] += in[j];
+  __syncthreads(); // 0
+  for (int half = 64; half > 0; half /= 2) {
+    if (t < half)
+      for (int c = 0; c < 16; ++c)
+        part[c][t] += part[c][t + half];
+    __syncthreads(); // 1
+  }
+  if (t < 16)
+    out[t] = part[t][0];
+}
+
+// The row is chosen by the data and the column is shared: no proof.
+__global__ void rows_loaded(const int *bin, float *out) {
+  __shared__ float part[16][128];
+  int t = threadIdx.x;
+  part[bin[t]][0] += 1.0f;
+  __syncthreads(); // 0
+  out[t] = part[t % 16][0];
+}
