@@ -449,6 +449,8 @@ func TestIndexProofs(t *testing.T) {
 		{"divergent", map[region]string{{0, 1}: "twice"}},
 		{"columns", map[region]string{{-1, 0}: passes.LineBlock, {0, 1}: passes.LineBlock, {1, 1}: passes.LineBlock}},
 		{"rows_loaded", map[region]string{{-1, 0}: "twice"}},
+		{"rounds", map[region]string{{0, 1}: passes.LineBlock, {1, 1}: passes.LineBlock}},
+		{"rounds_unsynced", map[region]string{{0, 1}: "twice"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.kernel, func(t *testing.T) {

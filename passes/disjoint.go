@@ -710,23 +710,10 @@ func (ix *indexer) stable(uses []*Node, reach *Reach) bool {
 	for _, use := range uses {
 		for _, a := range ix.u.assigns[use.Ref] {
 			pos := []*Node{a}
-			if a.Kind == "VarDecl" {
-				// A declaration runs once per entry to its scope: between
-				// two uses only inside a loop, where its initializer's
-				// references stand for where it runs.
-				if !insideLoop(ix.u.src, a) {
-					continue
-				}
-				pos = nil
-				a.Walk(func(n *Node) bool {
-					if n.Kind == "DeclRefExpr" {
-						pos = append(pos, n)
-					}
-					return true
-				})
-				if len(pos) == 0 {
-					return false
-				}
+			// A declaration runs once per entry to its scope: between two
+			// uses only inside a loop.
+			if a.Kind == "VarDecl" && !insideLoop(ix.u.src, a) {
+				continue
 			}
 			for _, p := range uses {
 				for _, q := range uses {

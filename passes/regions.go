@@ -59,7 +59,8 @@ type regionFlow struct {
 	switchIn starts
 	// at: the starts each variable reference was reached with.
 	at map[*Node]starts
-	// Each variable reference also flows as a label of its own (a
+	// Each variable reference (and declaration, where a local is
+	// assigned its initial value) also flows as a label of its own (a
 	// negative number below Entry, labels[ref]), killed by barriers like
 	// the starts: the ends a label reaches (ends) are the barriers and
 	// exits the reference can reach without crossing a barrier.
@@ -208,7 +209,7 @@ func (rf *regionFlow) expr(n *Node, in starts) starts {
 	// their labels reach every barrier in it and what follows.
 	labels := starts{}
 	n.Walk(func(c *Node) bool {
-		if c.Kind == "DeclRefExpr" {
+		if c.Kind == "DeclRefExpr" || c.Kind == "VarDecl" {
 			labels[rf.label(c)] = true
 		}
 		return true
@@ -229,7 +230,7 @@ func (rf *regionFlow) expr(n *Node, in starts) starts {
 		}
 	}
 	n.Walk(func(c *Node) bool {
-		if c.Kind == "DeclRefExpr" {
+		if c.Kind == "DeclRefExpr" || c.Kind == "VarDecl" {
 			rf.at[c] = real.union(rf.at[c])
 			rf.seen[c] = before.union(rf.seen[c])
 			rf.exprOf[c] = n

@@ -154,3 +154,38 @@ __global__ void rows_loaded(const int *bin, float *out) {
   __syncthreads(); // 0
   out[t] = part[t % 16][0];
 }
+
+// A halving loop inside an outer loop, a barrier between the outer
+// rounds: half is declared again each round, never between two uses.
+__global__ void rounds(float *out) {
+  __shared__ float s[256];
+  int t = threadIdx.x;
+  for (int r = 0; r < 4; ++r) {
+    s[t] = out[r * 256 + t];
+    __syncthreads(); // 0
+    for (int half = 128; half > 0; half /= 2) {
+      if (t < half)
+        s[t] += s[t + half];
+      __syncthreads(); // 1
+    }
+    if (t == 0)
+      out[r] = s[0];
+    __syncthreads(); // 2
+  }
+}
+
+// Declared again each round with no barrier in the rounds: thread t reads
+// s[t + 32] in round 1 after thread t + 32 wrote it in round 0.
+__global__ void rounds_unsynced(float *out) {
+  __shared__ float s[256];
+  int t = threadIdx.x;
+  s[t] = out[t];
+  __syncthreads(); // 0
+  for (int r = 0; r < 4; ++r) {
+    int half = 64 >> r;
+    if (t < half)
+      s[t] += s[t + half];
+  }
+  __syncthreads(); // 1
+  out[t] = s[t];
+}
