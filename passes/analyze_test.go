@@ -445,7 +445,9 @@ func TestIndexProofs(t *testing.T) {
 		{"halving_loaded", map[region]string{{0, 1}: "twice"}},
 		{"rows", map[region]string{{0, 1}: passes.FlatBlock, {1, 1}: passes.FlatBlock}},
 		{"padded", map[region]string{{0, 1}: passes.LineBlock, {1, 1}: passes.LineBlock}},
-		{"strided", map[region]string{{0, 0}: "twice"}},
+		// step must not be 0: tested where the accesses run.
+		{"strided", map[region]string{{0, 0}: passes.LineBlock + " if step != 0"}},
+		{"pairs", map[region]string{{0, 1}: passes.LineBlock}},
 		{"divergent", map[region]string{{0, 1}: "twice"}},
 		{"columns", map[region]string{{-1, 0}: passes.LineBlock, {0, 1}: passes.LineBlock, {1, 1}: passes.LineBlock}},
 		{"rows_loaded", map[region]string{{-1, 0}: "twice"}},
@@ -460,11 +462,21 @@ func TestIndexProofs(t *testing.T) {
 				switch {
 				case r.OnePass:
 					got[region{r.From, r.To}] = "always"
+				case r.OnePassIf != "" && r.Conditional:
+					got[region{r.From, r.To}] = r.OnePassIf + " if step != 0"
 				case r.OnePassIf != "":
 					got[region{r.From, r.To}] = r.OnePassIf
 				default:
 					got[region{r.From, r.To}] = "twice"
 				}
+			}
+			for _, c := range k.Conditions {
+				if c.Expr != "(long long)2 * (long long)(step)" {
+					t.Errorf("condition %+v, want 2 * step", c)
+				}
+			}
+			if tc.kernel == "strided" && len(k.Conditions) != 2 {
+				t.Errorf("conditions %+v, want one at each access of s", k.Conditions)
 			}
 			for r, want := range tc.want {
 				if g, ok := got[r]; !ok {

@@ -1,6 +1,7 @@
 package passes
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -443,6 +444,7 @@ type bound struct {
 type shape struct {
 	dims   []term
 	bounds map[string]bound
+	lv     *Node // the element accessed: the outermost subscript
 }
 
 // shapeOf reads access a: ok is false unless it is v[i][j]... (only
@@ -466,7 +468,7 @@ func (ix *indexer) shapeOf(a access) (shape, bool) {
 	if len(subs) == 0 {
 		return shape{}, false
 	}
-	sh := shape{bounds: map[string]bound{}}
+	sh := shape{bounds: map[string]bound{}, lv: cur}
 	known := false
 	for _, s := range subs {
 		t, ok := ix.subscript(s)
@@ -679,28 +681,190 @@ func same(x, y shape) (covered map[string]bool, uses []*Node) {
 	return covered, uses
 }
 
+// coeffs writes p as the sum over thread atoms of coefficient * atom,
+// plus a uniform rest; ok is false when a monomial holds two thread atoms.
+func (p poly) coeffs() (by map[string]poly, rest poly, ok bool) {
+	by, rest = map[string]poly{}, poly{}
+	for m, c := range p {
+		var atom string
+		var others []string
+		for _, a := range strings.Split(m, "*") {
+			switch {
+			case m == "":
+			case isThreadAtom(a) && atom == "":
+				atom = a
+			case isThreadAtom(a):
+				return nil, nil, false
+			default:
+				others = append(others, a)
+			}
+		}
+		if atom == "" {
+			rest[m] = c
+			continue
+		}
+		if by[atom] == nil {
+			by[atom] = poly{}
+		}
+		by[atom][strings.Join(others, "*")] += c
+	}
+	return by, rest, true
+}
+
+// multiple says whether d = q * c for a rational q (every monomial in the
+// same ratio), and returns q as num/den (den > 0); c must not be zero.
+func multiple(d, c poly) (num, den int64, ok bool) {
+	var m0 string
+	for m := range c {
+		if m0 == "" || m < m0 {
+			m0 = m
+		}
+	}
+	a, b := c[m0], d[m0]
+	if a == 0 {
+		return 0, 0, false
+	}
+	for m := range c {
+		if d[m]*a != c[m]*b {
+			return 0, 0, false
+		}
+	}
+	for m := range d {
+		if d[m]*a != c[m]*b {
+			return 0, 0, false
+		}
+	}
+	if a < 0 {
+		a, b = -a, -b
+	}
+	return b, a, true
+}
+
+// scaled compares one dimension of x and y whose subscripts are C*t + Bx
+// and C*t + By for one thread atom t and one coefficient C (a constant, or
+// a polynomial in uniform variables, such as a tree's stride): equal
+// elements need C*(tx - ty) = By - Bx. When By - Bx = q*C with q not an
+// integer they never are (apart: step*(2t+2)-1 against step*(2t+1)-1);
+// when By = Bx only one thread touches each element (same, atom t). Both
+// hold only if C is not 0: cond is C when that is not a constant.
+func scaled(x, y term) (apart bool, same string, cond poly, ok bool) {
+	if x.p == nil || y.p == nil {
+		return false, "", nil, false
+	}
+	bx, rx, ok1 := x.p.coeffs()
+	by, ry, ok2 := y.p.coeffs()
+	if !ok1 || !ok2 || len(bx) != 1 || len(by) != 1 {
+		return false, "", nil, false
+	}
+	var atom string
+	var c poly
+	for a, k := range bx {
+		atom, c = a, k
+	}
+	if !c.equal(by[atom]) || len(c) == 0 {
+		return false, "", nil, false
+	}
+	if v, isConst := c.constant(); isConst && v == 0 {
+		return false, "", nil, false
+	}
+	if _, isConst := c.constant(); !isConst {
+		cond = c
+	}
+	d := ry.plus(rx, -1)
+	if len(d) == 0 {
+		return false, atom, cond, true
+	}
+	num, den, ok := multiple(d, c)
+	if ok && num%den != 0 {
+		return true, "", cond, true
+	}
+	return false, "", nil, false
+}
+
 // pairProof proves that no thread reads, at read access r, an element
 // another thread writes at write access w; it returns the launch shape the
-// proof needs and the uniform references it read, or ok false.
-func pairProof(w, r shape) (need string, uses []*Node, ok bool) {
+// proof needs, the uniform references it read and the coefficients that
+// must not be 0 where the accesses run (conds), or ok false.
+func pairProof(w, r shape) (need string, uses []*Node, conds []poly, ok bool) {
 	if len(w.dims) != len(r.dims) {
-		return "", nil, false
+		return "", nil, nil, false
 	}
 	for d := range w.dims {
 		if u, ok := apart(w, r, d); ok {
-			return AnyBlock, u, true
+			return AnyBlock, u, nil, true
 		}
 	}
-	covered, u := same(w, r)
+	covered := map[string]bool{}
+	var ids []poly
+	var apartConds []poly
+	var apartUses []*Node
+	found := false
+	for d := range w.dims {
+		ap, atom, cond, ok := scaled(w.dims[d], r.dims[d])
+		if !ok {
+			continue
+		}
+		dimUses := append(append([]*Node{}, w.dims[d].uses...), r.dims[d].uses...)
+		if ap && (!found || cond == nil) {
+			found, apartUses, apartConds = true, dimUses, nil
+			if cond != nil {
+				apartConds = []poly{cond}
+			}
+		}
+		if atom != "" {
+			covered[atom] = true
+			uses = append(uses, dimUses...)
+			if cond != nil {
+				ids = append(ids, cond)
+			}
+		}
+	}
+	if found {
+		return AnyBlock, apartUses, apartConds, true
+	}
 	switch {
 	case covered["tid.x"] && covered["tid.y"] && covered["tid.z"]:
-		return AnyBlock, u, true
+		return AnyBlock, uses, ids, true
 	case covered["tid.x"] && covered["tid.y"]:
-		return FlatBlock, u, true
+		return FlatBlock, uses, ids, true
 	case covered["tid.x"]:
-		return LineBlock, u, true
+		return LineBlock, uses, ids, true
 	}
-	return "", nil, false
+	return "", nil, nil, false
+}
+
+// condText writes cond as a C expression of the kernel's variables (names
+// holds each uniform variable's name where the access is), or ok false.
+func condText(cond poly, names map[string]string) (string, bool) {
+	monos := make([]string, 0, len(cond))
+	for m := range cond {
+		monos = append(monos, m)
+	}
+	sort.Strings(monos)
+	var terms []string
+	for _, m := range monos {
+		parts := []string{fmt.Sprintf("(long long)%d", cond[m])}
+		for _, a := range strings.Split(m, "*") {
+			switch {
+			case a == "":
+			case strings.HasPrefix(a, "u:"):
+				n, ok := names[strings.TrimPrefix(a, "u:")]
+				if !ok {
+					return "", false
+				}
+				parts = append(parts, "(long long)("+n+")")
+			case strings.HasPrefix(a, "blockIdx.") || strings.HasPrefix(a, "blockDim.") || strings.HasPrefix(a, "gridDim."):
+				parts = append(parts, "(long long)("+a+")")
+			default:
+				return "", false
+			}
+		}
+		terms = append(terms, strings.Join(parts, " * "))
+	}
+	if len(terms) == 0 {
+		return "", false
+	}
+	return strings.Join(terms, " + "), true
 }
 
 // stable reports whether no assignment to the uniform variables of uses

@@ -1,6 +1,9 @@
 package passes
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // The second pass of a region re-runs each unit from the merged state U
 // with its own writes undone, and reports a read-write race where it ends
@@ -100,22 +103,41 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 		return false
 	}
 	ix := &indexer{u: findUniform(ka.fn), single: singleDefinitions(ka.fn.Body)}
+	// A condition names the kernel's variables where the access is: only
+	// names declared once in the kernel stand for one variable there.
+	names, count := map[string]string{}, map[string]int{}
+	decls := append([]*Node{}, ka.fn.Params...)
+	ka.fn.Body.Walk(func(n *Node) bool {
+		if n.Kind == "VarDecl" {
+			decls = append(decls, n)
+		}
+		return true
+	})
+	for _, d := range decls {
+		count[d.Name]++
+	}
+	for _, d := range decls {
+		if count[d.Name] == 1 && d.Key != "" {
+			names[d.Key] = d.Name
+		}
+	}
 	// proof: the launch shape under which no thread of the region reads
 	// an element of u that another writes there (disjoint.go).
-	proof := func(u rw, r Region) (string, bool) {
+	proof := func(u rw, r Region) (string, []Condition, bool) {
 		var ws, rs []shape
 		var uses []*Node
+		var conds []Condition
 		for i, a := range u.acc {
 			if !in(u.at[i], r) {
 				continue
 			}
 			read, write := a.read, a.write
 			if u.at[i].starts == nil || a.escape || a.atomic != "" || bindsReference(a.ref) {
-				return "", false
+				return "", nil, false
 			}
 			sh, ok := ix.shapeOf(a)
 			if !ok {
-				return "", false
+				return "", nil, false
 			}
 			if read {
 				rs = append(rs, sh)
@@ -127,37 +149,70 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 		need := AnyBlock
 		for _, w := range ws {
 			for _, rd := range rs {
-				n, used, ok := pairProof(w, rd)
+				n, used, cs, ok := pairProof(w, rd)
 				if !ok {
-					return "", false
+					return "", nil, false
 				}
 				need = stricter(need, n)
 				uses = append(uses, used...)
+				// Each coefficient the proof needs nonzero is tested where
+				// both accesses run (LDC_COND), with the values they use.
+				for _, c := range cs {
+					text, ok := condText(c, names)
+					if !ok || w.lv.InMacro || rd.lv.InMacro {
+						return "", nil, false
+					}
+					for _, lv := range []*Node{w.lv, rd.lv} {
+						conds = append(conds, Condition{Line: lv.Pos.Line, Offset: lv.Pos.Offset, End: lv.Pos.End, Expr: text})
+					}
+				}
 			}
 		}
 		if !ix.stable(uses, k.reach) {
-			return "", false
+			return "", nil, false
 		}
-		return need, true
+		return need, conds, true
 	}
+	seenCond := map[Condition]bool{}
 	for i := range k.Regions {
 		r := &k.Regions[i]
 		r.OnePass = true
 		need := AnyBlock
+		var conds []Condition
 		for _, u := range vars {
 			if any(u.reads, *r) && any(u.writes, *r) {
-				n, ok := proof(u, *r)
+				n, cs, ok := proof(u, *r)
 				if !ok {
 					r.OnePass = false
 					break
 				}
 				need = stricter(need, n)
+				conds = append(conds, cs...)
 			}
 		}
-		if r.OnePass && need != AnyBlock {
+		if !r.OnePass {
+			continue
+		}
+		if need != AnyBlock {
 			r.OnePass, r.OnePassIf = false, need
 		}
+		if len(conds) > 0 {
+			r.Conditional = true
+		}
+		for _, c := range conds {
+			if !seenCond[c] {
+				seenCond[c] = true
+				k.Conditions = append(k.Conditions, c)
+			}
+		}
 	}
+	sort.Slice(k.Conditions, func(i, j int) bool {
+		a, b := k.Conditions[i], k.Conditions[j]
+		if a.Offset != b.Offset {
+			return a.Offset < b.Offset
+		}
+		return a.Expr < b.Expr
+	})
 }
 
 // bindsReference reports whether the value at ref, past the operations

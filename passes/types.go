@@ -48,6 +48,9 @@ type Kernel struct {
 	// BlockOnePass: no global variable the kernel reads is written by it,
 	// so level 1 (blocks) needs no second launch.
 	BlockOnePass bool `json:"block_one_pass,omitempty"`
+	// Conditions are the tests the regions' index proofs need at run
+	// time (Region.Conditional).
+	Conditions []Condition `json:"conditions,omitempty"`
 
 	body *Node // the syntax tree of the body, for later passes
 	// startsAt: for each variable reference of the body that the regions
@@ -160,6 +163,20 @@ type Region struct {
 	// OnePassIf: the region needs no second pass in launches of that
 	// shape (FlatBlock, LineBlock): an index proof says so (disjoint.go).
 	OnePassIf string `json:"one_pass_if,omitempty"`
+	// Conditional: the proof also needs some coefficients nonzero where
+	// the accesses run (Kernel.Conditions); a thread whose access found
+	// one 0 makes the region keep its second pass.
+	Conditional bool `json:"conditional,omitempty"`
+}
+
+// Condition is a test an index proof needs where an access runs: Expr
+// (a C expression of the kernel's variables) is not 0 at the element
+// accessed at [Offset, End) of the kernel's file.
+type Condition struct {
+	Line   int    `json:"line"`
+	Offset int    `json:"offset"`
+	End    int    `json:"end"`
+	Expr   string `json:"expr"`
 }
 
 // Target is a variable that may race and will be privatized.

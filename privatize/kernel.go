@@ -336,6 +336,12 @@ func (kr *kernelRewrite) hookEdits(sharedOrder []*passes.Node) (own, foreign edi
 		return nil, nil, errors.New(problems[0])
 	}
 	own = append(own, ae...)
+	// Accesses whose region runs once only if a stride is not 0 test it
+	// there (passes.Condition), outside every other wrapper.
+	for _, c := range kr.k.Conditions {
+		own.insert(c.Offset, "(LDC_COND("+c.Expr+"), ", -3000)
+		own.insert(c.End, ")", 3000)
+	}
 	// Accesses to shared targets are traced too (the tracing module only).
 	// They also note themselves for the intra-warp check (LDC_TRS, with
 	// the target's index).

@@ -250,7 +250,7 @@ func kernelManifest(i int, k *passes.Kernel, globals []*passes.Variable) manifes
 		}
 	}
 	for _, r := range k.Regions {
-		mk.Regions = append(mk.Regions, manifest.Region{ID: r.ID, From: r.From, To: r.To, BeginLine: r.BeginLine, EndLine: r.EndLine, Wraps: r.Wraps, OnePass: r.OnePass, OnePassIf: r.OnePassIf})
+		mk.Regions = append(mk.Regions, manifest.Region{ID: r.ID, From: r.From, To: r.To, BeginLine: r.BeginLine, EndLine: r.EndLine, Wraps: r.Wraps, OnePass: r.OnePass, OnePassIf: r.OnePassIf, Conditional: r.Conditional})
 	}
 	for _, t := range orderedTargets(k) {
 		mt := manifest.Target{Index: len(mk.Targets), Name: t.Name, Space: manifest.Space(t.Space), Kind: t.Kind, Param: manifest.NoParam, Type: t.Type, Bytes: t.Bytes}

@@ -363,6 +363,9 @@ struct ldc_thread {
   // start to this barrier) writes nothing it reads, so its second pass
   // would repeat the first (LDC_ONE_K, set at the end of pass 1).
   int one;
+  // cond: every test an index proof needs (LDC_COND) held at the accesses
+  // this thread ran in the region so far (1 when there are none).
+  int cond;
 };
 
 struct ldc_block_state {
@@ -1043,6 +1046,7 @@ static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
   t->compared = 0;
   t->pred_op = t->pred = 0;
   t->one = 0;
+  t->cond = 1;
   // Set before any thread adds to it: every thread passes at least one
   // region end (a barrier) before ldc_idle adds.
   if (t->mode == LDC_MODE_REPLAY && ldc_thread_linear() == 0) {
@@ -1882,6 +1886,7 @@ static __device__ LDC_ENGINE int ldc_boundary(struct ldc_thread *t, int id) {
   }
   t->pass = 1;
   t->start = id;
+  t->cond = 1;
   t->differ = 0;
   t->atomic_start = t->natomic;
   t->ap_epoch++;
@@ -2139,6 +2144,9 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
   return ldc_selves()[ldc_thread_linear()];
 }
 #define LDC_SELF() struct ldc_thread ldc_plain_t; struct ldc_thread &ldc_t = *ldc_self(&ldc_plain_t)
+// LDC_COND(c) wraps an access whose region runs once only if c is not 0
+// there (an index proof's stride: passes.Condition).
+#define LDC_COND(c) (ldc_t.cond &= ((c) != 0))
 
 #define LDC_BARRIER(K, ID)                                      \
   do {                                                          \
@@ -2148,7 +2156,7 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
       if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
       else {                                                    \
         LDC_SAVE_##K(ldc_end);                                  \
-        ldc_t.one = LDC_ONE_##K(ldc_t.start, ID);               \
+        ldc_t.one = LDC_ONE_##K(ldc_t.start, ID) && ldc_t.cond; \
       }                                                         \
       if (ldc_boundary(&ldc_t, ID)) {                           \
         LDC_LOAD_##K(ldc_start);                                \
@@ -2171,7 +2179,7 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
       if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
       else {                                                    \
         LDC_SAVE_##K(ldc_end);                                  \
-        ldc_t.one = LDC_ONE_##K(ldc_t.start, ID);               \
+        ldc_t.one = LDC_ONE_##K(ldc_t.start, ID) && ldc_t.cond; \
       }                                                         \
       ldc_t.pred_op = OP;                                       \
       if (ldc_boundary(&ldc_t, ID)) {                           \
@@ -2189,7 +2197,7 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
       if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
       else {                                                    \
         LDC_SAVE_##K(ldc_end);                                  \
-        ldc_t.one = LDC_ONE_##K(ldc_t.start, -1);               \
+        ldc_t.one = LDC_ONE_##K(ldc_t.start, -1) && ldc_t.cond; \
       }                                                         \
       if (ldc_boundary(&ldc_t, -1)) {                           \
         LDC_LOAD_##K(ldc_start);                                \

@@ -210,6 +210,10 @@ type Region struct {
 	// ("block-2d": blockDim.z == 1; "block-1d": blockDim.y == 1 too),
 	// by an index proof that names threadIdx's x (and y) only.
 	OnePassIf string `json:"one_pass_if,omitempty"`
+	// Conditional: the proof also needs strides nonzero where the accesses
+	// run; the instrumented code tests them there (LDC_COND), and a
+	// thread that found one 0 keeps the region's second pass.
+	Conditional bool `json:"conditional,omitempty"`
 }
 
 // Target is a privatized variable. Index is its slot in the device-side

@@ -189,3 +189,16 @@ __global__ void rounds_unsynced(float *out) {
   __syncthreads(); // 1
   out[t] = s[t];
 }
+
+// Pairs: thread t adds element 2t + 1 into element 2t. The elements a
+// thread writes are even, the others it reads odd.
+__global__ void pairs(float *out) {
+  __shared__ float s[512];
+  int t = threadIdx.x;
+  s[t] = out[t];
+  s[t + 256] = out[t + 256];
+  __syncthreads(); // 0
+  s[2 * t] += s[2 * t + 1];
+  __syncthreads(); // 1
+  out[t] = s[t];
+}
