@@ -227,7 +227,9 @@ func (u *uniformVars) expr(n *Node) bool {
 		}
 		return u.uniform[n.Ref]
 	case "BinaryOperator":
-		if strings.HasSuffix(n.Op, "=") && n.Op != "==" && n.Op != "!=" && n.Op != "<=" && n.Op != ">=" || n.Op == "" {
+		// (An operator written in a macro's body has no Op: its operands
+		// decide.)
+		if strings.HasSuffix(n.Op, "=") && n.Op != "==" && n.Op != "!=" && n.Op != "<=" && n.Op != ">=" {
 			return false
 		}
 	case "UnaryOperator":
@@ -345,6 +347,9 @@ func (ix *indexer) poly(n *Node, depth int) (term, bool) {
 	n = stripCasts(n)
 	if n == nil || depth > 16 {
 		return term{}, false
+	}
+	if n.IsInt {
+		return term{p: polyConst(n.Int)}, true
 	}
 	switch n.Kind {
 	case "IntegerLiteral":

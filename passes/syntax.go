@@ -64,8 +64,9 @@ type Node struct {
 	// in the user's code but defined nowhere in the translation unit, says
 	// where it is declared ("file:line").
 	Undefined string `json:"-"`
-	// Int is an IntegerLiteral's value (IsInt), read by the compiler:
-	// a literal written in a macro's body has no text of its own.
+	// Int is the value (IsInt) of an IntegerLiteral, or of a constant
+	// expression written in a macro's body, read by the compiler: neither
+	// has text of its own there.
 	Int   int64 `json:"-"`
 	IsInt bool  `json:"-"`
 }
@@ -539,7 +540,9 @@ func (cv *converter) node(c clang.Cursor, parent *Node) *Node {
 	if t.Kind() != clang.TypeInvalid {
 		n.Type = t.Spelling()
 	}
-	if k == clang.IntegerLiteral {
+	if k == clang.IntegerLiteral || n.InMacro && (k == clang.BinaryOperator || k == clang.ParenExpr || k == clang.UnaryOperator) {
+		// (2 * THREADS): an operator in a macro's body has no text, but a
+		// constant's value is known.
 		n.Int, n.IsInt = c.IntValue()
 	}
 	switch k {
