@@ -448,6 +448,8 @@ func TestIndexProofs(t *testing.T) {
 		// step must not be 0: tested where the accesses run.
 		{"strided", map[region]string{{0, 0}: passes.LineBlock + " if step != 0"}},
 		{"pairs", map[region]string{{0, 1}: passes.LineBlock}},
+		{"padded_macro", map[region]string{{0, 0}: passes.LineBlock + " if step != 0"}},
+		{"skewed_macro", map[region]string{{0, 0}: "twice"}},
 		{"divergent", map[region]string{{0, 1}: "twice"}},
 		{"columns", map[region]string{{-1, 0}: passes.LineBlock, {0, 1}: passes.LineBlock, {1, 1}: passes.LineBlock}},
 		{"rows_loaded", map[region]string{{-1, 0}: "twice"}},
@@ -475,7 +477,7 @@ func TestIndexProofs(t *testing.T) {
 					t.Errorf("condition %+v, want 2 * step", c)
 				}
 			}
-			if tc.kernel == "strided" && len(k.Conditions) != 2 {
+			if (tc.kernel == "strided" || tc.kernel == "padded_macro") && len(k.Conditions) != 2 {
 				t.Errorf("conditions %+v, want one at each access of s", k.Conditions)
 			}
 			for r, want := range tc.want {

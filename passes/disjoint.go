@@ -334,6 +334,15 @@ func forPartOf(src []byte, n, c *Node) int {
 type indexer struct {
 	u      *uniformVars
 	single map[string]*Node
+	macro  map[*Node]string // operators a macro's body spells (macroOperators)
+}
+
+// op is n's operator, read from the macro's body where n has no text.
+func (ix *indexer) op(n *Node) string {
+	if n.Op == "" {
+		return ix.macro[n]
+	}
+	return n.Op
 }
 
 // term is a polynomial read from the source, with the references of
@@ -397,7 +406,7 @@ func (ix *indexer) poly(n *Node, depth int) (term, bool) {
 			return term{}, false
 		}
 		uses := append(append([]*Node{}, a.uses...), b.uses...)
-		switch n.Op {
+		switch ix.op(n) {
 		case "+":
 			return term{a.p.plus(b.p, 1), uses}, true
 		case "-":
@@ -416,10 +425,10 @@ func (ix *indexer) poly(n *Node, depth int) (term, bool) {
 // subscript reads one dimension's subscript, looking through x + (x >> c).
 func (ix *indexer) subscript(n *Node) (term, bool) {
 	s := stripCasts(n)
-	if s != nil && s.Kind == "BinaryOperator" && s.Op == "+" && len(s.Children) == 2 {
+	if s != nil && s.Kind == "BinaryOperator" && ix.op(s) == "+" && len(s.Children) == 2 {
 		for i := 0; i < 2; i++ {
 			x, sh := s.Children[i], stripCasts(s.Children[1-i])
-			if sh == nil || sh.Kind != "BinaryOperator" || sh.Op != ">>" || len(sh.Children) != 2 {
+			if sh == nil || sh.Kind != "BinaryOperator" || ix.op(sh) != ">>" || len(sh.Children) != 2 {
 				continue
 			}
 			a, ok1 := ix.poly(x, 0)
@@ -504,7 +513,7 @@ func (ix *indexer) guards(ref *Node, bounds map[string]bound) {
 		var split func(n *Node)
 		split = func(n *Node) {
 			n = stripCasts(n)
-			if n.Kind == "BinaryOperator" && n.Op == "&&" && then {
+			if n.Kind == "BinaryOperator" && ix.op(n) == "&&" && then {
 				split(n.Children[0])
 				split(n.Children[1])
 				return
@@ -525,7 +534,7 @@ func (ix *indexer) guard(c *Node, holds bool, bounds map[string]bound) {
 	if c.Kind != "BinaryOperator" || len(c.Children) != 2 {
 		return
 	}
-	op := c.Op
+	op := ix.op(c)
 	l, r := stripCasts(c.Children[0]), stripCasts(c.Children[1])
 	if strings.Contains(l.Type, "unsigned") != strings.Contains(r.Type, "unsigned") {
 		return // converted: a negative bound would wrap

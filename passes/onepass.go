@@ -102,7 +102,7 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 		}
 		return false
 	}
-	ix := &indexer{u: findUniform(ka.fn), single: singleDefinitions(ka.fn.Body)}
+	ix := &indexer{u: findUniform(ka.fn), single: singleDefinitions(ka.fn.Body), macro: macroOperators(ka.unit, ka.fn.Body)}
 	// A condition names the kernel's variables where the access is: only
 	// names declared once in the kernel stand for one variable there.
 	names, count := map[string]string{}, map[string]int{}

@@ -202,3 +202,39 @@ __global__ void pairs(float *out) {
   __syncthreads(); // 1
   out[t] = s[t];
 }
+
+// The padding written as a macro: its operators have no text where it is
+// used, and are read from its definition.
+#define PAD(i) ((i) + ((i) >> 5))
+__global__ void padded_macro(int *data) {
+  __shared__ int s[PAD(256)];
+  int t = threadIdx.x;
+  s[PAD(t)] = data[t];
+  int step = 1;
+  for (int d = 128; d > 0; d >>= 1) {
+    __syncthreads(); // 0
+    if (t < d)
+      s[PAD(step * (2 * t + 2) - 1)] += s[PAD(step * (2 * t + 1) - 1)];
+    step <<= 1;
+  }
+  __syncthreads(); // 1
+  data[t] = s[PAD(t)];
+}
+
+// The same shape with a minus: i - (i >> 5) takes one value twice (31 and
+// 32 both give 31), so nothing is proven.
+#define SKEW(i) ((i) - ((i) >> 5))
+__global__ void skewed_macro(int *data) {
+  __shared__ int s[256];
+  int t = threadIdx.x;
+  s[SKEW(t)] = data[t];
+  int step = 1;
+  for (int d = 128; d > 0; d >>= 1) {
+    __syncthreads(); // 0
+    if (t < d)
+      s[SKEW(step * (2 * t + 2) - 1)] += s[SKEW(step * (2 * t + 1) - 1)];
+    step <<= 1;
+  }
+  __syncthreads(); // 1
+  data[t] = s[SKEW(t)];
+}
