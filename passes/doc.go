@@ -2,7 +2,9 @@
 // libclang (through the binding in passes/clang) and runs small analyses over
 // the AST, each declaring its inputs and results: kernels and parameters,
 // __shared__ and module-scope variables, barriers, AP regions (the code
-// between barriers), target variables, atomics, regions that run once,
+// between barriers), target variables, atomics, regions that run once
+// (per variable, or by index proofs over the subscripts: disjoint.go, with
+// the run-time stride tests they need, Kernel.Conditions),
 // the accesses a __threadfence() and an atomic ticket order (FenceOrder),
 // and unsupported constructs.
 //
