@@ -887,7 +887,6 @@ func condText(cond poly, names map[string]string) (string, bool) {
 func (ix *indexer) stable(uses []*Node, reach *Reach) bool {
 	for _, use := range uses {
 		for _, a := range ix.u.assigns[use.Ref] {
-			pos := []*Node{a}
 			// A declaration runs once per entry to its scope: between two
 			// uses only inside a loop.
 			if a.Kind == "VarDecl" && !insideLoop(ix.u.src, a) {
@@ -895,10 +894,8 @@ func (ix *indexer) stable(uses []*Node, reach *Reach) bool {
 			}
 			for _, p := range uses {
 				for _, q := range uses {
-					for _, x := range pos {
-						if reach.Between(p, x) && reach.Between(x, q) {
-							return false
-						}
+					if reach.Between(p, a) && reach.Between(a, q) {
+						return false
 					}
 				}
 			}

@@ -373,23 +373,8 @@ func (rf *regionFlow) stmt(n *Node, in starts) starts {
 }
 
 // forPart says which part of for statement n's header child c is in: 0
-// init, 1 condition, 2 increment (the ';' before it at the header's depth).
-func (rf *regionFlow) forPart(n, c *Node) int {
-	depth, part := 0, 0
-	for i := n.Pos.Offset; i < c.Pos.Offset && i < len(rf.src); i++ {
-		switch rf.src[i] {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		case ';':
-			if depth == 1 {
-				part++
-			}
-		}
-	}
-	return part
-}
+// init, 1 condition, 2 increment.
+func (rf *regionFlow) forPart(n, c *Node) int { return forPartOf(rf.src, n, c) }
 
 // infinite reports whether a loop has no exit but break: for(;;), while(1),
 // while(true).
