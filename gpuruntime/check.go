@@ -544,6 +544,7 @@ func (r *checkRun) useShared(c *Ctx) {
 	c.SharedTracked = r.shared.SharedTracked
 	c.SharedOff, c.SharedBytes = r.shared.SharedOff, r.shared.SharedBytes
 	c.SharedInDyn, c.DynOffset = r.shared.SharedInDyn, r.shared.DynOffset
+	c.SharedDirect = r.shared.SharedDirect
 }
 
 // readRecords fetches the race records of the last launches.

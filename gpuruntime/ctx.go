@@ -30,7 +30,7 @@ type Ctx struct {
 	MaxTrace            int32
 	AtomicSlots         int32
 	SharedInDyn         int32
-	_                   int32
+	SharedDirect        uint32 // shared targets run uncopied (bit i: target i)
 	DynOffset           uint64
 	Compared            uint64 // level 2 adds the bytes its checks compared here
 	Det                 Det

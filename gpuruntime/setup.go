@@ -138,10 +138,13 @@ func (r *checkRun) setupSharedCopies() error {
 	if err := r.sharedTable(&r.shared); err != nil {
 		return err
 	}
+	r.shared.SharedDirect = r.uncopiedShared()
 	var perBlock uint64
 	for i := 0; i < int(r.shared.NShared); i++ {
 		r.shared.SharedOff[i] = perBlock
-		perBlock += SharedCopyBytes(r.shared.SharedBytes[i], r.l.warps())
+		if r.shared.SharedDirect>>i&1 == 0 {
+			perBlock += SharedCopyBytes(r.shared.SharedBytes[i], r.l.warps())
+		}
 	}
 	// The copies go in shared memory, after the kernel's own dynamic
 	// shared memory, when they fit; else in global memory.

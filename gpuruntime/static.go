@@ -142,3 +142,54 @@ func RunProven(b Backend, l Launch, opt Options) (*Result, error) {
 	}
 	return res, nil
 }
+
+// blockHas reports whether the launch's block has shape, a launch shape of
+// the manifest ("block-2d": blockDim.z == 1; "block-1d": y and z 1).
+func (l Launch) blockHas(shape string) bool {
+	switch shape {
+	case "":
+		return true
+	case "block-2d":
+		return l.Block[2] == 1
+	case "block-1d":
+		return l.Block[1] == 1 && l.Block[2] == 1
+	}
+	return false
+}
+
+// uncopiedShared is the mask of the shared targets level 2 runs on the
+// block's own memory (bit i: the i-th shared target), and adds a note
+// naming them. A target qualifies when the build proved that no two
+// threads of a block touch one of its elements where either writes it
+// (Target.RaceFree, or RaceFreeIf this launch's block shape) and every
+// region of the launch runs once, so that no write of it runs twice. The
+// intra-warp and atomic-plain checks replay every region, and a
+// deterministic run merges copies in order: those runs copy every target.
+func (r *checkRun) uncopiedShared() uint32 {
+	k, l := r.l.Kernel, r.l
+	if !k.Instrumented || r.opt.Unchecked || r.opt.Deterministic || r.wantsIntraWarp() || r.wantsAtomicPlain() || len(k.Regions) == 0 {
+		return 0
+	}
+	for _, rg := range k.Regions {
+		if rg.Conditional || !(rg.OnePass || (rg.OnePassIf != "" && l.blockHas(rg.OnePassIf))) {
+			return 0
+		}
+	}
+	var mask uint32
+	var names []string
+	i := 0
+	for _, t := range k.Targets {
+		if t.Space != manifest.SpaceShared {
+			continue
+		}
+		if t.RaceFree || (t.RaceFreeIf != "" && l.blockHas(t.RaceFreeIf)) {
+			mask |= 1 << i
+			names = append(names, t.Name)
+		}
+		i++
+	}
+	if mask != 0 {
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf("shared %s: no race possible, proven by the build (no two threads touch one element where either writes it, in any region, and every region runs once): level 2 ran %s on the block's own shared memory, without copies", strings.Join(names, ", "), map[bool]string{true: "it", false: "them"}[len(names) == 1]))
+	}
+	return mask
+}

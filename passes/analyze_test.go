@@ -490,3 +490,50 @@ func TestIndexProofs(t *testing.T) {
 		})
 	}
 }
+
+// TestRaceFreeTargets states, kernel by kernel, which shared variables the
+// build proves no two threads race on (Target.RaceFree / RaceFreeIf), and
+// for which launch shapes. Written by hand: every "copied" below is a
+// kernel where a proof would be wrong (a race, or a write replayed).
+func TestRaceFreeTargets(t *testing.T) {
+	lib := loadClang(t)
+	a := analyze(t, lib, "../testdata/kernels/race_free.cu")
+	tests := []struct{ kernel, target, want string }{
+		{"reduce", "s", passes.LineBlock},
+		{"tiles", "ta", passes.FlatBlock},
+		{"halo", "s", passes.LineBlock},
+		{"halo2d", "s", passes.FlatBlock},
+		{"one_writer", "total", passes.LineBlock},
+		{"two_writers", "s", "copied"},
+		{"other_writer", "total", "copied"},
+		{"shifted", "s", "copied"},
+		{"smeared", "s", "copied"},
+		{"replayed", "s", "copied"},
+		{"aliased", "s", "copied"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.kernel, func(t *testing.T) {
+			k := kernelNamed(t, a, tc.kernel)
+			for _, tg := range k.Targets {
+				if tg.Name != tc.target {
+					if tg.RaceFree || tg.RaceFreeIf != "" {
+						t.Errorf("global or other target %s proven race-free (%q): only shared targets are", tg.Name, tg.RaceFreeIf)
+					}
+					continue
+				}
+				got := "copied"
+				switch {
+				case tg.RaceFree:
+					got = "always"
+				case tg.RaceFreeIf != "":
+					got = tg.RaceFreeIf
+				}
+				if got != tc.want {
+					t.Errorf("%s: %q, want %q", tc.target, got, tc.want)
+				}
+				return
+			}
+			t.Fatalf("no target %s", tc.target)
+		})
+	}
+}

@@ -123,33 +123,45 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 	}
 	// proof: the launch shape under which no thread of the region reads
 	// an element of u that another writes there (disjoint.go).
-	proof := func(u rw, r Region) (string, []Condition, bool) {
-		var ws, rs []shape
-		var uses []*Node
-		var conds []Condition
+	// shapes reads the subscripts of u's accesses in region r: ok is false
+	// when one of them cannot be read (or is not placed in regions).
+	shapes := func(u rw, r Region) (ws, rs []shape, ok bool) {
 		for i, a := range u.acc {
 			if !in(u.at[i], r) {
 				continue
 			}
-			read, write := a.read, a.write
 			if u.at[i].starts == nil || a.escape || a.atomic != "" || bindsReference(a.ref) {
-				return "", nil, false
+				return nil, nil, false
 			}
 			sh, ok := ix.shapeOf(a)
 			if !ok {
-				return "", nil, false
+				return nil, nil, false
 			}
-			if read {
+			if a.read {
 				rs = append(rs, sh)
 			}
-			if write {
+			if a.write {
 				ws = append(ws, sh)
 			}
+		}
+		return ws, rs, true
+	}
+	proof := func(u rw, r Region) (string, []Condition, bool) {
+		var uses []*Node
+		var conds []Condition
+		ws, rs, ok := shapes(u, r)
+		if !ok {
+			return "", nil, false
 		}
 		need := AnyBlock
 		for _, w := range ws {
 			for _, rd := range rs {
 				n, used, cs, ok := pairProof(w, rd)
+				if !ok {
+					// One thread alone runs both (if (t == 0) sum += x).
+					n, used, ok = pinnedCover(w, rd, sameSite(w, rd))
+					cs = nil
+				}
 				if !ok {
 					return "", nil, false
 				}
@@ -206,6 +218,40 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 			}
 		}
 	}
+	// Shared targets no two threads can race on, in kernels whose every
+	// region runs once: the write-write pairs of each region are proven
+	// apart as the read-write pairs were (a read-write race needs a read
+	// and a write in one region, which its one-pass proof ruled out).
+	// Conditional regions are left out: where a stride is 0 at run time
+	// the region runs twice, and a variable on its own memory would take
+	// its writes twice.
+	allNeed, allOne := AnyBlock, len(k.Regions) > 0
+	for _, r := range k.Regions {
+		if r.Conditional || (!r.OnePass && r.OnePassIf == "") {
+			allOne = false
+		}
+		allNeed = stricter(allNeed, r.OnePassIf)
+	}
+	for _, u := range vars {
+		if !allOne || u.c.space != Shared || u.c.target == 0 {
+			continue
+		}
+		need, ok := allNeed, true
+		for _, r := range k.Regions {
+			if !ok || !any(u.writes, r) {
+				continue
+			}
+			ws, _, shaped := shapes(u, r)
+			n, proven := writesApart(ws, ix, k.reach)
+			ok = shaped && proven
+			need = stricter(need, n)
+		}
+		if !ok {
+			continue
+		}
+		t := &k.Targets[u.c.target-1]
+		t.RaceFree, t.RaceFreeIf = need == AnyBlock, need
+	}
 	sort.Slice(k.Conditions, func(i, j int) bool {
 		a, b := k.Conditions[i], k.Conditions[j]
 		if a.Offset != b.Offset {
@@ -244,3 +290,70 @@ func bindsReference(ref *Node) bool {
 	}
 	return false
 }
+
+// writesApart proves that no two threads write one element at the write
+// accesses ws of one region (pairs of sites, and each site with itself),
+// and returns the launch shape the proof needs. Proofs that need a stride
+// nonzero at run time do not count.
+func writesApart(ws []shape, ix *indexer, reach *Reach) (string, bool) {
+	need := AnyBlock
+	var uses []*Node
+	for i := range ws {
+		for j := i; j < len(ws); j++ {
+			n, used, conds, ok := pairProof(ws[i], ws[j])
+			if !ok || len(conds) > 0 {
+				n, used, ok = pinnedCover(ws[i], ws[j], sameSite(ws[i], ws[j]))
+			}
+			if !ok {
+				return "", false
+			}
+			need = stricter(need, n)
+			uses = append(uses, used...)
+		}
+	}
+	return need, ix.stable(uses, reach)
+}
+
+// pinnedCover proves that two threads touching one element at a and b
+// (one access when same) are one thread, from the thread indexes each
+// can differ in: none where the two subscripts are the same constant
+// multiple of the index plus the same rest (s[ty][0] and s[ty][0]), and
+// none where the guards of both pin it to one value (if (tx == 0)). The
+// launch shape needed is the one whose other indexes are 0.
+func pinnedCover(a, b shape, same bool) (string, []*Node, bool) {
+	covered := map[string]bool{}
+	var uses []*Node
+	if len(a.dims) != len(b.dims) {
+		return "", nil, false
+	}
+	for d := range a.dims {
+		if _, atom, cond, ok := scaled(a.dims[d], b.dims[d]); ok && atom != "" && cond == nil {
+			covered[atom] = true
+			uses = append(uses, a.dims[d].uses...)
+			uses = append(uses, b.dims[d].uses...)
+		}
+	}
+	for _, at := range []string{"tid.x", "tid.y", "tid.z"} {
+		ba, okA := a.bounds[at]
+		bb, okB := b.bounds[at]
+		pinned := okA && okB && ba.hasHi && bb.hasHi && ba.lo.p.equal(ba.hi.p) && bb.lo.p.equal(bb.hi.p)
+		if pinned && (same || ba.lo.p.equal(bb.lo.p)) {
+			covered[at] = true
+			uses = append(uses, ba.lo.uses...)
+			uses = append(uses, bb.lo.uses...)
+		}
+	}
+	switch {
+	case covered["tid.x"] && covered["tid.y"] && covered["tid.z"]:
+		return AnyBlock, uses, true
+	case covered["tid.x"] && covered["tid.y"]:
+		return FlatBlock, uses, true
+	case covered["tid.x"]:
+		return LineBlock, uses, true
+	}
+	return "", nil, false
+}
+
+// sameSite reports whether a and b are one access (a read and a write of
+// one compound assignment).
+func sameSite(a, b shape) bool { return a.lv == b.lv }

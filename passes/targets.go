@@ -291,6 +291,9 @@ type candidate struct {
 	// because each thread has its own element in 1-D launches (a 2-D
 	// launch makes it shared again). The one-pass pass weighs these.
 	privatized bool
+	// target is the variable's index in the kernel's targets plus one
+	// (0: not a target).
+	target int
 }
 
 // targetsPass: accesses, atomics, variables -> targets and unchecked variables.
@@ -398,6 +401,7 @@ func (ka *kernelAnalysis) targetsPass(k *Kernel) ([]Target, []Unchecked) {
 		}
 		t.Writes = writes
 		targets = append(targets, t)
+		c.target = len(targets)
 	}
 	return targets, unchecked
 }

@@ -253,7 +253,8 @@ func kernelManifest(i int, k *passes.Kernel, globals []*passes.Variable) manifes
 		mk.Regions = append(mk.Regions, manifest.Region{ID: r.ID, From: r.From, To: r.To, BeginLine: r.BeginLine, EndLine: r.EndLine, Wraps: r.Wraps, OnePass: r.OnePass, OnePassIf: r.OnePassIf, Conditional: r.Conditional})
 	}
 	for _, t := range orderedTargets(k) {
-		mt := manifest.Target{Index: len(mk.Targets), Name: t.Name, Space: manifest.Space(t.Space), Kind: t.Kind, Param: manifest.NoParam, Type: t.Type, Bytes: t.Bytes}
+		mt := manifest.Target{Index: len(mk.Targets), Name: t.Name, Space: manifest.Space(t.Space), Kind: t.Kind, Param: manifest.NoParam, Type: t.Type, Bytes: t.Bytes,
+			RaceFree: t.RaceFree, RaceFreeIf: t.RaceFreeIf}
 		for pi, p := range k.Params {
 			if t.Kind == manifest.KindParam && p.Name == t.Name {
 				mt.Param, mt.Elem, mt.ElemSize, mt.Fields = pi, p.Elem, p.ElemSize, p.ElemFields

@@ -290,7 +290,11 @@ struct ldc_ctx {
   // The warps' shared copies live in dynamic shared memory, dyn_offset
   // bytes after the kernel's own, when they fit the per-block limit
   // (shared_in_dyn); else in shared_scratch in global memory.
-  int shared_in_dyn, pad2;
+  int shared_in_dyn;
+  // Level 2: bit i set when shared target i runs on the block's own
+  // memory, uncopied: the build proved no two threads race on it and every
+  // region of this launch runs once (manifest Target.RaceFree).
+  unsigned shared_direct;
   unsigned long long dyn_offset;
   // Level 2 adds the bytes its region-end checks compared here (one add
   // per block, at its end): the run's "bytes compared" counts them too.
@@ -335,7 +339,7 @@ __constant__ struct ldc_ctx ldc_g;
   X(segs.nseg) X(segs.pristine) X(shared_scratch) X(shared_per_block) \
   X(shared_off) X(shared_bytes) X(nshared) X(atomic_mode) X(atomic_log) \
   X(atomic_overflow) X(records) X(nrecords) X(max_records) X(trace) X(ntrace) \
-  X(max_trace) X(atomic_slots) X(shared_in_dyn) X(dyn_offset) X(compared) \
+  X(max_trace) X(atomic_slots) X(shared_in_dyn) X(shared_direct) X(dyn_offset) X(compared) \
   X(det.on) X(ap.keys) X(ap.vals) X(ap.mask) X(ap.full) X(iw.scratch) \
   X(iw.per_block) X(iw.dyn_offset) X(iw.clocks) X(iw.off) X(iw.gkeys) X(iw.gvals) X(iw.gmask) X(iw.gfull) X(iw.on) X(iw.in_dyn)
 #define LDC_CTX_OFFSET(f) ((unsigned long long)__builtin_offsetof(struct ldc_ctx, f)),
@@ -618,6 +622,17 @@ static __device__ LDC_ENGINE long long ldc_table_slot(unsigned long long *keys, 
 static __device__ LDC_ENGINE void ldc_stuck(const char *what) {
 #if defined(LDC_CPU)
   ::ldc::fail_fiber("%s (ldcheck's own memory was overwritten: look for an out-of-bounds store)", what);
+#else
+  (void)what;
+  __trap();
+#endif
+}
+
+// ldc_internal ends the run where ldcheck's own bookkeeping disagrees
+// with what the kernel did: a wrong verdict would follow.
+static __device__ LDC_ENGINE void ldc_internal(const char *what) {
+#if defined(LDC_CPU)
+  ::ldc::fail_fiber("internal error in ldcheck: %s (please report it, with the kernel)", what);
 #else
   (void)what;
   __trap();
@@ -1141,6 +1156,13 @@ static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, 
     ldc_bar();
     return orig; // level 1: each block on its own shared memory
   }
+  if (ldc_g.shared_direct >> i & 1u) {
+    // Proven race-free in a launch whose regions all run once: the block's
+    // own memory, and nothing for the checks (a null original).
+    if (tid == 0) ldc_block()->shared_orig[i] = 0;
+    ldc_bar();
+    return orig;
+  }
   unsigned char *base = ldc_shared_copies(i);
   if (tid == 0) ldc_block()->shared_orig[i] = orig;
   // The copies, then (when tracked) the writer masks.
@@ -1170,7 +1192,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_flag(unsigned *f, unsigned
 // ldc_smark flags the granules of bytes [p, p+n) in the calling warp's
 // copy of shared target i; addresses outside it are left alone.
 static __device__ LDC_ENGINE __forceinline__ void ldc_smark(int i, const void *p, unsigned long n) {
-  if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY) return;
+  if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY || (ldc_g.shared_direct >> i & 1u)) return;
   unsigned long long bytes = ldc_g.shared_bytes[i];
   unsigned char *c = ldc_shared_copies(i);
   unsigned long long off = (unsigned long long)((const unsigned char *)p - c) - (unsigned long long)(ldc_thread_linear() / 32) * bytes;
@@ -1189,7 +1211,7 @@ static __device__ LDC_ENGINE void ldc_smark_any(const void *p, unsigned long n) 
 // target i, or null where stores are not flagged (untracked kernels,
 // plain runs and level 1, which run on the block's own shared memory).
 static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_shared_flags(int i) {
-  if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY) return 0;
+  if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY || (ldc_g.shared_direct >> i & 1u)) return 0;
   return (unsigned *)(ldc_shared_copies(i) + ldc_align16(ldc_g.shared_bytes[i] * ldc_warps()));
 }
 // A store to (or atomic on) p in a shared target whose calling warp's copy
@@ -1819,6 +1841,7 @@ template <int fin> static __device__ LDC_ENGINE __forceinline__ int ldc_check_as
     // region's stores). Word targets cleared theirs as they went in pass 2.
     ldc_bar();
     for (int i = 0; i < ldc_g.nshared; i++) {
+      if (ldc_g.shared_direct >> i & 1u) continue; // no copies, no flags
       unsigned long bytes = ldc_g.shared_bytes[i];
       unsigned *fl = (unsigned *)(ldc_shared_copies(i) + ldc_align16((unsigned long long)bytes * W));
       for (unsigned long long g = tid; g < ldc_granules(bytes); g += n) fl[g] = 0;
@@ -1858,6 +1881,9 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
   // before it gets here).
   int want2 = ldc_bar_or(pass == 1 && !t->one);
   if (*(volatile unsigned *)&bs->ndone == ldc_block_threads()) return 1;
+  // The host runs targets uncopied only where the manifest says every
+  // region runs once: a second pass would apply their writes twice.
+  if (want2 && ldc_g.shared_direct) ldc_internal("a region of a launch with uncopied shared targets asked for a second pass");
   if (bs->pass == 1 && !want2 && !ldc_g.ap.mask && !ldc_iw_on() && !LDC_DET_ON) return ldc_check_as<1>(t, pass, id);
   return ldc_check_as<0>(t, pass, id);
 }

@@ -1,0 +1,131 @@
+// Shared variables the build proves no two threads race on (passes/onepass.go:
+// every region runs once, and the writes of each region are apart between
+// threads), and near misses that must stay copied and checked.
+
+// The reduction: s[t] written by thread t alone in every region.
+__global__ void reduce(const float *in, float *out) {
+  __shared__ float s[256];
+  int t = threadIdx.x;
+  s[t] = in[blockIdx.x * 256 + t];
+  __syncthreads(); // 0
+  for (int half = 128; half > 0; half /= 2) {
+    if (t < half)
+      s[t] += s[t + half];
+    __syncthreads(); // 1
+  }
+  if (t == 0)
+    out[blockIdx.x] = s[0];
+}
+
+// Tiles of a matrix product: one element per thread (ty, tx), read by row.
+__global__ void tiles(const float *a, float *c, int n) {
+  __shared__ float ta[16][16];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  float acc = 0.0f;
+  for (int k0 = 0; k0 < n; k0 += 16) {
+    ta[ty][tx] = a[ty * n + k0 + tx];
+    __syncthreads(); // 0
+    for (int k = 0; k < 16; ++k)
+      acc += ta[ty][k];
+    __syncthreads(); // 1
+  }
+  c[ty * 16 + tx] = acc;
+}
+
+// A halo: thread t writes s[t + 1], thread 0 alone also s[0].
+__global__ void halo(const float *in, float *out) {
+  __shared__ float s[257];
+  int t = threadIdx.x;
+  s[t + 1] = in[t];
+  if (t == 0)
+    s[0] = 0.0f;
+  __syncthreads(); // 0
+  out[t] = s[t] + s[t + 1];
+}
+
+// A 2-D halo column: the threads of column 0 write row ty's first element.
+__global__ void halo2d(const float *in, float *out) {
+  __shared__ float s[16][17];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  s[ty][tx + 1] = in[ty * 16 + tx];
+  if (tx == 0)
+    s[ty][0] = 0.0f;
+  __syncthreads(); // 0
+  out[ty * 16 + tx] = s[ty][tx] + s[ty][tx + 1];
+}
+
+// One thread sets a total and, later in the same region, adds to it.
+__global__ void one_writer(const float *in, float *out) {
+  __shared__ float total[1];
+  int t = threadIdx.x;
+  if (t == 0)
+    total[0] = in[0];
+  if (t == 0)
+    total[0] += 1.0f;
+  __syncthreads(); // 0
+  out[t] = total[0];
+}
+
+// Near misses. Threads 0 and 1 both write s[0]: a write-write race.
+__global__ void two_writers(float *out) {
+  __shared__ float s[1];
+  int t = threadIdx.x;
+  if (t < 2)
+    s[0] = t;
+  __syncthreads(); // 0
+  out[t] = s[0];
+}
+
+// Thread 0 and thread 1 write total[0] under different guards.
+__global__ void other_writer(float *out) {
+  __shared__ float total[1];
+  int t = threadIdx.x;
+  if (t == 0)
+    total[0] = 1.0f;
+  if (t == 1)
+    total[0] = 2.0f;
+  __syncthreads(); // 0
+  out[t] = total[0];
+}
+
+// Thread t writes s[t] and s[t + 1]: thread t + 1 writes s[t + 1] too.
+__global__ void shifted(float *out) {
+  __shared__ float s[257];
+  int t = threadIdx.x;
+  s[t] = 1.0f;
+  s[t + 1] = 2.0f;
+  __syncthreads(); // 0
+  out[t] = s[t];
+}
+
+// A loop with no barrier: thread t writes s[t + k] for every k.
+__global__ void smeared(float *out) {
+  __shared__ float s[260];
+  int t = threadIdx.x;
+  for (int k = 0; k < 4; ++k)
+    s[t + k] = k;
+  __syncthreads(); // 0
+  out[t] = s[t];
+}
+
+// Writes of s are each thread's own, but the second region reads its
+// neighbour's element (t ^ 1, no proof): that region runs twice, and a
+// variable written in a region that runs twice must be copied.
+__global__ void replayed(float *out) {
+  __shared__ float s[256];
+  int t = threadIdx.x;
+  s[t] = t;
+  __syncthreads(); // 0
+  s[t] = s[t] + s[t ^ 1];
+  __syncthreads(); // 1
+  out[t] = s[t];
+}
+
+// Written through a pointer: not seen, not proven.
+__global__ void aliased(float *out) {
+  __shared__ float s[256];
+  float *p = s;
+  p[threadIdx.x] = 1.0f;
+  __syncthreads(); // 0
+  out[threadIdx.x] = s[255 - threadIdx.x];
+}
