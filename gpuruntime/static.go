@@ -157,23 +157,39 @@ func (l Launch) blockHas(shape string) bool {
 	return false
 }
 
+// blockRaceFree reports whether the build proved, for this launch's block
+// shape, that no two threads of a block race on target t. Private
+// parameters (each thread its own element) count in 1-D launches.
+func (l Launch) blockRaceFree(t manifest.Target) bool {
+	return t.BlockRaceFree || (t.BlockRaceFreeIf != "" && l.blockHas(t.BlockRaceFreeIf)) || (t.Private && l.oneD())
+}
+
+// everyRegionOnce reports whether every region of the launch ends after
+// its first pass at level 2 (the manifest's one-pass proofs, for this
+// block shape; a region whose proof has a run-time test may not).
+func (l Launch) everyRegionOnce() bool {
+	for _, rg := range l.Kernel.Regions {
+		if rg.Conditional || !(rg.OnePass || (rg.OnePassIf != "" && l.blockHas(rg.OnePassIf))) {
+			return false
+		}
+	}
+	return len(l.Kernel.Regions) > 0
+}
+
 // uncopiedShared is the mask of the shared targets level 2 runs on the
 // block's own memory (bit i: the i-th shared target), and adds a note
-// naming them. A target qualifies when the build proved that no two
-// threads of a block touch one of its elements where either writes it
-// (Target.RaceFree, or RaceFreeIf this launch's block shape) and every
-// region of the launch runs once, so that no write of it runs twice. The
-// intra-warp and atomic-plain checks replay every region, and a
-// deterministic run merges copies in order: those runs copy every target.
+// naming them: those no two threads of a block race on (blockRaceFree),
+// in launches whose every region runs once, so that no write of them
+// runs twice. The intra-warp and atomic-plain checks replay every region,
+// and a deterministic run merges copies in order: those runs copy every
+// target.
 func (r *checkRun) uncopiedShared() uint32 {
 	k, l := r.l.Kernel, r.l
-	if !k.Instrumented || r.opt.Unchecked || r.opt.Deterministic || r.wantsIntraWarp() || r.wantsAtomicPlain() || len(k.Regions) == 0 {
+	if !k.Instrumented || r.opt.Unchecked || r.opt.Deterministic || r.wantsIntraWarp() || r.wantsAtomicPlain() || !l.everyRegionOnce() {
 		return 0
 	}
-	for _, rg := range k.Regions {
-		if rg.Conditional || !(rg.OnePass || (rg.OnePassIf != "" && l.blockHas(rg.OnePassIf))) {
-			return 0
-		}
+	if _, skipped := warpLevelProven(l, false); skipped {
+		return 0 // no level 2 to run
 	}
 	var mask uint32
 	var names []string
@@ -182,14 +198,35 @@ func (r *checkRun) uncopiedShared() uint32 {
 		if t.Space != manifest.SpaceShared {
 			continue
 		}
-		if t.RaceFree || (t.RaceFreeIf != "" && l.blockHas(t.RaceFreeIf)) {
+		if l.blockRaceFree(t) {
 			mask |= 1 << i
 			names = append(names, t.Name)
 		}
 		i++
 	}
 	if mask != 0 {
-		r.res.Notes = append(r.res.Notes, fmt.Sprintf("shared %s: no race possible, proven by the build (no two threads touch one element where either writes it, in any region, and every region runs once): level 2 ran %s on the block's own shared memory, without copies", strings.Join(names, ", "), map[bool]string{true: "it", false: "them"}[len(names) == 1]))
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf("shared %s: no race possible inside a block, proven by the build (no two threads touch one element where either writes it, in any region), and every region runs once: level 2 ran %s on the block's own shared memory, without copies", strings.Join(names, ", "), map[bool]string{true: "it", false: "them"}[len(names) == 1]))
 	}
 	return mask
+}
+
+// warpLevelProven returns, when the launch needs no level 2, the note that
+// says why: the build proved that no two threads of a block race on any
+// target (blockRaceFree), and no atomic meets a plain access (the
+// atomic-plain check is level 2's). Races between the warps of a block,
+// and between the lanes of a warp, are then ruled out; level 1 still
+// checks the races between blocks.
+func warpLevelProven(l Launch, atomicPlain bool) (string, bool) {
+	k := l.Kernel
+	if !k.Instrumented || atomicPlain || len(k.Targets) == 0 {
+		return "", false
+	}
+	var names []string
+	for _, t := range k.Targets {
+		if !l.blockRaceFree(t) {
+			return "", false
+		}
+		names = append(names, t.Name)
+	}
+	return fmt.Sprintf("no check inside blocks (warp level): the build proved that no two threads of a block touch one element of %s where either writes it, in any region", strings.Join(names, ", ")), true
 }

@@ -491,42 +491,45 @@ func TestIndexProofs(t *testing.T) {
 	}
 }
 
-// TestRaceFreeTargets states, kernel by kernel, which shared variables the
-// build proves no two threads race on (Target.RaceFree / RaceFreeIf), and
-// for which launch shapes. Written by hand: every "copied" below is a
-// kernel where a proof would be wrong (a race, or a write replayed).
+// TestRaceFreeTargets states, kernel by kernel, which variables the build
+// proves no two threads of a block race on (Target.BlockRaceFree /
+// BlockRaceFreeIf), and for which launch shapes. Written by hand: every
+// "unproven" below is a kernel where a proof would be wrong (a race
+// inside the block), or one the proofs do not reach.
 func TestRaceFreeTargets(t *testing.T) {
 	lib := loadClang(t)
 	a := analyze(t, lib, "../testdata/kernels/race_free.cu")
 	tests := []struct{ kernel, target, want string }{
 		{"reduce", "s", passes.LineBlock},
+		{"reduce", "out", passes.LineBlock}, // out[blockIdx.x], thread 0 alone
 		{"tiles", "ta", passes.FlatBlock},
+		{"tiles", "c", "unproven"}, // c[ty * 16 + tx]: two indexes in one subscript
 		{"halo", "s", passes.LineBlock},
+		{"halo", "out", passes.LineBlock},
 		{"halo2d", "s", passes.FlatBlock},
 		{"one_writer", "total", passes.LineBlock},
-		{"two_writers", "s", "copied"},
-		{"other_writer", "total", "copied"},
-		{"shifted", "s", "copied"},
-		{"smeared", "s", "copied"},
-		{"replayed", "s", "copied"},
-		{"aliased", "s", "copied"},
+		{"two_writers", "s", "unproven"},
+		{"other_writer", "total", "unproven"},
+		{"shifted", "s", "unproven"},
+		{"smeared", "s", "unproven"},
+		{"replayed", "s", "unproven"},
+		{"aliased", "s", "unproven"},
+		{"global_shift", "g", "unproven"},
+		{"global_own", "g", passes.LineBlock},
 	}
 	for _, tc := range tests {
-		t.Run(tc.kernel, func(t *testing.T) {
+		t.Run(tc.kernel+"/"+tc.target, func(t *testing.T) {
 			k := kernelNamed(t, a, tc.kernel)
 			for _, tg := range k.Targets {
 				if tg.Name != tc.target {
-					if tg.RaceFree || tg.RaceFreeIf != "" {
-						t.Errorf("global or other target %s proven race-free (%q): only shared targets are", tg.Name, tg.RaceFreeIf)
-					}
 					continue
 				}
-				got := "copied"
+				got := "unproven"
 				switch {
-				case tg.RaceFree:
+				case tg.BlockRaceFree:
 					got = "always"
-				case tg.RaceFreeIf != "":
-					got = tg.RaceFreeIf
+				case tg.BlockRaceFreeIf != "":
+					got = tg.BlockRaceFreeIf
 				}
 				if got != tc.want {
 					t.Errorf("%s: %q, want %q", tc.target, got, tc.want)

@@ -218,39 +218,33 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 			}
 		}
 	}
-	// Shared targets no two threads can race on, in kernels whose every
-	// region runs once: the write-write pairs of each region are proven
-	// apart as the read-write pairs were (a read-write race needs a read
-	// and a write in one region, which its one-pass proof ruled out).
-	// Conditional regions are left out: where a stride is 0 at run time
-	// the region runs twice, and a variable on its own memory would take
-	// its writes twice.
-	allNeed, allOne := AnyBlock, len(k.Regions) > 0
-	for _, r := range k.Regions {
-		if r.Conditional || (!r.OnePass && r.OnePassIf == "") {
-			allOne = false
-		}
-		allNeed = stricter(allNeed, r.OnePassIf)
-	}
+	// Targets no two threads of a block can race on: in every region
+	// that writes the variable, the writes are apart between threads, and
+	// so are the reads from the writes (no stride test at run time: where
+	// a stride is 0 the accesses meet).
 	for _, u := range vars {
-		if !allOne || u.c.space != Shared || u.c.target == 0 {
+		if u.c.target == 0 {
 			continue
 		}
-		need, ok := allNeed, true
+		need, ok := AnyBlock, true
 		for _, r := range k.Regions {
 			if !ok || !any(u.writes, r) {
 				continue
 			}
 			ws, _, shaped := shapes(u, r)
-			n, proven := writesApart(ws, ix, k.reach)
-			ok = shaped && proven
+			n, apart := writesApart(ws, ix, k.reach)
+			ok = shaped && apart
 			need = stricter(need, n)
+			if ok && any(u.reads, r) {
+				n, conds, proven := proof(u, r)
+				ok = proven && len(conds) == 0
+				need = stricter(need, n)
+			}
 		}
-		if !ok {
-			continue
+		if ok {
+			t := &k.Targets[u.c.target-1]
+			t.BlockRaceFree, t.BlockRaceFreeIf = need == AnyBlock, need
 		}
-		t := &k.Targets[u.c.target-1]
-		t.RaceFree, t.RaceFreeIf = need == AnyBlock, need
 	}
 	sort.Slice(k.Conditions, func(i, j int) bool {
 		a, b := k.Conditions[i], k.Conditions[j]

@@ -188,14 +188,13 @@ type Target struct {
 	Kind   manifest.Kind `json:"kind"`
 	Reason string        `json:"reason"`
 	Writes []Pos         `json:"writes,omitempty"`
-	// RaceFree (shared targets): in every region, no two threads touch one
-	// element of the variable where either writes it, and every region of
-	// the kernel needs only one pass, so that no write runs twice
-	// (onepass.go). Level 2 then runs it on the block's own shared memory,
-	// with no warp copies and nothing to compare. RaceFreeIf: the same in
-	// launches whose block has that shape (FlatBlock, LineBlock).
-	RaceFree   bool   `json:"race_free,omitempty"`
-	RaceFreeIf string `json:"race_free_if,omitempty"`
+	// BlockRaceFree: no two threads of a block touch one element of the
+	// variable where either writes it, in any region (onepass.go): races
+	// inside a block are ruled out, races between blocks are not.
+	// BlockRaceFreeIf: the same in launches whose block has that shape
+	// (FlatBlock, LineBlock).
+	BlockRaceFree   bool   `json:"block_race_free,omitempty"`
+	BlockRaceFreeIf string `json:"block_race_free_if,omitempty"`
 }
 
 // Unchecked is a variable ldcheck will not check, and why.

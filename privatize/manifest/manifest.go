@@ -241,16 +241,15 @@ type Target struct {
 	// own element) that is still privatized: region replay must not apply
 	// its writes twice, and the checks give blocks' footprints.
 	Private bool `json:"private,omitempty"`
-	// RaceFree (shared targets): the build proved that no two threads
-	// touch one element where either writes it, in any region, and that
-	// every region runs once; level 2 runs the variable on the block's own
-	// shared memory, uncopied. RaceFreeIf: the same, in launches whose
-	// block has that shape ("block-2d": blockDim.z == 1, "block-1d":
-	// blockDim.y == blockDim.z == 1). Either holds only while every
-	// region runs once: runs that replay regions (the intra-warp and
-	// atomic-plain checks) copy it as any other target.
-	RaceFree   bool   `json:"race_free,omitempty"`
-	RaceFreeIf string `json:"race_free_if,omitempty"`
+	// BlockRaceFree: the build proved that no two threads of a block
+	// touch one element of the variable where either writes it, in any
+	// region. Races inside a block are then ruled out for it: a shared
+	// target runs uncopied at level 2 where every region runs once, and a
+	// launch whose targets all have it skips level 2. BlockRaceFreeIf: the
+	// same, in launches whose block has that shape ("block-2d":
+	// blockDim.z == 1, "block-1d": blockDim.y == blockDim.z == 1).
+	BlockRaceFree   bool   `json:"block_race_free,omitempty"`
+	BlockRaceFreeIf string `json:"block_race_free_if,omitempty"`
 }
 
 // Field is one field of a struct element, nested fields flattened with

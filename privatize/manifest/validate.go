@@ -144,9 +144,8 @@ func (v *validator) kernel(i int, k *Kernel) {
 		default:
 			v.check(t.Param == NoParam, "%s: parameter index %d for kind %q (want %d)", what, t.Param, t.Kind, NoParam)
 		}
-		v.check(t.RaceFreeIf == "" || t.RaceFreeIf == "block-2d" || t.RaceFreeIf == "block-1d", "%s: race_free_if %q, want %q, %q or nothing", what, t.RaceFreeIf, "block-2d", "block-1d")
-		v.check(!(t.RaceFree && t.RaceFreeIf != ""), "%s: race_free and race_free_if %q together (race_free holds for every launch)", what, t.RaceFreeIf)
-		v.check(!(t.RaceFree || t.RaceFreeIf != "") || t.Space == SpaceShared, "%s: race_free on a %s target (only shared targets are run uncopied)", what, t.Space)
+		v.check(t.BlockRaceFreeIf == "" || t.BlockRaceFreeIf == "block-2d" || t.BlockRaceFreeIf == "block-1d", "%s: block_race_free_if %q, want %q, %q or nothing", what, t.BlockRaceFreeIf, "block-2d", "block-1d")
+		v.check(!(t.BlockRaceFree && t.BlockRaceFreeIf != ""), "%s: block_race_free and block_race_free_if %q together (block_race_free holds for every launch)", what, t.BlockRaceFreeIf)
 		// The device-side checks walk the shared targets as the table's
 		// first slots.
 		if t.Space == SpaceShared {

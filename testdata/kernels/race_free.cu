@@ -1,6 +1,6 @@
-// Shared variables the build proves no two threads race on (passes/onepass.go:
-// every region runs once, and the writes of each region are apart between
-// threads), and near misses that must stay copied and checked.
+// Variables the build proves no two threads of a block race on (passes/onepass.go:
+// in every region, the writes are apart between threads, and the reads from
+// the writes), and near misses that must stay checked.
 
 // The reduction: s[t] written by thread t alone in every region.
 __global__ void reduce(const float *in, float *out) {
@@ -128,4 +128,17 @@ __global__ void aliased(float *out) {
   p[threadIdx.x] = 1.0f;
   __syncthreads(); // 0
   out[threadIdx.x] = s[255 - threadIdx.x];
+}
+
+// Global memory: thread t reads g[t + 1], which thread t + 1 writes in the
+// same region (a race inside the block).
+__global__ void global_shift(float *g) {
+  int t = threadIdx.x;
+  g[blockIdx.x * 256 + t] = g[blockIdx.x * 256 + t + 1] + 1.0f;
+}
+
+// Each thread reads and writes its own element.
+__global__ void global_own(float *g) {
+  int t = threadIdx.x;
+  g[blockIdx.x * 256 + t] = g[blockIdx.x * 256 + t] * 2.0f;
 }
