@@ -157,10 +157,12 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 		for _, w := range ws {
 			for _, rd := range rs {
 				n, used, cs, ok := pairProof(w, rd)
-				if !ok {
-					// One thread alone runs both (if (t == 0) sum += x).
-					n, used, ok = pinnedCover(w, rd, sameSite(w, rd))
-					cs = nil
+				if !ok || n != AnyBlock {
+					// One thread alone runs both (if (t == 0) sum += x), or
+					// pinned indexes cover what the subscripts leave.
+					if n2, used2, ok2 := pinnedCover(w, rd, sameSite(w, rd)); ok2 && (!ok || stricter(n2, n) == n && n2 != n) {
+						n, used, ok, cs = n2, used2, true, nil
+					}
 				}
 				if !ok {
 					return "", nil, false
@@ -295,8 +297,15 @@ func writesApart(ws []shape, ix *indexer, reach *Reach) (string, bool) {
 	for i := range ws {
 		for j := i; j < len(ws); j++ {
 			n, used, conds, ok := pairProof(ws[i], ws[j])
-			if !ok || len(conds) > 0 {
-				n, used, ok = pinnedCover(ws[i], ws[j], sameSite(ws[i], ws[j]))
+			if !ok || len(conds) > 0 || n != AnyBlock {
+				// Pinned indexes may cover what the subscripts leave
+				// (newVel[4*tx] under ty == 0: any 2-D block).
+				if n2, used2, ok2 := pinnedCover(ws[i], ws[j], sameSite(ws[i], ws[j])); ok2 && (!ok || len(conds) > 0 || stricter(n2, n) == n && n2 != n) {
+					n, used, ok, conds = n2, used2, true, nil
+				}
+			}
+			if len(conds) > 0 {
+				ok = false
 			}
 			if !ok {
 				return "", false
