@@ -161,7 +161,43 @@ func (l Launch) blockHas(shape string) bool {
 // shape, that no two threads of a block race on target t. Private
 // parameters (each thread its own element) count in 1-D launches.
 func (l Launch) blockRaceFree(t manifest.Target) bool {
-	return t.BlockRaceFree || (t.BlockRaceFreeIf != "" && l.blockHas(t.BlockRaceFreeIf)) || (t.Private && l.oneD())
+	if t.Private && l.oneD() {
+		return true
+	}
+	if !t.BlockRaceFree && (t.BlockRaceFreeIf == "" || !l.blockHas(t.BlockRaceFreeIf)) {
+		return false
+	}
+	for _, lt := range t.BlockRaceFreeWhen {
+		if !lt.Holds(l.Block, l.intParam) {
+			return false
+		}
+	}
+	return true
+}
+
+// intParam is the value of integer parameter i of the launch, read from
+// its argument's bytes (little-endian; signed where the type is).
+func (l Launch) intParam(i int) (int64, bool) {
+	if i < 0 || i >= len(l.Args) || l.Args[i].Buffer {
+		return 0, false
+	}
+	a := l.Args[i]
+	n := len(a.Data)
+	if n != 1 && n != 2 && n != 4 && n != 8 {
+		return 0, false
+	}
+	var u uint64
+	for b := n - 1; b >= 0; b-- {
+		u = u<<8 | uint64(a.Data[b])
+	}
+	if strings.Contains(a.Param.Type, "unsigned") || strings.HasPrefix(strings.TrimPrefix(a.Param.Type, "const "), "u") || strings.Contains(a.Param.Type, "size_t") {
+		if u > 1<<62 {
+			return 0, false // too large to weigh safely
+		}
+		return int64(u), true
+	}
+	shift := uint(64 - 8*n)
+	return int64(u<<shift) >> shift, true
 }
 
 // everyRegionOnce reports whether every region of the launch ends after

@@ -503,19 +503,21 @@ func TestRaceFreeTargets(t *testing.T) {
 		{"reduce", "s", passes.LineBlock},
 		{"reduce", "out", passes.LineBlock}, // out[blockIdx.x], thread 0 alone
 		{"tiles", "ta", passes.FlatBlock},
-		{"tiles", "c", "unproven"}, // c[ty * 16 + tx]: two indexes in one subscript
+		{"tiles", "c", passes.FlatBlock + " when |16| >= blockDim.x"}, // c[ty * 16 + tx]: a row per ty
 		{"halo", "s", passes.LineBlock},
 		{"halo", "out", passes.LineBlock},
 		{"halo2d", "s", passes.FlatBlock},
 		{"one_writer", "total", passes.LineBlock},
 		{"two_writers", "s", "unproven"},
 		{"other_writer", "total", "unproven"},
-		{"shifted", "s", "unproven"},
+		{"shifted", "s", passes.LineBlock + " when 2 - blockDim.x >= 1"}, // one-thread blocks only
 		{"smeared", "s", "unproven"},
 		{"replayed", "s", "unproven"},
 		{"aliased", "s", "unproven"},
-		{"global_shift", "g", "unproven"},
+		{"global_shift", "g", passes.LineBlock + " when 2 - blockDim.x >= 1"},
 		{"global_own", "g", passes.LineBlock},
+		{"rows", "out", passes.FlatBlock + " when |param:1| >= blockDim.x"},
+		{"halo32", "s", passes.LineBlock + " when 33 - blockDim.x >= 1"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.kernel+"/"+tc.target, func(t *testing.T) {
@@ -530,6 +532,13 @@ func TestRaceFreeTargets(t *testing.T) {
 					got = "always"
 				case tg.BlockRaceFreeIf != "":
 					got = tg.BlockRaceFreeIf
+				}
+				for i, lt := range tg.BlockRaceFreeWhen {
+					sep := " & "
+					if i == 0 {
+						sep = " when "
+					}
+					got += sep + lt.String()
 				}
 				if got != tc.want {
 					t.Errorf("%s: %q, want %q", tc.target, got, tc.want)

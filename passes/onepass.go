@@ -3,6 +3,8 @@ package passes
 import (
 	"sort"
 	"strings"
+
+	"ldcheck/privatize/manifest"
 )
 
 // The second pass of a region re-runs each unit from the merged state U
@@ -222,30 +224,46 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 	}
 	// Targets no two threads of a block can race on: in every region
 	// that writes the variable, the writes are apart between threads, and
-	// so are the reads from the writes (no stride test at run time: where
-	// a stride is 0 the accesses meet).
+	// so are the reads from the writes (no stride test in the kernel:
+	// where a stride is 0 the accesses meet; tests of the launch, which
+	// the host makes, may be needed: launchproof.go).
+	la := newLaunchAtoms(ka.fn, ix.u, k.Params)
 	for _, u := range vars {
 		if u.c.target == 0 {
 			continue
 		}
 		need, ok := AnyBlock, true
+		var tests []manifest.LaunchTest
+		var uses []*Node
 		for _, r := range k.Regions {
 			if !ok || !any(u.writes, r) {
 				continue
 			}
-			ws, _, shaped := shapes(u, r)
-			n, apart := writesApart(ws, ix, k.reach)
-			ok = shaped && apart
-			need = stricter(need, n)
-			if ok && any(u.reads, r) {
-				n, conds, proven := proof(u, r)
-				ok = proven && len(conds) == 0
+			ws, rs, shaped := shapes(u, r)
+			ok = shaped
+			var pairs [][2]shape
+			for i := range ws {
+				for j := i; j < len(ws); j++ {
+					pairs = append(pairs, [2]shape{ws[i], ws[j]})
+				}
+				for _, rd := range rs {
+					pairs = append(pairs, [2]shape{ws[i], rd})
+				}
+			}
+			for _, pr := range pairs {
+				if !ok {
+					break
+				}
+				n, ts, used, proven := la.blockPair(pr[0], pr[1])
+				ok = proven
 				need = stricter(need, n)
+				tests = addTests(tests, ts)
+				uses = append(uses, used...)
 			}
 		}
-		if ok {
+		if ok && ix.stable(uses, k.reach) {
 			t := &k.Targets[u.c.target-1]
-			t.BlockRaceFree, t.BlockRaceFreeIf = need == AnyBlock, need
+			t.BlockRaceFree, t.BlockRaceFreeIf, t.BlockRaceFreeWhen = need == AnyBlock, need, tests
 		}
 	}
 	sort.Slice(k.Conditions, func(i, j int) bool {

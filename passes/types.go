@@ -195,6 +195,9 @@ type Target struct {
 	// (FlatBlock, LineBlock).
 	BlockRaceFree   bool   `json:"block_race_free,omitempty"`
 	BlockRaceFreeIf string `json:"block_race_free_if,omitempty"`
+	// BlockRaceFreeWhen: tests of the launch the proof also needs
+	// (launchproof.go), with either of the two above.
+	BlockRaceFreeWhen []manifest.LaunchTest `json:"block_race_free_when,omitempty"`
 }
 
 // Unchecked is a variable ldcheck will not check, and why.

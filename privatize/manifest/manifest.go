@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 )
 
 // Version changes whenever the instrumented code's hooks or this file's
@@ -250,6 +252,109 @@ type Target struct {
 	// blockDim.z == 1, "block-1d": blockDim.y == blockDim.z == 1).
 	BlockRaceFree   bool   `json:"block_race_free,omitempty"`
 	BlockRaceFreeIf string `json:"block_race_free_if,omitempty"`
+	// BlockRaceFreeWhen: tests of the launch the proof also needs (all
+	// must hold), with either of the two above.
+	BlockRaceFreeWhen []LaunchTest `json:"block_race_free_when,omitempty"`
+}
+
+// LaunchTest is a condition on a launch that a proof rests on, checked by
+// the host before it relies on the proof: Left >= Right (|Left| >= Right
+// when Abs). blockDim.x <= 32 is Left 32, Right blockDim.x; a row length
+// n at least the block's width is Left n, Abs, Right blockDim.x.
+type LaunchTest struct {
+	Left  []LaunchTerm `json:"left"`
+	Abs   bool         `json:"abs,omitempty"`
+	Right []LaunchTerm `json:"right"`
+}
+
+// LaunchTerm is Coeff times the product of Factors, each "blockDim.x",
+// "blockDim.y", "blockDim.z" or "param:N" (the value of the kernel's
+// integer parameter N, counted from 0).
+type LaunchTerm struct {
+	Coeff   int64    `json:"coeff"`
+	Factors []string `json:"factors,omitempty"`
+}
+
+// String writes t as C: "|n| >= blockDim.x".
+func (t LaunchTest) String() string {
+	left := termsString(t.Left)
+	if t.Abs {
+		left = "|" + left + "|"
+	}
+	return left + " >= " + termsString(t.Right)
+}
+
+func termsString(ts []LaunchTerm) string {
+	if len(ts) == 0 {
+		return "0"
+	}
+	var b strings.Builder
+	for i, t := range ts {
+		c := t.Coeff
+		switch {
+		case i > 0 && c < 0:
+			b.WriteString(" - ")
+			c = -c
+		case i > 0:
+			b.WriteString(" + ")
+		}
+		parts := append([]string{}, t.Factors...)
+		if c != 1 || len(parts) == 0 {
+			parts = append([]string{strconv.FormatInt(c, 10)}, parts...)
+		}
+		b.WriteString(strings.Join(parts, "*"))
+	}
+	return b.String()
+}
+
+// Eval computes the terms' sum, given the launch's block size and its
+// parameters' values (param(N) for "param:N"); ok is false for a factor
+// it cannot evaluate.
+func EvalTerms(ts []LaunchTerm, block [3]uint32, param func(int) (int64, bool)) (int64, bool) {
+	var sum int64
+	for _, t := range ts {
+		v := t.Coeff
+		for _, f := range t.Factors {
+			var x int64
+			switch {
+			case f == "blockDim.x":
+				x = int64(block[0])
+			case f == "blockDim.y":
+				x = int64(block[1])
+			case f == "blockDim.z":
+				x = int64(block[2])
+			case strings.HasPrefix(f, "param:"):
+				n, err := strconv.Atoi(strings.TrimPrefix(f, "param:"))
+				if err != nil {
+					return 0, false
+				}
+				pv, ok := param(n)
+				if !ok {
+					return 0, false
+				}
+				x = pv
+			default:
+				return 0, false
+			}
+			v *= x
+		}
+		sum += v
+	}
+	return sum, true
+}
+
+// Holds evaluates t for a launch (see EvalTerms); a test it cannot
+// evaluate does not hold.
+func (t LaunchTest) Holds(block [3]uint32, param func(int) (int64, bool)) bool {
+	l, ok1 := EvalTerms(t.Left, block, param)
+	r, ok2 := EvalTerms(t.Right, block, param)
+	if !ok1 || !ok2 {
+		return false
+	}
+	if t.Abs && l < 0 {
+		l = -l
+	}
+	return l >= r
 }
 
 // Field is one field of a struct element, nested fields flattened with

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -145,6 +146,18 @@ func (v *validator) kernel(i int, k *Kernel) {
 			v.check(t.Param == NoParam, "%s: parameter index %d for kind %q (want %d)", what, t.Param, t.Kind, NoParam)
 		}
 		v.check(t.BlockRaceFreeIf == "" || t.BlockRaceFreeIf == "block-2d" || t.BlockRaceFreeIf == "block-1d", "%s: block_race_free_if %q, want %q, %q or nothing", what, t.BlockRaceFreeIf, "block-2d", "block-1d")
+		v.check(len(t.BlockRaceFreeWhen) == 0 || t.BlockRaceFree || t.BlockRaceFreeIf != "", "%s: block_race_free_when without block_race_free or block_race_free_if", what)
+		for _, lt := range t.BlockRaceFreeWhen {
+			for _, side := range [][]LaunchTerm{lt.Left, lt.Right} {
+				for _, term := range side {
+					for _, f := range term.Factors {
+						n, err := strconv.Atoi(strings.TrimPrefix(f, "param:"))
+						okParam := strings.HasPrefix(f, "param:") && err == nil && n >= 0 && n < len(k.Params)
+						v.check(f == "blockDim.x" || f == "blockDim.y" || f == "blockDim.z" || okParam, "%s: launch test %s: factor %q, want blockDim.x, .y, .z or param:N for a parameter", what, lt, f)
+					}
+				}
+			}
+		}
 		v.check(!(t.BlockRaceFree && t.BlockRaceFreeIf != ""), "%s: block_race_free and block_race_free_if %q together (block_race_free holds for every launch)", what, t.BlockRaceFreeIf)
 		// The device-side checks walk the shared targets as the table's
 		// first slots.

@@ -142,3 +142,24 @@ __global__ void global_own(float *g) {
   int t = threadIdx.x;
   g[blockIdx.x * 256 + t] = g[blockIdx.x * 256 + t] * 2.0f;
 }
+
+// Rows of n elements, one thread an element: one-to-one when n is at
+// least the block's width (a test the host makes at launch).
+__global__ void rows(float *out, int n) {
+  int tx = threadIdx.x, ty = threadIdx.y;
+  out[(blockIdx.x * blockDim.y + ty) * n + tx] = tx;
+}
+
+// A halo of one element each side of a 32-wide tile: apart from the
+// threads' elements when the block is at most 32 wide.
+__global__ void halo32(const float *in, float *out) {
+  __shared__ float s[34];
+  int t = threadIdx.x;
+  s[t + 1] = in[t];
+  if (t == 31)
+    s[33] = in[32];
+  if (t == 0)
+    s[0] = 0.0f;
+  __syncthreads();
+  out[t] = s[t] + s[t + 2];
+}

@@ -1,0 +1,50 @@
+package gpuruntime
+
+import (
+	"testing"
+
+	"ldcheck/privatize/manifest"
+)
+
+// TestIntParam reads integer arguments as the launch tests need them:
+// little-endian, signed or not by the parameter's type.
+func TestIntParam(t *testing.T) {
+	l := Launch{Args: []Arg{
+		{Param: manifest.Param{Name: "n", Type: "int", Size: 4}, Data: []byte{0xfe, 0xff, 0xff, 0xff}},
+		{Param: manifest.Param{Name: "m", Type: "unsigned int", Size: 4}, Data: []byte{0xfe, 0xff, 0xff, 0xff}},
+		{Param: manifest.Param{Name: "k", Type: "long long", Size: 8}, Data: []byte{0, 1, 0, 0, 0, 0, 0, 0}},
+		{Param: manifest.Param{Name: "p", Type: "float *", Size: 8, Pointer: true}, Buffer: true, Data: []byte{1, 2, 3, 4}},
+	}}
+	for _, tc := range []struct {
+		i    int
+		want int64
+		ok   bool
+	}{{0, -2, true}, {1, 0xfffffffe, true}, {2, 256, true}, {3, 0, false}, {9, 0, false}} {
+		got, ok := l.intParam(tc.i)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("intParam(%d) = %d, %v; want %d, %v", tc.i, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestBlockRaceFree weighs a target's proof against launches: its block
+// shape and its launch tests must hold.
+func TestBlockRaceFree(t *testing.T) {
+	rows := manifest.Target{Name: "out", BlockRaceFreeIf: "block-2d", BlockRaceFreeWhen: []manifest.LaunchTest{{
+		Left: []manifest.LaunchTerm{{Coeff: 1, Factors: []string{"param:0"}}}, Abs: true, Right: []manifest.LaunchTerm{{Coeff: 1, Factors: []string{"blockDim.x"}}}}}}
+	n := func(v byte) []Arg { return []Arg{{Param: manifest.Param{Name: "n", Type: "int", Size: 4}, Data: []byte{v, 0, 0, 0}}} }
+	for _, tc := range []struct {
+		block [3]uint32
+		args  []Arg
+		want  bool
+	}{
+		{[3]uint32{32, 2, 1}, n(32), true},
+		{[3]uint32{32, 2, 1}, n(16), false}, // rows overlap
+		{[3]uint32{8, 2, 2}, n(32), false},  // not 2-D
+	} {
+		l := Launch{Block: tc.block, Args: tc.args}
+		if got := l.blockRaceFree(rows); got != tc.want {
+			t.Errorf("block %v, n %d: %v, want %v", tc.block, tc.args[0].Data[0], got, tc.want)
+		}
+	}
+}
