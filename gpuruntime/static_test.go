@@ -32,7 +32,9 @@ func TestIntParam(t *testing.T) {
 func TestBlockRaceFree(t *testing.T) {
 	rows := manifest.Target{Name: "out", BlockRaceFreeIf: "block-2d", BlockRaceFreeWhen: []manifest.LaunchTest{{
 		Left: []manifest.LaunchTerm{{Coeff: 1, Factors: []string{"param:0"}}}, Abs: true, Right: []manifest.LaunchTerm{{Coeff: 1, Factors: []string{"blockDim.x"}}}}}}
-	n := func(v byte) []Arg { return []Arg{{Param: manifest.Param{Name: "n", Type: "int", Size: 4}, Data: []byte{v, 0, 0, 0}}} }
+	n := func(v byte) []Arg {
+		return []Arg{{Param: manifest.Param{Name: "n", Type: "int", Size: 4}, Data: []byte{v, 0, 0, 0}}}
+	}
 	for _, tc := range []struct {
 		block [3]uint32
 		args  []Arg
