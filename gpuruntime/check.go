@@ -331,7 +331,7 @@ func (r *checkRun) run() (*Result, error) {
 		return r.res, r.collectOutputs()
 	}
 	r.res.UncheckedVars = unproven1D(l)
-	if why, ok := ProvenRaceFree(l); ok {
+	if why, ok := Proven(l); ok {
 		r.res.Levels, r.res.DetectionProbability = []string{"static"}, 1
 		r.res.Notes = append(r.res.Notes, why)
 		if err := r.phase(provenPhase, func() error { return r.launch(ModePlain, 0, 0) }); err != nil {

@@ -492,10 +492,12 @@ func (ix *indexer) shapeOf(a access) (shape, bool) {
 		known = known || ok
 		sh.dims = append(sh.dims, t)
 	}
-	if !known {
+	ix.guards(a.ref, sh.bounds)
+	if !known && len(sh.bounds) == 0 {
+		// No subscript read and no guard: nothing to prove with. (With
+		// guards, pinned indexes may still say one thread runs it.)
 		return shape{}, false
 	}
-	ix.guards(a.ref, sh.bounds)
 	return sh, true
 }
 

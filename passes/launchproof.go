@@ -300,3 +300,189 @@ func addTests(list []manifest.LaunchTest, ts []manifest.LaunchTest) []manifest.L
 	}
 	return list
 }
+
+// Races between blocks. A global variable whose every pair of accesses
+// (one a write) can only meet at one thread, whatever block and region
+// each runs in, is race-free over the whole grid: no check at either
+// level needs to run for it. gridPair proves that for one-dimensional
+// subscripts that are linear in the thread and block indexes, with
+// coefficients and rest in constants, blockDim, gridDim and the
+// parameters (the same for every thread of the launch).
+
+// gridAtomsOf lists the indexes a grid subscript may name and the
+// launch size that bounds each.
+var gridRanges = map[string]string{
+	"tid.x": "blockDim.x", "tid.y": "blockDim.y", "tid.z": "blockDim.z",
+	"blockIdx.x": "gridDim.x", "blockIdx.y": "gridDim.y", "blockIdx.z": "gridDim.z",
+}
+
+// gridForm writes p as index -> coefficient plus a rest, every
+// coefficient and the rest in atoms the host can evaluate.
+func (la launchAtoms) gridForm(p poly) (map[string]poly, poly, bool) {
+	by, rest := map[string]poly{}, poly{}
+	for m, c := range p {
+		idx := ""
+		var others []string
+		if m != "" {
+			for _, a := range strings.Split(m, "*") {
+				if _, isIdx := gridRanges[a]; isIdx {
+					if idx != "" {
+						return nil, nil, false
+					}
+					idx = a
+					continue
+				}
+				if _, ok := la[a]; !ok && !strings.HasPrefix(a, "gridDim.") {
+					return nil, nil, false
+				}
+				others = append(others, a)
+			}
+		}
+		key := strings.Join(others, "*")
+		if idx == "" {
+			rest[key] += c
+			continue
+		}
+		if by[idx] == nil {
+			by[idx] = poly{}
+		}
+		by[idx][key] += c
+	}
+	return by, rest, true
+}
+
+// gridTerms is terms with gridDim's atoms too.
+func (la launchAtoms) gridTerms(p poly) ([]manifest.LaunchTerm, bool) {
+	ext := launchAtoms{"gridDim.x": "gridDim.x", "gridDim.y": "gridDim.y", "gridDim.z": "gridDim.z"}
+	for k, v := range la {
+		ext[k] = v
+	}
+	return ext.terms(p)
+}
+
+// gridPair proves that two threads of the launch (any blocks) touching
+// one element at a and b (one access when same) are one thread, or that
+// a and b never meet, with the launch tests the proof needs.
+func (la launchAtoms) gridPair(a, b shape, same bool) ([]manifest.LaunchTest, bool) {
+	if len(a.dims) != 1 || len(b.dims) != 1 || a.dims[0].p == nil || b.dims[0].p == nil {
+		return nil, false
+	}
+	fa, ra, ok1 := la.gridForm(a.dims[0].p)
+	fb, rb, ok2 := la.gridForm(b.dims[0].p)
+	if !ok1 || !ok2 || len(fa) != len(fb) {
+		return nil, false
+	}
+	for idx, c := range fa {
+		if fb[idx] == nil || !c.equal(fb[idx]) {
+			return nil, false
+		}
+	}
+	if !ra.equal(rb) {
+		// The same coefficients, rests that differ by d: apart when every
+		// coefficient is a constant and d is not a multiple of their gcd
+		// (newVel[4*i] against newVel[4*i + 1]).
+		d, ok := rb.plus(ra, -1).constant()
+		if !ok {
+			return nil, false
+		}
+		g := int64(0)
+		for _, c := range fa {
+			v, ok := c.constant()
+			if !ok {
+				return nil, false
+			}
+			g = gcd(g, v)
+		}
+		return nil, g != 0 && d%g != 0
+	}
+	// One function of the indexes at both: one-to-one over the launch as
+	// a mixed radix, the digits in order of their coefficients (constants
+	// first, smallest first), each coefficient above what the lower
+	// digits can add up to. Indexes it does not name must take one value:
+	// pinned by the guards of both (t == 0), or a launch size of 1.
+	var tests []manifest.LaunchTest
+	one := []manifest.LaunchTerm{{Coeff: 1}}
+	for _, idx := range []string{"tid.x", "tid.y", "tid.z", "blockIdx.x", "blockIdx.y", "blockIdx.z"} {
+		if fa[idx] != nil {
+			continue
+		}
+		ba, okA := a.bounds[idx]
+		bb, okB := b.bounds[idx]
+		if okA && okB && ba.hasHi && bb.hasHi && ba.lo.p.equal(ba.hi.p) && bb.lo.p.equal(bb.hi.p) && (same || ba.lo.p.equal(bb.lo.p)) {
+			if _, ok := la.gridTerms(ba.lo.p); ok {
+				continue // one value for the whole launch
+			}
+		}
+		tests = append(tests, manifest.LaunchTest{Left: one, Right: []manifest.LaunchTerm{{Coeff: 1, Factors: []string{gridRanges[idx]}}}})
+	}
+	type digit struct {
+		idx  string
+		c    poly
+		size int   // factors in the coefficient: constants first
+		mag  int64 // then the size of its numbers (n before 16*n)
+	}
+	var ds []digit
+	for idx, c := range fa {
+		if len(c) == 0 {
+			return nil, false
+		}
+		dg := digit{idx: idx, c: c}
+		if v, ok := c.constant(); ok {
+			if v == 0 {
+				return nil, false
+			}
+			if v < 0 {
+				dg.c = polyConst(-v)
+			}
+			dg.mag = dg.c[""]
+		} else {
+			for m, v := range c {
+				dg.size = max(dg.size, len(strings.Split(m, "*")))
+				dg.mag += max(v, -v)
+			}
+			// A coefficient in the parameters must be positive.
+			left, ok := la.gridTerms(c)
+			if !ok {
+				return nil, false
+			}
+			tests = append(tests, manifest.LaunchTest{Left: left, Right: one})
+		}
+		ds = append(ds, dg)
+	}
+	sort.Slice(ds, func(i, j int) bool {
+		if ds[i].size != ds[j].size {
+			return ds[i].size < ds[j].size
+		}
+		if ds[i].mag != ds[j].mag {
+			return ds[i].mag < ds[j].mag
+		}
+		return ds[i].idx < ds[j].idx
+	})
+	for k := 1; k < len(ds); k++ {
+		// c_k >= 1 + the sum over lower digits of c_i * (range_i - 1).
+		right := polyConst(1)
+		for _, lo := range ds[:k] {
+			right = right.plus(lo.c.times(poly{gridRanges[lo.idx]: 1}), 1).plus(lo.c, -1)
+		}
+		left, ok1 := la.gridTerms(ds[k].c)
+		r, ok2 := la.gridTerms(right)
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		tests = append(tests, manifest.LaunchTest{Left: left, Right: r})
+	}
+	return tests, true
+}
+
+func gcd(a, b int64) int64 {
+	if a < 0 {
+		a = -a
+	}
+	if b < 0 {
+		b = -b
+	}
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}

@@ -266,6 +266,53 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 			t.BlockRaceFree, t.BlockRaceFreeIf, t.BlockRaceFreeWhen = need == AnyBlock, need, tests
 		}
 	}
+	// Global targets no two threads of the launch can race on, whatever
+	// their blocks: every pair of accesses, in any regions (barriers do
+	// not order blocks), meets at one thread only (launchproof.go).
+	for _, u := range vars {
+		if u.c.target == 0 || u.c.space != Global {
+			continue
+		}
+		var ws, rs []shape
+		ok := true
+		for _, a := range u.acc {
+			if a.escape || a.atomic != "" || bindsReference(a.ref) {
+				ok = false
+				break
+			}
+			sh, shaped := ix.shapeOf(a)
+			if !shaped {
+				ok = false
+				break
+			}
+			if a.write {
+				ws = append(ws, sh)
+			}
+			if a.read {
+				rs = append(rs, sh)
+			}
+		}
+		var tests []manifest.LaunchTest
+		for i := 0; ok && i < len(ws); i++ {
+			for j := i; ok && j < len(ws); j++ {
+				ts, proven := la.gridPair(ws[i], ws[j], sameSite(ws[i], ws[j]))
+				ok = proven
+				tests = addTests(tests, ts)
+			}
+			for _, rd := range rs {
+				if !ok {
+					break
+				}
+				ts, proven := la.gridPair(ws[i], rd, sameSite(ws[i], rd))
+				ok = proven
+				tests = addTests(tests, ts)
+			}
+		}
+		if ok && len(ws) > 0 {
+			t := &k.Targets[u.c.target-1]
+			t.GridRaceFree, t.GridRaceFreeWhen = true, tests
+		}
+	}
 	sort.Slice(k.Conditions, func(i, j int) bool {
 		a, b := k.Conditions[i], k.Conditions[j]
 		if a.Offset != b.Offset {

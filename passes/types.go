@@ -198,6 +198,11 @@ type Target struct {
 	// BlockRaceFreeWhen: tests of the launch the proof also needs
 	// (launchproof.go), with either of the two above.
 	BlockRaceFreeWhen []manifest.LaunchTest `json:"block_race_free_when,omitempty"`
+	// GridRaceFree (global targets): no two threads of the launch, in any
+	// blocks, touch one element of the variable where either writes it,
+	// when the tests GridRaceFreeWhen hold (launchproof.go).
+	GridRaceFree     bool                  `json:"grid_race_free,omitempty"`
+	GridRaceFreeWhen []manifest.LaunchTest `json:"grid_race_free_when,omitempty"`
 }
 
 // Unchecked is a variable ldcheck will not check, and why.

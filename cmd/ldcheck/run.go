@@ -173,7 +173,7 @@ func runRun(c *cli.Context) error {
 	l, argText := req.runtimeLaunch()
 	// A launch the build proved race-free runs as written, from the
 	// native module; without one, the checked module runs it once.
-	_, req.proven = gpuruntime.ProvenRaceFree(l)
+	_, req.proven = gpuruntime.Proven(l)
 	req.proven = req.proven && !req.unchecked && !req.det
 	b, bnotes, err := openBackend(req.dir, req.m, req.backend, req.moduleToLoad(c))
 	if err != nil && req.proven {

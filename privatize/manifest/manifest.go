@@ -255,6 +255,13 @@ type Target struct {
 	// BlockRaceFreeWhen: tests of the launch the proof also needs (all
 	// must hold), with either of the two above.
 	BlockRaceFreeWhen []LaunchTest `json:"block_race_free_when,omitempty"`
+	// GridRaceFree (global targets): the build proved that no two threads
+	// of the launch, whatever their blocks, touch one element of the
+	// variable where either writes it, when every test in
+	// GridRaceFreeWhen holds. A launch whose global targets all have it
+	// and whose shared targets are block race-free needs no check.
+	GridRaceFree     bool         `json:"grid_race_free,omitempty"`
+	GridRaceFreeWhen []LaunchTest `json:"grid_race_free_when,omitempty"`
 }
 
 // LaunchTest is a condition on a launch that a proof rests on, checked by
@@ -268,8 +275,9 @@ type LaunchTest struct {
 }
 
 // LaunchTerm is Coeff times the product of Factors, each "blockDim.x",
-// "blockDim.y", "blockDim.z" or "param:N" (the value of the kernel's
-// integer parameter N, counted from 0).
+// "blockDim.y", "blockDim.z", "gridDim.x" (.y, .z: grid tests only) or
+// "param:N" (the value of the kernel's integer parameter N, counted
+// from 0).
 type LaunchTerm struct {
 	Coeff   int64    `json:"coeff"`
 	Factors []string `json:"factors,omitempty"`
@@ -307,10 +315,10 @@ func termsString(ts []LaunchTerm) string {
 	return b.String()
 }
 
-// Eval computes the terms' sum, given the launch's block size and its
+// EvalTerms computes the terms' sum, given the launch's grid and block sizes and its
 // parameters' values (param(N) for "param:N"); ok is false for a factor
 // it cannot evaluate.
-func EvalTerms(ts []LaunchTerm, block [3]uint32, param func(int) (int64, bool)) (int64, bool) {
+func EvalTerms(ts []LaunchTerm, grid *[3]uint32, block [3]uint32, param func(int) (int64, bool)) (int64, bool) {
 	var sum int64
 	for _, t := range ts {
 		v := t.Coeff
@@ -323,6 +331,11 @@ func EvalTerms(ts []LaunchTerm, block [3]uint32, param func(int) (int64, bool)) 
 				x = int64(block[1])
 			case f == "blockDim.z":
 				x = int64(block[2])
+			case f == "gridDim.x" || f == "gridDim.y" || f == "gridDim.z":
+				if grid == nil {
+					return 0, false
+				}
+				x = int64(grid[f[len(f)-1]-'x'])
 			case strings.HasPrefix(f, "param:"):
 				n, err := strconv.Atoi(strings.TrimPrefix(f, "param:"))
 				if err != nil {
@@ -346,8 +359,13 @@ func EvalTerms(ts []LaunchTerm, block [3]uint32, param func(int) (int64, bool)) 
 // Holds evaluates t for a launch (see EvalTerms); a test it cannot
 // evaluate does not hold.
 func (t LaunchTest) Holds(block [3]uint32, param func(int) (int64, bool)) bool {
-	l, ok1 := EvalTerms(t.Left, block, param)
-	r, ok2 := EvalTerms(t.Right, block, param)
+	return t.HoldsIn(nil, block, param)
+}
+
+// HoldsIn is Holds for tests that may name gridDim (grid nil: they fail).
+func (t LaunchTest) HoldsIn(grid *[3]uint32, block [3]uint32, param func(int) (int64, bool)) bool {
+	l, ok1 := EvalTerms(t.Left, grid, block, param)
+	r, ok2 := EvalTerms(t.Right, grid, block, param)
 	if !ok1 || !ok2 {
 		return false
 	}

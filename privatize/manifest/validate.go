@@ -147,13 +147,17 @@ func (v *validator) kernel(i int, k *Kernel) {
 		}
 		v.check(t.BlockRaceFreeIf == "" || t.BlockRaceFreeIf == "block-2d" || t.BlockRaceFreeIf == "block-1d", "%s: block_race_free_if %q, want %q, %q or nothing", what, t.BlockRaceFreeIf, "block-2d", "block-1d")
 		v.check(len(t.BlockRaceFreeWhen) == 0 || t.BlockRaceFree || t.BlockRaceFreeIf != "", "%s: block_race_free_when without block_race_free or block_race_free_if", what)
-		for _, lt := range t.BlockRaceFreeWhen {
+		v.check(!t.GridRaceFree || t.Space == SpaceGlobal, "%s: grid_race_free on a %s target (global targets only)", what, t.Space)
+		v.check(len(t.GridRaceFreeWhen) == 0 || t.GridRaceFree, "%s: grid_race_free_when without grid_race_free", what)
+		for i, lt := range append(append([]LaunchTest{}, t.BlockRaceFreeWhen...), t.GridRaceFreeWhen...) {
+			grid := i >= len(t.BlockRaceFreeWhen)
 			for _, side := range [][]LaunchTerm{lt.Left, lt.Right} {
 				for _, term := range side {
 					for _, f := range term.Factors {
 						n, err := strconv.Atoi(strings.TrimPrefix(f, "param:"))
 						okParam := strings.HasPrefix(f, "param:") && err == nil && n >= 0 && n < len(k.Params)
-						v.check(f == "blockDim.x" || f == "blockDim.y" || f == "blockDim.z" || okParam, "%s: launch test %s: factor %q, want blockDim.x, .y, .z or param:N for a parameter", what, lt, f)
+						okGrid := grid && (f == "gridDim.x" || f == "gridDim.y" || f == "gridDim.z")
+						v.check(f == "blockDim.x" || f == "blockDim.y" || f == "blockDim.z" || okGrid || okParam, "%s: launch test %s: factor %q, want blockDim.x, .y, .z, gridDim's (grid tests) or param:N for a parameter", what, lt, f)
 					}
 				}
 			}
