@@ -422,7 +422,13 @@ func (la launchAtoms) gridPair(a, b shape, same bool) ([]manifest.LaunchTest, bo
 		mag  int64 // then the size of its numbers (n before 16*n)
 	}
 	var ds []digit
-	for idx, c := range fa {
+	idxs := make([]string, 0, len(fa))
+	for idx := range fa {
+		idxs = append(idxs, idx)
+	}
+	sort.Strings(idxs) // the tests in one order every build
+	for _, idx := range idxs {
+		c := fa[idx]
 		if len(c) == 0 {
 			return nil, false
 		}
