@@ -3,6 +3,11 @@
 // two-pass checking protocol, the device-side checking code (CUDA C,
 // embedded), the race model (Race, Access) and the traced rerun that
 // names a race's two statements (ExplainRaces); package report writes it.
+// What the build proved decides what runs (static.go): a launch whose
+// targets the manifest proves race-free for its sizes and arguments runs
+// once, as written; one whose targets are all free of races inside a
+// block skips the warp level; shared targets free of races inside a
+// block run uncopied at the warp level where every region runs once.
 //
 // It reads only the manifest and the compiled module of a build directory;
 // it must not import passes or privatize.

@@ -838,13 +838,8 @@ func pairProof(w, r shape) (need string, uses []*Node, conds []poly, ok bool) {
 	if found {
 		return AnyBlock, apartUses, apartConds, true
 	}
-	switch {
-	case covered["tid.x"] && covered["tid.y"] && covered["tid.z"]:
-		return AnyBlock, uses, ids, true
-	case covered["tid.x"] && covered["tid.y"]:
-		return FlatBlock, uses, ids, true
-	case covered["tid.x"]:
-		return LineBlock, uses, ids, true
+	if need, ok := coveredShape(covered); ok {
+		return need, uses, ids, true
 	}
 	return "", nil, nil, false
 }

@@ -4,7 +4,10 @@
 // __shared__ and module-scope variables, barriers, AP regions (the code
 // between barriers), target variables, atomics, regions that run once
 // (per variable, or by index proofs over the subscripts: disjoint.go, with
-// the run-time stride tests they need, Kernel.Conditions),
+// the run-time stride tests they need, Kernel.Conditions), targets no two
+// threads of a block, or of the grid, can race on (Target.BlockRaceFree,
+// GridRaceFree: onepass.go, with the tests of the launch the host makes
+// before it relies on them: launchproof.go),
 // the accesses a __threadfence() and an atomic ticket order (FenceOrder),
 // and unsupported constructs.
 //

@@ -212,25 +212,12 @@ func (la launchAtoms) launchCover(a, b shape, same bool) (string, []manifest.Lau
 		uses = append(uses, a.dims[d].uses...)
 		uses = append(uses, b.dims[d].uses...)
 	}
-	for _, at := range []string{"tid.x", "tid.y", "tid.z"} {
-		ba, okA := a.bounds[at]
-		bb, okB := b.bounds[at]
-		pinned := okA && okB && ba.hasHi && bb.hasHi && ba.lo.p.equal(ba.hi.p) && bb.lo.p.equal(bb.hi.p)
-		if pinned && (same || ba.lo.p.equal(bb.lo.p)) {
-			covered[at] = true
-			uses = append(uses, ba.lo.uses...)
-			uses = append(uses, bb.lo.uses...)
-		}
+	uses = append(uses, pinCover(a, b, same, covered)...)
+	need, ok := coveredShape(covered)
+	if !ok {
+		return "", nil, nil, false
 	}
-	switch {
-	case covered["tid.x"] && covered["tid.y"] && covered["tid.z"]:
-		return AnyBlock, tests, uses, true
-	case covered["tid.x"] && covered["tid.y"]:
-		return FlatBlock, tests, uses, true
-	case covered["tid.x"]:
-		return LineBlock, tests, uses, true
-	}
-	return "", nil, nil, false
+	return need, tests, uses, true
 }
 
 // blockPair proves that no two threads of a block meet at accesses a and

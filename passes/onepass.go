@@ -401,6 +401,19 @@ func pinnedCover(a, b shape, same bool) (string, []*Node, bool) {
 			uses = append(uses, b.dims[d].uses...)
 		}
 	}
+	uses = append(uses, pinCover(a, b, same, covered)...)
+	need, ok := coveredShape(covered)
+	if !ok {
+		return "", nil, false
+	}
+	return need, uses, true
+}
+
+// pinCover adds to covered the thread indexes the guards of a and b pin
+// to one value (the same for both, unless they are one access), and
+// returns the uniform references the pins read.
+func pinCover(a, b shape, same bool, covered map[string]bool) []*Node {
+	var uses []*Node
 	for _, at := range []string{"tid.x", "tid.y", "tid.z"} {
 		ba, okA := a.bounds[at]
 		bb, okB := b.bounds[at]
@@ -411,15 +424,21 @@ func pinnedCover(a, b shape, same bool) (string, []*Node, bool) {
 			uses = append(uses, bb.lo.uses...)
 		}
 	}
+	return uses
+}
+
+// coveredShape is the launch shape in which two threads that agree on the
+// covered indexes are one thread: the indexes not covered must be 0.
+func coveredShape(covered map[string]bool) (string, bool) {
 	switch {
 	case covered["tid.x"] && covered["tid.y"] && covered["tid.z"]:
-		return AnyBlock, uses, true
+		return AnyBlock, true
 	case covered["tid.x"] && covered["tid.y"]:
-		return FlatBlock, uses, true
+		return FlatBlock, true
 	case covered["tid.x"]:
-		return LineBlock, uses, true
+		return LineBlock, true
 	}
-	return "", nil, false
+	return "", false
 }
 
 // sameSite reports whether a and b are one access (a read and a write of
