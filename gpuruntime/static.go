@@ -302,7 +302,9 @@ func (l Launch) gridRaceFree(t manifest.Target) bool {
 // thread-private targets, with no tests.)
 func launchProven(l Launch) (string, bool) {
 	k := l.Kernel
-	if !k.Instrumented || len(k.Targets) == 0 {
+	if !k.Instrumented || len(k.Targets) == 0 || len(unproven1D(l)) > 0 {
+		// (A variable left unprivatized for 1-D launches is unchecked in
+		// this one: the run must say so, not call the kernel proven.)
 		return "", false
 	}
 	for _, s := range l.Sites {
