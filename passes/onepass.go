@@ -352,36 +352,6 @@ func bindsReference(ref *Node) bool {
 	return false
 }
 
-// writesApart proves that no two threads write one element at the write
-// accesses ws of one region (pairs of sites, and each site with itself),
-// and returns the launch shape the proof needs. Proofs that need a stride
-// nonzero at run time do not count.
-func writesApart(ws []shape, ix *indexer, reach *Reach) (string, bool) {
-	need := AnyBlock
-	var uses []*Node
-	for i := range ws {
-		for j := i; j < len(ws); j++ {
-			n, used, conds, ok := pairProof(ws[i], ws[j])
-			if !ok || len(conds) > 0 || n != AnyBlock {
-				// Pinned indexes may cover what the subscripts leave
-				// (newVel[4*tx] under ty == 0: any 2-D block).
-				if n2, used2, ok2 := pinnedCover(ws[i], ws[j], sameSite(ws[i], ws[j])); ok2 && (!ok || len(conds) > 0 || stricter(n2, n) == n && n2 != n) {
-					n, used, ok, conds = n2, used2, true, nil
-				}
-			}
-			if len(conds) > 0 {
-				ok = false
-			}
-			if !ok {
-				return "", false
-			}
-			need = stricter(need, n)
-			uses = append(uses, used...)
-		}
-	}
-	return need, ix.stable(uses, reach)
-}
-
 // pinnedCover proves that two threads touching one element at a and b
 // (one access when same) are one thread, from the thread indexes each
 // can differ in: none where the two subscripts are the same constant
