@@ -479,10 +479,16 @@ func (ix *indexer) shapeOf(a access) (shape, bool) {
 		}
 		break
 	}
-	if len(subs) == 0 {
-		return shape{}, false
-	}
 	sh := shape{bounds: map[string]bound{}, lv: cur}
+	if len(subs) == 0 {
+		// A scalar (or a whole array): one element, so only guards that
+		// pin the thread's index can say one thread touches it.
+		if isPointerOrArray(a.ref.Type) {
+			return shape{}, false
+		}
+		ix.guards(a.ref, sh.bounds)
+		return sh, len(sh.bounds) > 0
+	}
 	known := false
 	for _, s := range subs {
 		t, ok := ix.subscript(s)

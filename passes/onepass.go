@@ -139,6 +139,7 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 			if !ok {
 				return nil, nil, false
 			}
+			sh = sh.withFacts(ka.lastIteration(k, ix.u, a.ref, r))
 			if a.read {
 				rs = append(rs, sh)
 			}

@@ -305,10 +305,11 @@ func (rf *regionFlow) stmt(n *Node, in starts) starts {
 		in = through(init, in)
 		j := &jumps{breaks: starts{}, continues: starts{}, isLoop: true}
 		rf.stack = append(rf.stack, j)
-		head := in
+		head, back := in, starts{}
 		for {
 			out := rf.stmt(body, through(cond, head))
-			next := in.union(through(inc, out.union(j.continues)))
+			back = through(inc, out.union(j.continues))
+			next := in.union(back)
 			if next.equal(head) {
 				break
 			}
@@ -317,6 +318,10 @@ func (rf *regionFlow) stmt(n *Node, in starts) starts {
 		rf.stack = rf.stack[:len(rf.stack)-1]
 		if rf.infinite(n) {
 			return j.breaks
+		}
+		if entersOnce(rf.src, n) {
+			// Only an iteration's end reaches the exit test.
+			return through(cond, back).union(j.breaks)
 		}
 		return through(cond, head).union(j.breaks)
 	case "DoStmt":

@@ -12,7 +12,8 @@ __global__ void tiles(const float *in, float *out) {
   out[threadIdx.x] = t[127 - threadIdx.x];
 }
 
-// s[t] += v reads and writes s in region (1, 2); data is read and written
+// s[t] += v reads and writes s in region (1, 2) (the loop runs at least
+// once: no region (0, -1)); data is read and written
 // by the kernel, so level 1 keeps its second launch.
 __global__ void inplace(float *data) {
   __shared__ float s[128];
