@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"ldcheck/privatize/manifest"
 )
@@ -180,9 +181,12 @@ type checkRun struct {
 	aover   DevPtr
 	// compared is where level 2's checks add the bytes they compared.
 	compared DevPtr
-	ctxAddr  DevPtr
-	temp     []DevPtr
-	shared   Ctx // the shared-target table and scratch, for both levels
+	// failedTest: an int, the line of a test an index proof rests on that
+	// failed in a launch (LDC_TEST), 0 while none has.
+	failedTest DevPtr
+	ctxAddr    DevPtr
+	temp       []DevPtr
+	shared     Ctx // the shared-target table and scratch, for both levels
 	// sharedLaunch is the dynamic shared memory checked launches ask for
 	// when the copies live there (0: the kernel's own, l.Shared).
 	sharedLaunch int64
@@ -346,8 +350,13 @@ func (r *checkRun) run() (*Result, error) {
 		needBlock = false
 	}
 	noWarpWhy, noWarp := warpLevelProven(l, r.wantsAtomicPlain())
-	if noWarp {
-		r.res.Notes = append(r.res.Notes, noWarpWhy)
+	// A proof that rests on tests in the kernel holds for this launch once
+	// its run found none failing: level 1's (every block, as it runs), or
+	// a plain run's where there is no level 1. If one failed, level 2
+	// checks the blocks as if there were no proof.
+	tested := noWarp && len(l.testedTargets()) > 0
+	if tested {
+		noWarpWhy += fmt.Sprintf(" (for %s, where its strides are not 0: the kernel tested them as it ran, and none was)", strings.Join(l.testedTargets(), ", "))
 	}
 	if needBlock {
 		if err := r.levelBlock(); err != nil {
@@ -356,7 +365,15 @@ func (r *checkRun) run() (*Result, error) {
 		if len(r.res.Races) > 0 && len(r.blockRW) == 0 && !opt.All {
 			return r.res, r.collectOutputs()
 		}
+		if tested {
+			failed, err := r.testFailed()
+			if err != nil {
+				return nil, err
+			}
+			noWarp = !failed
+		}
 		if noWarp {
+			r.res.Notes = append(r.res.Notes, noWarpWhy)
 			// Level 1 left U, the merged writes of every block, in the
 			// buffers: the kernel's outputs where no race was found. Its
 			// read-write differences stand: no race inside a block can
@@ -371,12 +388,30 @@ func (r *checkRun) run() (*Result, error) {
 		}
 	}
 	if noWarp {
-		// Nothing to check at either level: one plain run for the outputs.
-		r.res.Levels = []string{"static"}
-		if err := r.phase(provenPhase, func() error { return r.launch(ModePlain, 0, 0) }); err != nil {
+		// Nothing to check at either level: one plain run for the outputs
+		// (and the tests, where the proof has some).
+		name := provenPhase
+		if tested {
+			name = "kernel (run once, testing the strides of the proof)"
+		}
+		if err := r.phase(name, func() error { return r.launch(ModePlain, 0, 0) }); err != nil {
 			return nil, err
 		}
-		return r.res, r.collectOutputs()
+		failed := false
+		if tested {
+			var err error
+			if failed, err = r.testFailed(); err != nil {
+				return nil, err
+			}
+		}
+		if !failed {
+			r.res.Levels = []string{"static"}
+			r.res.Notes = append(r.res.Notes, noWarpWhy)
+			return r.res, r.collectOutputs()
+		}
+		if err := r.restoreAll(); err != nil {
+			return nil, err
+		}
 	}
 	pristine := r.pristineLevel2()
 	if err := r.levelWarp(len(r.blockRW) > 0 || pristine, pristine); err != nil {
@@ -385,6 +420,22 @@ func (r *checkRun) run() (*Result, error) {
 	r.confirmBlockRW()
 	r.firstRegionOnly()
 	return r.res, r.collectOutputs()
+}
+
+// testFailed reads whether a test an index proof rests on failed in the
+// launches so far, and notes it: the proof is not relied on.
+func (r *checkRun) testFailed() (bool, error) {
+	raw := make([]byte, 8)
+	if err := r.b.Read(raw, r.failedTest); err != nil {
+		return false, err
+	}
+	line := int32(binary.LittleEndian.Uint32(raw))
+	if line == 0 {
+		return false, nil
+	}
+	r.res.Notes = append(r.res.Notes, fmt.Sprintf("the build proved %s free of races inside a block only where a stride is not 0, and in this launch it was 0 at line %d: the warp level checked the blocks",
+		strings.Join(r.l.testedTargets(), ", "), line))
+	return true, nil
 }
 
 // runUnchecked runs the kernel once, as a plain launch: it was not
@@ -498,6 +549,7 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 	c := Ctx{Mode: mode, Pass: pass, AtomicMode: atomicMode}
 	c.AtomicLog, c.AtomicOverflow, c.AtomicSlots = uint64(r.alog), uint64(r.aover), int32(r.atomicSlots)
 	c.Records, c.NRecords, c.MaxRecords = uint64(r.records), uint64(r.nrec), maxRecords
+	c.FailedTest = uint64(r.failedTest)
 	if mode == ModeReplay {
 		c.Compared = uint64(r.compared)
 	}

@@ -33,6 +33,7 @@ type Ctx struct {
 	SharedDirect        uint32 // shared targets run uncopied (bit i: target i)
 	DynOffset           uint64
 	Compared            uint64 // level 2 adds the bytes its checks compared here
+	FailedTest          uint64 // int *: the line of a failed LDC_COND or LDC_TEST, 0 none
 	Det                 Det
 	Ap                  Ap
 	Iw                  Iw
@@ -103,7 +104,7 @@ const (
 	// FirstAtomicSlots is the atomic log's first room per thread; a
 	// kernel that needs more is run again with what it asked for.
 	FirstAtomicSlots = 16
-	CtxSize          = 1632
+	CtxSize          = 1640
 	RecordSize       = 56
 	TraceEntrySize   = 24
 )

@@ -170,7 +170,8 @@ func (r *checkRun) setupSharedCopies() error {
 
 // setupLogs allocates what the kernel and the checks write for the host:
 // the race records and their counts, the log of the atomics' results,
-// its overflow count and the bytes level 2 compared.
+// its overflow count, the bytes level 2 compared and the line of a
+// failed test a proof rests on.
 func (r *checkRun) setupLogs() error {
 	k := r.l.Kernel
 	var err error
@@ -191,6 +192,12 @@ func (r *checkRun) setupLogs() error {
 		return err
 	}
 	if r.compared, err = r.alloc(8); err != nil {
+		return err
+	}
+	if r.failedTest, err = r.alloc(8); err != nil {
+		return err
+	}
+	if err := r.b.Memset(r.failedTest, 0, 8); err != nil {
 		return err
 	}
 	return r.b.Memset(r.aover, 0, 8)

@@ -243,7 +243,8 @@ func (r *checkRun) uncopiedShared() uint32 {
 		if t.Space != manifest.SpaceShared {
 			continue
 		}
-		if l.blockRaceFree(t) {
+		if l.blockRaceFree(t) && !t.BlockRaceFreeTested {
+			// (A tested proof's failing test keeps a region's second pass.)
 			mask |= 1 << i
 			names = append(names, t.Name)
 		}
@@ -274,6 +275,18 @@ func warpLevelProven(l Launch, atomicPlain bool) (string, bool) {
 		names = append(names, t.Name)
 	}
 	return fmt.Sprintf("no check inside blocks (warp level): the build proved that no two threads of a block touch one element of %s where either writes it, in any region", strings.Join(names, ", ")), true
+}
+
+// testedTargets names the targets whose block race-free proof, which
+// this launch relies on, also rests on tests the kernel makes as it runs.
+func (l Launch) testedTargets() []string {
+	var names []string
+	for _, t := range l.Kernel.Targets {
+		if t.BlockRaceFreeTested && l.blockRaceFree(t) && !(t.Private && l.oneD()) {
+			names = append(names, t.Name)
+		}
+	}
+	return names
 }
 
 // gridRaceFree reports whether the build proved, for this launch, that
@@ -315,7 +328,8 @@ func launchProven(l Launch) (string, bool) {
 	var shared, global []string
 	for _, t := range k.Targets {
 		switch {
-		case t.Space == manifest.SpaceShared && l.blockRaceFree(t):
+		case t.Space == manifest.SpaceShared && l.blockRaceFree(t) && !t.BlockRaceFreeTested:
+			// (A proof tested in the kernel needs an instrumented run.)
 			shared = append(shared, t.Name)
 		case t.Space == manifest.SpaceGlobal && l.gridRaceFree(t):
 			global = append(global, t.Name)

@@ -495,7 +495,8 @@ func TestIndexProofs(t *testing.T) {
 // proves no two threads of a block race on (Target.BlockRaceFree /
 // BlockRaceFreeIf), and for which launch shapes. Written by hand: every
 // "unproven" below is a kernel where a proof would be wrong (a race
-// inside the block), or one the proofs do not reach.
+// inside the block), or one the proofs do not reach. "tested": the proof
+// also needs strides nonzero, tested where the accesses run.
 func TestRaceFreeTargets(t *testing.T) {
 	lib := loadClang(t)
 	a := analyze(t, lib, "../testdata/kernels/race_free.cu")
@@ -518,6 +519,9 @@ func TestRaceFreeTargets(t *testing.T) {
 		{"global_own", "g", passes.LineBlock},
 		{"rows", "out", passes.FlatBlock + " when |param:1| >= blockDim.x"},
 		{"halo32", "s", passes.LineBlock + " when 33 - blockDim.x >= 1"},
+		{"blelloch", "s", passes.LineBlock + " when 257 - blockDim.x >= 1 tested"}, // s[t + 256] beside s[511]
+		{"blelloch", "total", passes.LineBlock},
+		{"blelloch_break", "s", "unproven"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.kernel+"/"+tc.target, func(t *testing.T) {
@@ -539,6 +543,9 @@ func TestRaceFreeTargets(t *testing.T) {
 						sep = " when "
 					}
 					got += sep + lt.String()
+				}
+				if tg.BlockRaceFreeTested {
+					got += " tested"
 				}
 				if got != tc.want {
 					t.Errorf("%s: %q, want %q", tc.target, got, tc.want)

@@ -223,16 +223,19 @@ func (la launchAtoms) launchCover(a, b shape, same bool) (string, []manifest.Lau
 // blockPair proves that no two threads of a block meet at accesses a and
 // b where one writes: of the proofs that hold, one without launch tests
 // if any (the loosest shape), else the loosest with the fewest tests;
-// with the uniform references it read.
-func (la launchAtoms) blockPair(a, b shape) (string, []manifest.LaunchTest, []*Node, bool) {
+// with the uniform references it read. A proof that needs strides
+// nonzero where the accesses run (conds, tested in the kernel) is taken
+// only where no other holds.
+func (la launchAtoms) blockPair(a, b shape) (string, []manifest.LaunchTest, []poly, []*Node, bool) {
 	type cand struct {
 		need  string
 		tests []manifest.LaunchTest
 		uses  []*Node
 	}
 	var cs []cand
-	if n, used, conds, ok := pairProof(a, b); ok && len(conds) == 0 {
-		cs = append(cs, cand{n, nil, used})
+	n0, used0, conds0, ok0 := pairProof(a, b)
+	if ok0 && len(conds0) == 0 {
+		cs = append(cs, cand{n0, nil, used0})
 	}
 	if n, used, ok := pinnedCover(a, b, sameSite(a, b)); ok {
 		cs = append(cs, cand{n, nil, used})
@@ -244,7 +247,10 @@ func (la launchAtoms) blockPair(a, b shape) (string, []manifest.LaunchTest, []*N
 		cs = append(cs, cand{n, tests, used})
 	}
 	if len(cs) == 0 {
-		return "", nil, nil, false
+		if ok0 {
+			return n0, nil, conds0, used0, true
+		}
+		return "", nil, nil, nil, false
 	}
 	// Tests no launch passes are dropped (a pair "apart" only when
 	// blockDim.y <= 0): they must hold for one-thread blocks and large
@@ -269,9 +275,12 @@ func (la launchAtoms) blockPair(a, b shape) (string, []manifest.LaunchTest, []*N
 		}
 	}
 	if !found {
-		return "", nil, nil, false
+		if ok0 {
+			return n0, nil, conds0, used0, true
+		}
+		return "", nil, nil, nil, false
 	}
-	return best.need, best.tests, best.uses, true
+	return best.need, best.tests, nil, best.uses, true
 }
 
 // addTests appends the tests of ts not yet in list.

@@ -236,6 +236,7 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 		need, ok := AnyBlock, true
 		var tests []manifest.LaunchTest
 		var uses []*Node
+		var conds []Condition
 		for _, r := range k.Regions {
 			if !ok || !any(u.writes, r) {
 				continue
@@ -255,16 +256,37 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 				if !ok {
 					break
 				}
-				n, ts, used, proven := la.blockPair(pr[0], pr[1])
+				n, ts, cs, used, proven := la.blockPair(pr[0], pr[1])
 				ok = proven
 				need = stricter(need, n)
 				tests = addTests(tests, ts)
 				uses = append(uses, used...)
+				// Strides the proof needs nonzero are tested where both
+				// accesses run (LDC_TEST): a launch where one is 0 is
+				// flagged and checked in full.
+				for _, c := range cs {
+					text, rendered := condText(c, names)
+					if !rendered || pr[0].lv.InMacro || pr[1].lv.InMacro {
+						ok = false
+						break
+					}
+					for _, lv := range []*Node{pr[0].lv, pr[1].lv} {
+						conds = append(conds, Condition{Line: lv.Pos.Line, Offset: lv.Pos.Offset, End: lv.Pos.End, Expr: text, Target: true})
+					}
+				}
 			}
 		}
 		if ok && ix.stable(uses, k.reach) {
 			t := &k.Targets[u.c.target-1]
 			t.BlockRaceFree, t.BlockRaceFreeIf, t.BlockRaceFreeWhen = need == AnyBlock, need, tests
+			t.BlockRaceFreeTested = len(conds) > 0
+			for _, c := range conds {
+				// (A region's test at the same access flags the launch too.)
+				if region := (Condition{Line: c.Line, Offset: c.Offset, End: c.End, Expr: c.Expr}); !seenCond[region] && !seenCond[c] {
+					seenCond[c] = true
+					k.Conditions = append(k.Conditions, c)
+				}
+			}
 		}
 	}
 	// Global targets no two threads of the launch can race on, whatever

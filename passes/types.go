@@ -172,11 +172,16 @@ type Region struct {
 // Condition is a test an index proof needs where an access runs: Expr
 // (a C expression of the kernel's variables) is not 0 at the element
 // accessed at [Offset, End) of the kernel's file.
+//
+// A region's one-pass proof keeps the region's second pass where the test
+// fails (LDC_COND); a target's race-free proof (Target set) only flags the
+// launch (LDC_TEST), whose checks then do not rely on the proof.
 type Condition struct {
 	Line   int    `json:"line"`
 	Offset int    `json:"offset"`
 	End    int    `json:"end"`
 	Expr   string `json:"expr"`
+	Target bool   `json:"target,omitempty"`
 }
 
 // Target is a variable that may race and will be privatized.
@@ -198,6 +203,10 @@ type Target struct {
 	// BlockRaceFreeWhen: tests of the launch the proof also needs
 	// (launchproof.go), with either of the two above.
 	BlockRaceFreeWhen []manifest.LaunchTest `json:"block_race_free_when,omitempty"`
+	// BlockRaceFreeTested: the proof also needs strides nonzero where the
+	// accesses run (Kernel.Conditions with Target set): the instrumented
+	// kernel tests them and flags a launch where one failed.
+	BlockRaceFreeTested bool `json:"block_race_free_tested,omitempty"`
 	// GridRaceFree (global targets): no two threads of the launch, in any
 	// blocks, touch one element of the variable where either writes it,
 	// when the tests GridRaceFreeWhen hold (launchproof.go).

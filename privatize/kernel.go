@@ -339,7 +339,11 @@ func (kr *kernelRewrite) hookEdits(sharedOrder []*passes.Node) (own, foreign edi
 	// Accesses whose region runs once only if a stride is not 0 test it
 	// there (passes.Condition), outside every other wrapper.
 	for _, c := range kr.k.Conditions {
-		own.insert(c.Offset, "(LDC_COND("+c.Expr+"), ", -3000)
+		macro := "LDC_COND("
+		if c.Target {
+			macro = fmt.Sprintf("LDC_TEST(%d, ", c.Line)
+		}
+		own.insert(c.Offset, "("+macro+c.Expr+"), ", -3000)
 		own.insert(c.End, ")", 3000)
 	}
 	// Accesses to shared targets are traced too (the tracing module only).

@@ -299,6 +299,9 @@ struct ldc_ctx {
   // Level 2 adds the bytes its region-end checks compared here (one add
   // per block, at its end): the run's "bytes compared" counts them too.
   unsigned long long *compared;
+  // A test an index proof rests on (LDC_COND, LDC_TEST) failed in this
+  // launch: the line of one such test, 0 while none has.
+  int *failed_test;
   struct ldc_det det;
   struct ldc_ap ap;
   struct ldc_iw iw;
@@ -339,7 +342,7 @@ __constant__ struct ldc_ctx ldc_g;
   X(segs.nseg) X(segs.pristine) X(shared_scratch) X(shared_per_block) \
   X(shared_off) X(shared_bytes) X(nshared) X(atomic_mode) X(atomic_log) \
   X(atomic_overflow) X(records) X(nrecords) X(max_records) X(trace) X(ntrace) \
-  X(max_trace) X(atomic_slots) X(shared_in_dyn) X(shared_direct) X(dyn_offset) X(compared) \
+  X(max_trace) X(atomic_slots) X(shared_in_dyn) X(shared_direct) X(dyn_offset) X(compared) X(failed_test) \
   X(det.on) X(ap.keys) X(ap.vals) X(ap.mask) X(ap.full) X(iw.scratch) \
   X(iw.per_block) X(iw.dyn_offset) X(iw.clocks) X(iw.off) X(iw.gkeys) X(iw.gvals) X(iw.gmask) X(iw.gfull) X(iw.on) X(iw.in_dyn)
 #define LDC_CTX_OFFSET(f) ((unsigned long long)__builtin_offsetof(struct ldc_ctx, f)),
@@ -2172,7 +2175,16 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
 #define LDC_SELF() struct ldc_thread ldc_plain_t; struct ldc_thread &ldc_t = *ldc_self(&ldc_plain_t)
 // LDC_COND(c) wraps an access whose region runs once only if c is not 0
 // there (an index proof's stride: passes.Condition).
-#define LDC_COND(c) (ldc_t.cond &= ((c) != 0))
+#define LDC_COND(c) (ldc_t.cond &= ldc_test((c) != 0, 0))
+// LDC_TEST(line, c) wraps an access whose target the build proved free of
+// races inside a block only if c is not 0 there (passes.Condition with
+// Target): a launch that finds it 0 is flagged, and the host does not
+// rely on the proof for it.
+#define LDC_TEST(line, c) ((void)ldc_test((c) != 0, line))
+static __device__ LDC_ENGINE __forceinline__ int ldc_test(int ok, int line) {
+  if (!ok && ldc_g.failed_test) atomicMax(ldc_g.failed_test, line > 0 ? line : 1);
+  return ok;
+}
 
 #define LDC_BARRIER(K, ID)                                      \
   do {                                                          \

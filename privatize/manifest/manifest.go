@@ -255,6 +255,12 @@ type Target struct {
 	// BlockRaceFreeWhen: tests of the launch the proof also needs (all
 	// must hold), with either of the two above.
 	BlockRaceFreeWhen []LaunchTest `json:"block_race_free_when,omitempty"`
+	// BlockRaceFreeTested: the proof also rests on tests the instrumented
+	// kernel makes where the accesses run (a stride not 0); a launch in
+	// which one failed says so (the context's failed_test), and its
+	// checks must not rely on the proof. A run of the native module
+	// cannot rely on it at all.
+	BlockRaceFreeTested bool `json:"block_race_free_tested,omitempty"`
 	// GridRaceFree (global targets): the build proved that no two threads
 	// of the launch, whatever their blocks, touch one element of the
 	// variable where either writes it, when every test in

@@ -147,6 +147,7 @@ func (v *validator) kernel(i int, k *Kernel) {
 		}
 		v.check(t.BlockRaceFreeIf == "" || t.BlockRaceFreeIf == "block-2d" || t.BlockRaceFreeIf == "block-1d", "%s: block_race_free_if %q, want %q, %q or nothing", what, t.BlockRaceFreeIf, "block-2d", "block-1d")
 		v.check(len(t.BlockRaceFreeWhen) == 0 || t.BlockRaceFree || t.BlockRaceFreeIf != "", "%s: block_race_free_when without block_race_free or block_race_free_if", what)
+		v.check(!t.BlockRaceFreeTested || t.BlockRaceFree || t.BlockRaceFreeIf != "", "%s: block_race_free_tested without block_race_free or block_race_free_if", what)
 		v.check(!t.GridRaceFree || t.Space == SpaceGlobal, "%s: grid_race_free on a %s target (global targets only)", what, t.Space)
 		v.check(len(t.GridRaceFreeWhen) == 0 || t.GridRaceFree, "%s: grid_race_free_when without grid_race_free", what)
 		for i, lt := range append(append([]LaunchTest{}, t.BlockRaceFreeWhen...), t.GridRaceFreeWhen...) {

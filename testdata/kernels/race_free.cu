@@ -163,3 +163,62 @@ __global__ void halo32(const float *in, float *out) {
   __syncthreads();
   out[t] = s[t] + s[t + 2];
 }
+
+// Blelloch's up-sweep and down-sweep over 2 * 256 ints. Between barriers,
+// level d has threads t < d add s[step*(2t+1)-1] into s[step*(2t+2)-1]:
+// apart while step is not 0 (tested as the kernel runs). The region that
+// leaves the up-sweep runs its last level, d == 1: thread 0 alone, which
+// then reads and clears the root (total, a scalar under t == 0).
+__global__ void blelloch(const int *in, int *out) {
+  __shared__ int s[512];
+  __shared__ int total;
+  int t = threadIdx.x;
+  s[t] = in[t];
+  s[t + 256] = in[t + 256];
+  int step = 1;
+  for (int d = 256; d > 0; d >>= 1) {
+    __syncthreads();
+    if (t < d)
+      s[step * (2 * t + 2) - 1] += s[step * (2 * t + 1) - 1];
+    step <<= 1;
+  }
+  if (t == 0) {
+    total = s[511];
+    s[511] = 0;
+  }
+  for (int d = 1; d < 512; d <<= 1) {
+    step >>= 1;
+    __syncthreads();
+    if (t < d) {
+      int l = s[step * (2 * t + 1) - 1];
+      s[step * (2 * t + 1) - 1] = s[step * (2 * t + 2) - 1];
+      s[step * (2 * t + 2) - 1] += l;
+    }
+  }
+  __syncthreads();
+  out[t] = s[t] + total;
+  out[t + 256] = s[t + 256] + total;
+}
+
+// The same without the test's premise: the up-sweep's last level is not
+// alone (the loop may stop early, with a break), so thread 0's clear of
+// the root can meet another thread's add.
+__global__ void blelloch_break(const int *in, int *out, int stop) {
+  __shared__ int s[512];
+  int t = threadIdx.x;
+  s[t] = in[t];
+  s[t + 256] = in[t + 256];
+  int step = 1;
+  for (int d = 256; d > 0; d >>= 1) {
+    __syncthreads();
+    if (t < d)
+      s[step * (2 * t + 2) - 1] += s[step * (2 * t + 1) - 1];
+    step <<= 1;
+    if (d == stop)
+      break;
+  }
+  if (t == 0)
+    s[511] = 0;
+  __syncthreads();
+  out[t] = s[t];
+}
