@@ -522,6 +522,8 @@ func TestRaceFreeTargets(t *testing.T) {
 		{"blelloch", "s", passes.LineBlock + " when 257 - blockDim.x >= 1 tested"}, // s[t + 256] beside s[511]
 		{"blelloch", "total", passes.LineBlock},
 		{"blelloch_break", "s", "unproven"},
+		{"labeled", "acc", passes.LineBlock},
+		{"relabeled", "acc", "unproven"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.kernel+"/"+tc.target, func(t *testing.T) {

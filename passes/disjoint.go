@@ -87,6 +87,18 @@ func (p poly) times(q poly) poly {
 	return r.plus(poly{}, 1)
 }
 
+// String writes p canonically: its monomials in order, each "c*m".
+func (p poly) String() string {
+	monos := make([]string, 0, len(p))
+	for m, c := range p {
+		if c != 0 {
+			monos = append(monos, fmt.Sprintf("%d*%s", c, m))
+		}
+	}
+	sort.Strings(monos)
+	return strings.Join(monos, "+")
+}
+
 func (p poly) constant() (int64, bool) {
 	for m := range p {
 		if m != "" {
@@ -335,6 +347,10 @@ type indexer struct {
 	u      *uniformVars
 	single map[string]*Node
 	macro  map[*Node]string // operators a macro's body spells (macroOperators)
+	// readOnly: global variables (pointer parameters, __device__ arrays)
+	// the kernel never writes. An element of one at a uniform index is
+	// the same value for every thread (cc[rowlab[i] * K + t]).
+	readOnly map[string]bool
 }
 
 // op is n's operator, read from the macro's body where n has no text.
@@ -379,6 +395,22 @@ func (ix *indexer) poly(n *Node, depth int) (term, bool) {
 			}
 		}
 		return term{}, false
+	case "ArraySubscriptExpr":
+		// An element of a read-only array at a uniform index: one atom,
+		// named by the array and the index (the same in both accesses
+		// only if the index is: the stability check sees its uses).
+		if len(n.Children) != 2 || !integerType(n.Type) {
+			return term{}, false
+		}
+		base := stripCasts(n.Children[0])
+		if base == nil || base.Kind != "DeclRefExpr" || !ix.readOnly[base.Ref] {
+			return term{}, false
+		}
+		idx, ok := ix.poly(n.Children[1], depth+1)
+		if th, _, split := idx.p.split(); !ok || !split || len(th) > 0 {
+			return term{}, false
+		}
+		return term{p: poly{"ld:" + base.Ref + "[" + idx.p.String() + "]": 1}, uses: idx.uses}, true
 	case "DeclRefExpr":
 		if ix.u.uniform[n.Ref] {
 			return term{p: poly{"u:" + n.Ref: 1}, uses: []*Node{n}}, true

@@ -104,7 +104,7 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 		}
 		return false
 	}
-	ix := &indexer{u: findUniform(ka.fn), single: singleDefinitions(ka.fn.Body), macro: macroOperators(ka.unit, ka.fn.Body)}
+	ix := &indexer{u: findUniform(ka.fn), single: singleDefinitions(ka.fn.Body), macro: macroOperators(ka.unit, ka.fn.Body), readOnly: ka.readOnlyGlobals()}
 	// A condition names the kernel's variables where the access is: only
 	// names declared once in the kernel stand for one variable there.
 	names, count := map[string]string{}, map[string]int{}
@@ -343,6 +343,27 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 		}
 		return a.Expr < b.Expr
 	})
+}
+
+// readOnlyGlobals lists the global variables the kernel (and the device
+// functions it calls) reads but never writes, by any access, atomic or
+// escape the targets pass saw. Launches give each pointer argument its own
+// buffer, so no write through another name reaches them.
+func (ka *kernelAnalysis) readOnlyGlobals() map[string]bool {
+	ro := map[string]bool{}
+	for _, c := range ka.candidates {
+		if c.space != Global {
+			continue
+		}
+		written := false
+		for _, a := range c.accesses {
+			written = written || a.write || a.atomic != "" || (a.escape && !c.constElem)
+		}
+		if !written && len(c.accesses) > 0 {
+			ro[c.key] = true
+		}
+	}
+	return ro
 }
 
 // bindsReference reports whether the value at ref, past the operations

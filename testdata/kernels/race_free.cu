@@ -222,3 +222,29 @@ __global__ void blelloch_break(const int *in, int *out, int stop) {
   __syncthreads();
   out[t] = s[t];
 }
+
+// A row chosen by a label the kernel only reads: every thread of the block
+// reads the same lab[b], so row * 8 + t is one element a thread.
+__global__ void labeled(const int *lab, float *sums) {
+  __shared__ float acc[64];
+  int t = threadIdx.x;
+  if (t < 8)
+    acc[lab[blockIdx.x] * 8 + t] += 1.0f;
+  __syncthreads();
+  if (t < 64)
+    sums[blockIdx.x * 64 + t] = acc[t];
+}
+
+// The same with labels the kernel also writes: thread 0 may change
+// lab[b] between two threads' reads, so they need not agree.
+__global__ void relabeled(int *lab, float *sums) {
+  __shared__ float acc[64];
+  int t = threadIdx.x;
+  if (t == 0)
+    lab[blockIdx.x] = (lab[blockIdx.x] + 1) % 8;
+  if (t < 8)
+    acc[lab[blockIdx.x] * 8 + t] += 1.0f;
+  __syncthreads();
+  if (t < 64)
+    sums[blockIdx.x * 64 + t] = acc[t];
+}
