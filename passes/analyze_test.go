@@ -524,6 +524,8 @@ func TestRaceFreeTargets(t *testing.T) {
 		{"blelloch_break", "s", "unproven"},
 		{"labeled", "acc", passes.LineBlock},
 		{"relabeled", "acc", "unproven"},
+		{"bias_row", "w", passes.FlatBlock + " when |16| >= blockDim.x & 17 - blockDim.x >= 1"},
+		{"bias_overlap", "w", "unproven"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.kernel+"/"+tc.target, func(t *testing.T) {

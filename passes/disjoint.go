@@ -659,31 +659,51 @@ func (ix *indexer) guard(c *Node, holds bool, bounds map[string]bound) {
 // other (want says which ends are needed: lo, hi).
 func span(d term, bounds map[string]bound, needLo, needHi bool) (lo, hi term, ok bool) {
 	th, uni, ok := d.p.split()
-	if !ok || len(th) > 1 {
+	if !ok {
 		return term{}, term{}, false
 	}
+	// Each thread index adds its own interval (the indexes are bounded
+	// one by one, so the sum's interval is the sum of theirs).
 	lo, hi = term{p: uni, uses: d.uses}, term{p: uni, uses: d.uses}
-	for at, k := range th {
+	hiKnown := true
+	atoms := make([]string, 0, len(th))
+	for at := range th {
+		atoms = append(atoms, at)
+	}
+	sort.Strings(atoms)
+	add := func(t *term, b term, k int64) {
+		t.p = t.p.plus(b.p.times(polyConst(k)), 1)
+		t.uses = append(append([]*Node{}, t.uses...), b.uses...)
+	}
+	for _, at := range atoms {
+		k := th[at]
 		bd, seen := bounds[at]
 		if !seen {
 			bd = bound{lo: term{p: poly{}}}
 		}
 		small, large, hasLarge := bd.lo, bd.hi, bd.hasHi
 		if k < 0 {
-			if needLo && !hasLarge {
-				return term{}, term{}, false
+			small, large = large, small // the largest index gives the lowest value
+			if !hasLarge {
+				if needLo {
+					return term{}, term{}, false
+				}
+				add(&hi, large, k)
+				continue
 			}
-			lo = term{uni.plus(large.p.times(polyConst(k)), 1), append(append([]*Node{}, d.uses...), large.uses...)}
-			hi = term{uni.plus(small.p.times(polyConst(k)), 1), append(append([]*Node{}, d.uses...), small.uses...)}
-			return lo, hi, true
+			add(&lo, small, k)
+			add(&hi, large, k)
+			continue
 		}
-		if needHi && !hasLarge {
-			return term{}, term{}, false
-		}
-		lo = term{uni.plus(small.p.times(polyConst(k)), 1), append(append([]*Node{}, d.uses...), small.uses...)}
+		add(&lo, small, k)
 		if hasLarge {
-			hi = term{uni.plus(large.p.times(polyConst(k)), 1), append(append([]*Node{}, d.uses...), large.uses...)}
+			add(&hi, large, k)
+		} else {
+			hiKnown = false
 		}
+	}
+	if needHi && !hiKnown {
+		return term{}, term{}, false
 	}
 	return lo, hi, true
 }

@@ -114,7 +114,10 @@ func (la launchAtoms) launchApart(a, b shape) ([]manifest.LaunchTest, []*Node, b
 			if !ok1 || !ok2 {
 				continue
 			}
-			gap := lo.p.plus(hi.p, -1)
+			gap, low := lowestBlock(lo.p.plus(hi.p, -1))
+			if !low {
+				continue
+			}
 			uses := append(append([]*Node{}, hi.uses...), lo.uses...)
 			if v, ok := gap.constant(); ok {
 				if v > 0 {
@@ -131,6 +134,35 @@ func (la launchAtoms) launchApart(a, b shape) ([]manifest.LaunchTest, []*Node, b
 		}
 	}
 	return found, foundUses, found != nil
+}
+
+// lowestBlock is p in block 0 where no other block has it smaller: both
+// accesses run in one block, so a gap that only grows with blockIdx holds
+// in every block once it holds in the first (block 0's bias row w[j]
+// against the rows w[(1 + blockIdx.x * R + r) * H + j]). Every monomial
+// naming blockIdx must have a positive coefficient and name nothing that
+// can be negative (only blockIdx, blockDim and gridDim).
+func lowestBlock(p poly) (poly, bool) {
+	out := poly{}
+	for m, c := range p {
+		named, other := false, false
+		for _, a := range strings.Split(m, "*") {
+			switch {
+			case strings.HasPrefix(a, "blockIdx."):
+				named = true
+			case strings.HasPrefix(a, "blockDim.") || strings.HasPrefix(a, "gridDim."):
+			case a != "":
+				other = true
+			}
+		}
+		switch {
+		case !named:
+			out[m] += c
+		case other || c < 0:
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // launchCover proves that two threads touching one element at a and b

@@ -248,3 +248,24 @@ __global__ void relabeled(int *lab, float *sums) {
   if (t < 64)
     sums[blockIdx.x * 64 + t] = acc[t];
 }
+
+// Rows of 16 weights, one thread each, from row 1; block 0's first row of
+// threads also updates the bias row w[0..15]: below every block's rows
+// (blockIdx only moves them up) when the block is at most 16 wide.
+__global__ void bias_row(float *w) {
+  int j = threadIdx.x, r = threadIdx.y;
+  int i = (1 + blockIdx.x * 4 + r) * 16 + j;
+  w[i] += 1.0f;
+  if (blockIdx.x == 0 && r == 0)
+    w[j] += 1.0f;
+}
+
+// Rows from 0: block 0's row 0 is the bias row, reversed, so thread
+// (15 - j, 0) updates the element thread (j, 0) does.
+__global__ void bias_overlap(float *w) {
+  int j = threadIdx.x, r = threadIdx.y;
+  int i = (blockIdx.x * 4 + r) * 16 + j;
+  w[i] += 1.0f;
+  if (blockIdx.x == 0 && r == 0)
+    w[15 - j] += 1.0f;
+}
