@@ -112,6 +112,7 @@ func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOpt
 	if m.PTX != "" {
 		b.Notes = append(b.Notes, compileDet(ctx, dir, m, opt, nvcc, arch, std, user)...)
 		b.Notes = append(b.Notes, compileIntraWarp(ctx, dir, m, opt, nvcc, arch, std, user)...)
+		b.Notes = append(b.Notes, compileBlockOnly(ctx, dir, m, opt, nvcc, arch, std, user)...)
 	}
 	if len(m.Sites) > 0 {
 		b.Notes = append(b.Notes, compileTrace(ctx, dir, m, opt, nvcc, arch, std, user)...)
@@ -142,6 +143,25 @@ func compileIntraWarp(ctx context.Context, dir string, m *manifest.Manifest, opt
 	ptx, notes := compileModeModule(ctx, dir, m, opt, nvcc, arch, std, user, "LDC_IW", "iw", "intra-warp", "--intra-warp")
 	m.IntraWarpPTX = ptx
 	return notes
+}
+
+// compileBlockOnly compiles the device module level 1 runs from: the
+// instrumented source again with -DLDC_BLOCK_ONLY (see LDC_REPLAY_BUILT in
+// the runtime header for why). Kernels without a target have no level 1.
+func compileBlockOnly(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOptions, nvcc, arch, std string, user []string) []string {
+	if !hasTarget(m) {
+		return nil
+	}
+	ptx := strings.TrimSuffix(m.Output, ".cu") + ".blk.ptx"
+	ok, err := compilePTXVariant(ctx, dir, m, opt, nvcc, arch, std, user, "LDC_BLOCK_ONLY", ptx)
+	switch {
+	case !ok:
+		return nil
+	case err != nil:
+		return []string{fmt.Sprintf("no level-1 device module (level 1 will run from the checked module, slower): %v", err)}
+	}
+	m.BlockPTX = ptx
+	return []string{"level-1 device module: " + ptx}
 }
 
 // compileModeModule compiles the device module that one mode of ldcheck

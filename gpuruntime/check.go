@@ -544,8 +544,15 @@ func (r *checkRun) atomicMode() int32 {
 	return 1
 }
 
+// blockModuleUser is a backend with a module of its own for level 1 (the
+// CUDA backend, where the build made one): level 1's launches run from it.
+type blockModuleUser interface{ UseBlockModule(on bool) }
+
 // launch writes the context and runs the user's kernel.
 func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) error {
+	if bm, ok := r.b.(blockModuleUser); ok {
+		bm.UseBlockModule(mode == ModeBlock)
+	}
 	c := Ctx{Mode: mode, Pass: pass, AtomicMode: atomicMode}
 	c.AtomicLog, c.AtomicOverflow, c.AtomicSlots = uint64(r.alog), uint64(r.aover), int32(r.atomicSlots)
 	c.Records, c.NRecords, c.MaxRecords = uint64(r.records), uint64(r.nrec), maxRecords

@@ -153,6 +153,30 @@ func (b *CUDABackend) Memset(dst DevPtr, v byte, n int64) error {
 	return b.d.MemsetD8(cuda.DevicePtr(dst), v, n)
 }
 
+// LoadBlockModule loads the build's level-1 module (manifest BlockPTX),
+// which level 1's launches run from (UseBlockModule).
+func (b *CUDABackend) LoadBlockModule(ptxPath string) error {
+	if b.prog == nil {
+		return fmt.Errorf("no module loaded")
+	}
+	image, err := os.ReadFile(ptxPath)
+	if err != nil {
+		return err
+	}
+	if err := b.prog.LoadAlternate(b.dev, image); err != nil {
+		return fmt.Errorf("load %s: %w", ptxPath, err)
+	}
+	return nil
+}
+
+// UseBlockModule says whether the user's kernels launch from the level-1
+// module (when one is loaded).
+func (b *CUDABackend) UseBlockModule(on bool) {
+	if b.prog != nil {
+		b.prog.UseAlternate(on)
+	}
+}
+
 // Symbol is the address of a module-scope variable in the first module,
 // valid for launches from every register-limited copy (see CUDABackend).
 func (b *CUDABackend) Symbol(name string) (DevPtr, int64, error) {

@@ -706,6 +706,13 @@ func openBackend(dir string, m *manifest.Manifest, name string, mod module) (gpu
 			var b *gpuruntime.CUDABackend
 			b, err = gpuruntime.OpenCUDALimited(filepath.Join(dir, ptx), symbols, cap)
 			if err == nil {
+				if (mod == checkedModule || mod == intraWarpModule) && m.BlockPTX != "" {
+					// Level 1 runs from its own module; without it, from
+					// the checked one (slower, same verdicts).
+					if lerr := b.LoadBlockModule(filepath.Join(dir, m.BlockPTX)); lerr != nil {
+						notes = append(notes, fmt.Sprintf("level 1 runs from the checked module: %v", lerr))
+					}
+				}
 				return b, notes, nil
 			}
 		}

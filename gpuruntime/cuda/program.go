@@ -78,6 +78,13 @@ type Program struct {
 	maxThreads   int // per block, the device's
 	regsPerBlock int
 	smCount      int
+
+	// alt is a second image of the same kernels (another build of the
+	// source) that launches run from while useAlt is set: its modules are
+	// variants too, with the variables copied in and back around each
+	// launch (see LoadAlternate).
+	alt    *Program
+	useAlt bool
 }
 
 // variant is one loaded module of the program: the home module (limit 0)
@@ -314,16 +321,46 @@ func (p *Program) allowShared(f *progFunc, shared int) error {
 	return nil
 }
 
+// LoadAlternate loads image, another build of the program's kernels with
+// the same module-scope variables, compiled with the home module's
+// register limit. While UseAlternate(true), launches of kernels it has run
+// from it (or from its register-limited variants): like a variant's, they
+// are synchronous, with every module-scope variable copied in from the
+// home module before and back after, pointers relocated.
+func (p *Program) LoadAlternate(dev Device, image []byte) error {
+	alt, err := LoadProgramLimited(p.d, dev, image, p.home.limit)
+	if err != nil {
+		return err
+	}
+	if p.alt != nil {
+		p.alt.Close()
+	}
+	p.alt = alt
+	return nil
+}
+
+// UseAlternate says whether launches run from the alternate image (when
+// one is loaded and has the kernel).
+func (p *Program) UseAlternate(on bool) { p.useAlt = on }
+
 // Launch is LaunchKernel of the named kernel, from the module that can run
 // its blocks (see Program): asynchronous from the home module, synchronous,
 // with the variables copied in and back, from a variant.
 func (p *Program) Launch(name string, grid, block [3]int, shared int, s Stream, args []unsafe.Pointer) error {
 	threads := block[0] * block[1] * block[2]
-	v, f, err := p.choose(name, threads)
-	if err != nil {
+	var v *variant
+	var f *progFunc
+	var err error
+	from := p
+	if p.useAlt && p.alt != nil {
+		if _, ferr := p.alt.home.function(p.d, name); ferr == nil {
+			from = p.alt
+		}
+	}
+	if v, f, err = from.choose(name, threads); err != nil {
 		return err
 	}
-	if err := p.allowShared(f, shared); err != nil {
+	if err := from.allowShared(f, shared); err != nil {
 		return err
 	}
 	launch := func() error {
@@ -448,9 +485,13 @@ func relocate(buf []byte, table []reloc) {
 	}
 }
 
-// Close unloads the variants and the home module.
+// Close unloads the variants and the home module (and the alternate's).
 func (p *Program) Close() error {
 	var first error
+	if p.alt != nil {
+		first = p.alt.Close()
+		p.alt = nil
+	}
 	for _, v := range p.limited {
 		if err := p.d.ModuleUnload(v.mod); err != nil && first == nil {
 			first = err

@@ -63,6 +63,18 @@
 #define LDC_IW_BUILT 0
 #endif
 
+// LDC_REPLAY_BUILT: whether this module can run level 2 (replay mode: the
+// regions' saves, restores, second passes and checks at every barrier).
+// On the GPU, level 1 runs a module of its own (-DLDC_BLOCK_ONLY) without
+// them: compiled in, they held the kernel's registers at the cap, and
+// level 1's hooks spilled to local memory on every access (ld_scan's
+// level 1 ran 30x its native time, most of it local-memory traffic).
+#if defined(LDC_BLOCK_ONLY) && !defined(LDC_CPU)
+#define LDC_REPLAY_BUILT 0
+#else
+#define LDC_REPLAY_BUILT 1
+#endif
+
 #define LDC_MODE_PLAIN 0
 #define LDC_MODE_BLOCK 1
 #define LDC_MODE_REPLAY 2
@@ -933,7 +945,7 @@ static __device__ LDC_ENGINE void *ldc_cow(const void *p, int write) {
   for (int i = 0; i < ldc_g.nallocs; i++) {
     const struct ldc_alloc *al = &ldc_g.allocs[i];
     if (a - al->base < al->size) {
-      if (ldc_g.mode == LDC_MODE_BLOCK) return ldc_cow_grid(al, a - al->base, p, write);
+      if (!LDC_REPLAY_BUILT || ldc_g.mode == LDC_MODE_BLOCK) return ldc_cow_grid(al, a - al->base, p, write);
       return ldc_cow_block(al, a - al->base, p, write);
     }
   }
@@ -1055,6 +1067,7 @@ static __device__ LDC_ENGINE void ldc_seg_release(const struct ldc_thread *t) {
 
 static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
   t->mode = ldc_g.mode;
+  if (!LDC_REPLAY_BUILT && t->mode == LDC_MODE_REPLAY) ldc_internal("the level-1 module was launched for level 2");
   t->pass = 1;
   t->start = -1;
   t->end1 = -1;
@@ -2175,7 +2188,11 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
 #define LDC_SELF() struct ldc_thread ldc_plain_t; struct ldc_thread &ldc_t = *ldc_self(&ldc_plain_t)
 // LDC_COND(c) wraps an access whose region runs once only if c is not 0
 // there (an index proof's stride: passes.Condition).
+#if LDC_REPLAY_BUILT
 #define LDC_COND(c) (ldc_t.cond &= ldc_test((c) != 0, 0))
+#else
+#define LDC_COND(c) ((void)ldc_test((c) != 0, 0)) // (cond is level 2's)
+#endif
 // LDC_TEST(line, c) wraps an access whose target the build proved free of
 // races inside a block only if c is not 0 there (passes.Condition with
 // Target): a launch that finds it 0 is flagged, and the host does not
@@ -2188,7 +2205,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_test(int ok, int line) {
 
 #define LDC_BARRIER(K, ID)                                      \
   do {                                                          \
-    if (ldc_t.mode != LDC_MODE_REPLAY) {                        \
+    if (!LDC_REPLAY_BUILT || ldc_t.mode != LDC_MODE_REPLAY) {   \
       __syncthreads();                                          \
     } else {                                                    \
       if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
@@ -2210,7 +2227,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_test(int ok, int line) {
 // that follows starts.
 #define LDC_BARRIER_PRED(K, ID, OP, F, P, OUT)                  \
   do {                                                          \
-    if (ldc_t.mode != LDC_MODE_REPLAY) {                        \
+    if (!LDC_REPLAY_BUILT || ldc_t.mode != LDC_MODE_REPLAY) {   \
       OUT = F(P);                                               \
     } else {                                                    \
       ldc_t.pred = (P);                                         \
@@ -2231,7 +2248,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_test(int ok, int line) {
 
 #define LDC_EXIT(K)                                             \
   do {                                                          \
-    if (ldc_t.mode == LDC_MODE_REPLAY) {                        \
+    if (LDC_REPLAY_BUILT && ldc_t.mode == LDC_MODE_REPLAY) {    \
       if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
       else {                                                    \
         LDC_SAVE_##K(ldc_end);                                  \
@@ -2242,7 +2259,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_test(int ok, int line) {
         goto ldc_dispatch_##K;                                  \
       }                                                         \
     }                                                           \
-    if (ldc_t.mode == LDC_MODE_REPLAY) ldc_idle(&ldc_t);        \
+    if (LDC_REPLAY_BUILT && ldc_t.mode == LDC_MODE_REPLAY) ldc_idle(&ldc_t); \
     ldc_finish(&ldc_t);                                         \
   } while (0)
 

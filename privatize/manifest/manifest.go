@@ -70,6 +70,11 @@ type Manifest struct {
 	// check's access hooks; empty when not built or when no kernel has a
 	// shared target, which leaves that check nothing to look at).
 	IntraWarpPTX string `json:"iw_ptx,omitempty"`
+	// BlockPTX is the device module level 1 launches run from: the
+	// instrumented source compiled with -DLDC_BLOCK_ONLY, without level
+	// 2's code, which held the checked module's registers at the cap.
+	// Empty: level 1 runs from PTX.
+	BlockPTX string `json:"block_ptx,omitempty"`
 }
 
 // Site is one traced access expression of the user's source.
