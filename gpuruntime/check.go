@@ -546,7 +546,11 @@ func (r *checkRun) atomicMode() int32 {
 
 // blockModuleUser is a backend with a module of its own for level 1 (the
 // CUDA backend, where the build made one): level 1's launches run from it.
-type blockModuleUser interface{ UseBlockModule(on bool) }
+// Its copy of the context is written as the checked module's is.
+type blockModuleUser interface {
+	UseBlockModule(on bool)
+	BlockSymbol(name string) (DevPtr, int64, bool)
+}
 
 // launch writes the context and runs the user's kernel.
 func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) error {
@@ -590,6 +594,13 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 	}
 	if err := r.b.Write(r.ctxAddr, c.Bytes()); err != nil {
 		return err
+	}
+	if bm, ok := r.b.(blockModuleUser); ok && mode == ModeBlock {
+		if addr, n, found := bm.BlockSymbol("ldc_g"); found && n == CtxSize {
+			if err := r.b.Write(addr, c.Bytes()); err != nil {
+				return err
+			}
+		}
 	}
 	if err := r.b.Write(r.nrec, u64(0)); err != nil {
 		return err

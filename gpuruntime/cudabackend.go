@@ -163,10 +163,22 @@ func (b *CUDABackend) LoadBlockModule(ptxPath string) error {
 	if err != nil {
 		return err
 	}
-	if err := b.prog.LoadAlternate(b.dev, image); err != nil {
+	// The runtime writes the context (ldc_g) into both modules; the
+	// layout table never changes.
+	if err := b.prog.LoadAlternate(b.dev, image, "ldc_g", "ldc_ctx_layout"); err != nil {
 		return fmt.Errorf("load %s: %w", ptxPath, err)
 	}
 	return nil
+}
+
+// BlockSymbol is the address of a module-scope variable in the level-1
+// module: ok false when there is none.
+func (b *CUDABackend) BlockSymbol(name string) (DevPtr, int64, bool) {
+	if b.prog == nil {
+		return 0, 0, false
+	}
+	p, n, ok := b.prog.AlternateGlobal(name)
+	return DevPtr(p), n, ok
 }
 
 // UseBlockModule says whether the user's kernels launch from the level-1

@@ -85,6 +85,11 @@ type Program struct {
 	// launch (see LoadAlternate).
 	alt    *Program
 	useAlt bool
+	// own are the variables the caller keeps in every module itself (it
+	// writes the alternate's copy, at AlternateGlobal, as it writes ours):
+	// a launch from the alternate's home module copies none of them. When
+	// every variable is one, that launch needs no copies, so no waiting.
+	own map[string]bool
 }
 
 // variant is one loaded module of the program: the home module (limit 0)
@@ -327,7 +332,14 @@ func (p *Program) allowShared(f *progFunc, shared int) error {
 // from it (or from its register-limited variants): like a variant's, they
 // are synchronous, with every module-scope variable copied in from the
 // home module before and back after, pointers relocated.
-func (p *Program) LoadAlternate(dev Device, image []byte) error {
+//
+// own names the variables the caller writes in both modules itself (and
+// that kernels do not write): see AlternateGlobal.
+func (p *Program) LoadAlternate(dev Device, image []byte, own ...string) error {
+	p.own = map[string]bool{}
+	for _, n := range own {
+		p.own[n] = true
+	}
 	alt, err := LoadProgramLimited(p.d, dev, image, p.home.limit)
 	if err != nil {
 		return err
@@ -342,6 +354,27 @@ func (p *Program) LoadAlternate(dev Device, image []byte) error {
 // UseAlternate says whether launches run from the alternate image (when
 // one is loaded and has the kernel).
 func (p *Program) UseAlternate(on bool) { p.useAlt = on }
+
+// AlternateGlobal is the address of a variable in the alternate's home
+// module (ok false when there is no alternate or no such variable).
+func (p *Program) AlternateGlobal(name string) (DevicePtr, int64, bool) {
+	if p.alt == nil {
+		return 0, 0, false
+	}
+	g := p.alt.home.global(p.d, name)
+	return g.p, g.n, g.ok
+}
+
+// ownOnly reports whether every module-scope variable is one the caller
+// keeps in each module itself.
+func (p *Program) ownOnly() bool {
+	for _, n := range p.vars {
+		if !p.own[n] {
+			return false
+		}
+	}
+	return true
+}
 
 // Launch is LaunchKernel of the named kernel, from the module that can run
 // its blocks (see Program): asynchronous from the home module, synchronous,
@@ -375,7 +408,7 @@ func (p *Program) Launch(name string, grid, block [3]int, shared int, s Stream, 
 		}
 		return err
 	}
-	if v == p.home {
+	if v == p.home || (from == p.alt && v == p.alt.home && p.ownOnly()) {
 		return launch()
 	}
 	if err := p.d.CtxSynchronize(); err != nil {
