@@ -369,7 +369,9 @@ func (p *Program) AlternateGlobal(name string) (DevicePtr, int64, bool) {
 // keeps in each module itself.
 func (p *Program) ownOnly() bool {
 	for _, n := range p.vars {
-		if !p.own[n] {
+		// ($str...: the compiler's string literals, which kernels
+		// cannot write.)
+		if !p.own[n] && !strings.HasPrefix(n, "$") {
 			return false
 		}
 	}
