@@ -53,16 +53,8 @@ func barrierOffset(k *Kernel, id int) (int, bool) {
 // body never assigns: an iteration after which the condition fails ran
 // with v == 1 (v > 0 held as it began, v / 2 <= 0 after it).
 func halvingLoop(src []byte, loop *Node, u *uniformVars) (string, bool) {
-	var cond, inc *Node
+	_, cond, inc := forHeader(src, loop)
 	body := loop.Children[len(loop.Children)-1]
-	for _, c := range loop.Children[:len(loop.Children)-1] {
-		switch forPartOf(src, loop, c) {
-		case 1:
-			cond = c
-		case 2:
-			inc = c
-		}
-	}
 	if cond == nil || inc == nil {
 		return "", false
 	}
@@ -207,15 +199,7 @@ func entersOnce(src []byte, n *Node) bool {
 	if n.Kind != "ForStmt" || len(n.Children) < 3 {
 		return false
 	}
-	var init, cond *Node
-	for _, c := range n.Children[:len(n.Children)-1] {
-		switch forPartOf(src, n, c) {
-		case 0:
-			init = c
-		case 1:
-			cond = c
-		}
-	}
+	init, cond, _ := forHeader(src, n)
 	if init == nil || cond == nil {
 		return false
 	}
@@ -324,4 +308,20 @@ func constValue(n *Node) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// forHeader is for statement loop's init, condition and increment (nil
+// where the header leaves one out).
+func forHeader(src []byte, loop *Node) (init, cond, inc *Node) {
+	for _, c := range loop.Children[:len(loop.Children)-1] {
+		switch forPartOf(src, loop, c) {
+		case 0:
+			init = c
+		case 1:
+			cond = c
+		case 2:
+			inc = c
+		}
+	}
+	return init, cond, inc
 }
