@@ -48,5 +48,9 @@ type Backend interface {
 	// linear texture object of texel's channels over a copy of the
 	// elements, alive until Close.
 	Texture(p DevPtr, size int64, elem, texel string) (uint64, error)
+	// OnePass reports whether level 2 can run one pass a region
+	// (Ctx.OnePass): the CPU library always can; on the GPU, the build's
+	// one-pass module must be loaded.
+	OnePass() bool
 	Close() error
 }

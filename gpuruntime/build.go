@@ -113,6 +113,7 @@ func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOpt
 		b.Notes = append(b.Notes, compileDet(ctx, dir, m, opt, nvcc, arch, std, user)...)
 		b.Notes = append(b.Notes, compileIntraWarp(ctx, dir, m, opt, nvcc, arch, std, user)...)
 		b.Notes = append(b.Notes, compileBlockOnly(ctx, dir, m, opt, nvcc, arch, std, user)...)
+		b.Notes = append(b.Notes, compileOnePass(ctx, dir, m, opt, nvcc, arch, std, user)...)
 	}
 	if len(m.Sites) > 0 {
 		b.Notes = append(b.Notes, compileTrace(ctx, dir, m, opt, nvcc, arch, std, user)...)
@@ -162,6 +163,31 @@ func compileBlockOnly(ctx context.Context, dir string, m *manifest.Manifest, opt
 	}
 	m.BlockPTX = ptx
 	return []string{"level-1 device module: " + ptx}
+}
+
+// compileOnePass compiles the device module of level 2 in one pass a
+// region: the instrumented source again with -DLDC_ONE_PASS (see
+// LDC_ONE_PASS_ON in the runtime header for why). Only kernels whose
+// every region may end after one pass (under the launch's conditions)
+// can use it.
+func compileOnePass(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOptions, nvcc, arch, std string, user []string) []string {
+	any := false
+	for i := range m.Kernels {
+		any = any || m.Kernels[i].HasTargets() && m.Kernels[i].MayRunOnePass()
+	}
+	if !any {
+		return nil
+	}
+	ptx := strings.TrimSuffix(m.Output, ".cu") + ".once.ptx"
+	ok, err := compilePTXVariant(ctx, dir, m, opt, nvcc, arch, std, user, "LDC_ONE_PASS", ptx)
+	switch {
+	case !ok:
+		return nil
+	case err != nil:
+		return []string{fmt.Sprintf("no one-pass level-2 device module (level 2 will replay every region, slower): %v", err)}
+	}
+	m.OnePassPTX = ptx
+	return []string{"one-pass level-2 device module: " + ptx}
 }
 
 // compileModeModule compiles the device module that one mode of ldcheck

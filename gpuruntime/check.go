@@ -217,6 +217,9 @@ type checkRun struct {
 	segs *segments
 	// ap is the atomic-plain check's table (atomicplain.go).
 	ap apTable
+	// onePass: level 2 runs one pass a region (Ctx.OnePass; see
+	// onePassLevel2).
+	onePass bool
 }
 
 func (r *checkRun) phase(name string, f func() error) error {
@@ -425,11 +428,10 @@ func (r *checkRun) run() (*Result, error) {
 // testFailed reads whether a test an index proof rests on failed in the
 // launches so far, and notes it: the proof is not relied on.
 func (r *checkRun) testFailed() (bool, error) {
-	raw := make([]byte, 8)
-	if err := r.b.Read(raw, r.failedTest); err != nil {
+	line, err := r.failedLine()
+	if err != nil {
 		return false, err
 	}
-	line := int32(binary.LittleEndian.Uint32(raw))
 	if line == 0 {
 		return false, nil
 	}
@@ -544,20 +546,31 @@ func (r *checkRun) atomicMode() int32 {
 	return 1
 }
 
-// blockModuleUser is a backend with a module of its own for level 1 (the
-// CUDA backend, where the build made one): level 1's launches run from it.
-// Its copy of the context is written as the checked module's is.
-type blockModuleUser interface {
-	UseBlockModule(on bool)
-	BlockSymbol(name string) (DevPtr, int64, bool)
+// moduleUser is a backend whose launches of one kind may run from a
+// module of their own (the CUDA backend, where the build made them: see
+// LoadModule). Each module's copy of the context is written as the checked
+// module's is.
+type moduleUser interface {
+	UseModule(kind string)
+	ModuleSymbol(kind, name string) (DevPtr, int64, bool)
 }
 
 // launch writes the context and runs the user's kernel.
 func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) error {
-	if bm, ok := r.b.(blockModuleUser); ok {
-		bm.UseBlockModule(mode == ModeBlock)
+	kind := ""
+	switch {
+	case mode == ModeBlock:
+		kind = BlockModule
+	case mode == ModeReplay && r.onePass:
+		kind = OnePassModule
+	}
+	if mu, ok := r.b.(moduleUser); ok {
+		mu.UseModule(kind)
 	}
 	c := Ctx{Mode: mode, Pass: pass, AtomicMode: atomicMode}
+	if mode == ModeReplay && r.onePass {
+		c.OnePass = 1
+	}
 	c.AtomicLog, c.AtomicOverflow, c.AtomicSlots = uint64(r.alog), uint64(r.aover), int32(r.atomicSlots)
 	c.Records, c.NRecords, c.MaxRecords = uint64(r.records), uint64(r.nrec), maxRecords
 	c.FailedTest = uint64(r.failedTest)
@@ -595,8 +608,8 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 	if err := r.b.Write(r.ctxAddr, c.Bytes()); err != nil {
 		return err
 	}
-	if bm, ok := r.b.(blockModuleUser); ok && mode == ModeBlock {
-		if addr, n, found := bm.BlockSymbol("ldc_g"); found && n == CtxSize {
+	if mu, ok := r.b.(moduleUser); ok && kind != "" {
+		if addr, n, found := mu.ModuleSymbol(kind, "ldc_g"); found && n == CtxSize {
 			if err := r.b.Write(addr, c.Bytes()); err != nil {
 				return err
 			}

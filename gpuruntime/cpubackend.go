@@ -52,6 +52,9 @@ func OpenCPU(lib string) (*CPUBackend, error) {
 
 func (b *CPUBackend) Name() string { return "cpu" }
 
+// OnePass: the CPU library reads the context's one_pass as it runs.
+func (b *CPUBackend) OnePass() bool { return true }
+
 func (b *CPUBackend) Alloc(n int64) (DevPtr, error) {
 	buf, err := cpu.Alloc(int(n))
 	if err != nil {

@@ -34,6 +34,8 @@ type Ctx struct {
 	DynOffset           uint64
 	Compared            uint64 // level 2 adds the bytes its checks compared here
 	FailedTest          uint64 // int *: the line of a failed LDC_COND or LDC_TEST, 0 none
+	OnePass             int32  // level 2 runs one pass a region (LDC_ONE_PASS_ON)
+	_                   int32
 	Det                 Det
 	Ap                  Ap
 	Iw                  Iw
@@ -104,7 +106,7 @@ const (
 	// FirstAtomicSlots is the atomic log's first room per thread; a
 	// kernel that needs more is run again with what it asked for.
 	FirstAtomicSlots = 16
-	CtxSize          = 1640
+	CtxSize          = 1648
 	RecordSize       = 56
 	TraceEntrySize   = 24
 )

@@ -153,9 +153,19 @@ func (b *CUDABackend) Memset(dst DevPtr, v byte, n int64) error {
 	return b.d.MemsetD8(cuda.DevicePtr(dst), v, n)
 }
 
-// LoadBlockModule loads the build's level-1 module (manifest BlockPTX),
-// which level 1's launches run from (UseBlockModule).
-func (b *CUDABackend) LoadBlockModule(ptxPath string) error {
+// Modules of a build that some launches run from instead of the checked
+// one (LoadModule).
+const (
+	// BlockModule: level 1's launches (manifest BlockPTX).
+	BlockModule = "block"
+	// OnePassModule: level 2's launches in one pass a region (manifest
+	// OnePassPTX).
+	OnePassModule = "one-pass"
+)
+
+// LoadModule loads a module of the build that the launches of one kind
+// run from (BlockModule, OnePassModule; UseModule).
+func (b *CUDABackend) LoadModule(kind, ptxPath string) error {
 	if b.prog == nil {
 		return fmt.Errorf("no module loaded")
 	}
@@ -163,29 +173,34 @@ func (b *CUDABackend) LoadBlockModule(ptxPath string) error {
 	if err != nil {
 		return err
 	}
-	// The runtime writes the context (ldc_g) into both modules; the
+	// The runtime writes the context (ldc_g) into every module; the
 	// layout table never changes.
-	if err := b.prog.LoadAlternate(b.dev, image, "ldc_g", "ldc_ctx_layout"); err != nil {
+	if err := b.prog.LoadAlternate(b.dev, kind, image, "ldc_g", "ldc_ctx_layout"); err != nil {
 		return fmt.Errorf("load %s: %w", ptxPath, err)
 	}
 	return nil
 }
 
-// BlockSymbol is the address of a module-scope variable in the level-1
-// module: ok false when there is none.
-func (b *CUDABackend) BlockSymbol(name string) (DevPtr, int64, bool) {
+// OnePass reports whether the build's one-pass module is loaded.
+func (b *CUDABackend) OnePass() bool {
+	return b.prog != nil && b.prog.HasAlternate(OnePassModule)
+}
+
+// ModuleSymbol is the address of a module-scope variable in the module of
+// that kind: ok false when there is none.
+func (b *CUDABackend) ModuleSymbol(kind, name string) (DevPtr, int64, bool) {
 	if b.prog == nil {
 		return 0, 0, false
 	}
-	p, n, ok := b.prog.AlternateGlobal(name)
+	p, n, ok := b.prog.AlternateGlobal(kind, name)
 	return DevPtr(p), n, ok
 }
 
-// UseBlockModule says whether the user's kernels launch from the level-1
-// module (when one is loaded).
-func (b *CUDABackend) UseBlockModule(on bool) {
+// UseModule says which module the user's kernels launch from: kind, when
+// it is loaded, or "" for the checked one.
+func (b *CUDABackend) UseModule(kind string) {
 	if b.prog != nil {
-		b.prog.UseAlternate(on)
+		b.prog.UseAlternate(kind)
 	}
 }
 

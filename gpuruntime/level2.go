@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"runtime"
+	"slices"
+	"strings"
 
 	"ldcheck/privatize/manifest"
 )
@@ -51,6 +53,17 @@ func (r *checkRun) residentBlocks() int {
 // starts.
 func (r *checkRun) levelWarp(serial, pristine bool) error {
 	r.res.Levels = append(r.res.Levels, "warp")
+	if r.onePass {
+		// A test that failed before (level 1's, or a plain run's) would
+		// fail again: both passes at once.
+		if failed, err := r.failedLine(); err != nil {
+			return err
+		} else if failed != 0 {
+			if err := r.twoPassLevel2(); err != nil {
+				return err
+			}
+		}
+	}
 	if r.shared.Iw.On != 0 {
 		r.res.Levels = append(r.res.Levels, "lane")
 	}
@@ -101,10 +114,14 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 			r.res.CopyBytes = max(r.res.CopyBytes, s.bytes())
 		}
 		var recs []Record
-		name := "kernel, both passes and checks at every barrier (warp level)"
-		if serial && nseg > 0 {
-			name = "kernel, both passes and checks at every barrier (warp level, one block at a time)"
+		name := "kernel, both passes and checks at every barrier (warp level"
+		if r.onePass {
+			name = "kernel, one pass and a check at every barrier (warp level"
 		}
+		if serial && nseg > 0 {
+			name += ", one block at a time"
+		}
+		name += ")"
 		err := r.phase(name, func() error {
 			if r.segs != nil {
 				if err := r.segs.reset(r.b); err != nil {
@@ -131,6 +148,28 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 			}
 			r.segs.release(r)
 			r.segs = nil
+		}
+		if r.onePass {
+			line, err := r.failedLine()
+			if err != nil {
+				return err
+			}
+			if line != 0 {
+				// A region could not end after one pass: its proof's
+				// stride was 0. The run is void; both passes now.
+				where := fmt.Sprintf(" at line %d", line)
+				if line == 1 {
+					where = "" // (a region's own test names no line)
+				}
+				r.res.Notes = append(r.res.Notes, "level 2 ran again with both passes of every region: in its run with one, a stride that a proof of a region (or of a target's race freedom) rests on was 0"+where)
+				if err := r.twoPassLevel2(); err != nil {
+					return err
+				}
+				if err := r.restoreInputs(); err != nil {
+					return err
+				}
+				continue
+			}
 		}
 		if !full {
 			again, err := r.apGrow()
@@ -178,6 +217,26 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 		segCap = min(max(2*segCap, peak+peak/4+16), fit)
 		r.res.Notes = append(r.res.Notes, fmt.Sprintf("a block's warps wrote more than %d pages in one region; level 2 ran again with room for %d", old, segCap))
 	}
+}
+
+// twoPassLevel2 turns a level 2 in one pass a region back to both
+// passes: the shared targets only a one-pass run may leave uncopied
+// (those whose proofs rest on tests) get their copies again.
+func (r *checkRun) twoPassLevel2() error {
+	r.onePass = false
+	r.res.Notes = slices.DeleteFunc(r.res.Notes, func(n string) bool { return strings.HasPrefix(n, uncopiedNote) })
+	r.free(DevPtr(r.shared.SharedScratch))
+	return r.setupSharedCopies()
+}
+
+// failedLine is the line of a test an index proof rests on that failed in
+// the launches so far (failed_test), 0 when none did.
+func (r *checkRun) failedLine() (int32, error) {
+	raw := make([]byte, 8)
+	if err := r.b.Read(raw, r.failedTest); err != nil {
+		return 0, err
+	}
+	return int32(binary.LittleEndian.Uint32(raw)), nil
 }
 
 // segCapFitting is the most slots one segment may have within the budget.

@@ -26,6 +26,7 @@ func (r *checkRun) setup() error {
 	if err := r.layoutPages(); err != nil {
 		return err
 	}
+	r.onePass = r.onePassLevel2()
 	if err := r.setupSharedCopies(); err != nil {
 		return err
 	}
@@ -139,6 +140,7 @@ func (r *checkRun) setupSharedCopies() error {
 		return err
 	}
 	r.shared.SharedDirect = r.uncopiedShared()
+	r.shared.SharedInDyn, r.shared.DynOffset, r.shared.SharedScratch, r.sharedLaunch = 0, 0, 0, 0
 	var perBlock uint64
 	for i := 0; i < int(r.shared.NShared); i++ {
 		r.shared.SharedOff[i] = perBlock

@@ -221,16 +221,46 @@ func (l Launch) everyRegionOnce() bool {
 	return len(l.Kernel.Regions) > 0
 }
 
+// everyRegionMayRunOnce reports whether every region of the launch is
+// proven to end after its first pass at level 2 for this block shape,
+// counting those whose proof rests on strides the kernel tests as it
+// runs (Conditional).
+func (l Launch) everyRegionMayRunOnce() bool {
+	for _, rg := range l.Kernel.Regions {
+		if !(rg.OnePass || (rg.OnePassIf != "" && l.blockHas(rg.OnePassIf))) {
+			return false
+		}
+	}
+	return len(l.Kernel.Regions) > 0
+}
+
+// onePassLevel2 reports whether level 2 may run one pass a region: the
+// backend can, every region may end after one pass, and no check needs a
+// second (the intra-warp and atomic-plain checks note the accesses of
+// the second; a deterministic run merges in order). Such a run tests the
+// strides the proofs rest on as it goes, and a launch that finds one 0
+// is void: level 2 runs again with both passes (levelWarp).
+func (r *checkRun) onePassLevel2() bool {
+	k, l := r.l.Kernel, r.l
+	return r.b.OnePass() && k.Instrumented && !r.opt.Unchecked && !r.opt.Deterministic && !r.wantsIntraWarp() && !r.wantsAtomicPlain() && l.everyRegionMayRunOnce()
+}
+
+// uncopiedNote starts the note that names the shared targets level 2 ran
+// uncopied.
+const uncopiedNote = "shared "
+
 // uncopiedShared is the mask of the shared targets level 2 runs on the
 // block's own memory (bit i: the i-th shared target), and adds a note
 // naming them: those no two threads of a block race on (blockRaceFree),
 // in launches whose every region runs once, so that no write of them
 // runs twice. The intra-warp and atomic-plain checks replay every region,
 // and a deterministic run merges copies in order: those runs copy every
-// target.
+// target. A level 2 in one pass a region (r.onePass) counts the proofs
+// that rest on tests too: a test that fails voids it, and the run with
+// both passes that follows copies those targets.
 func (r *checkRun) uncopiedShared() uint32 {
 	k, l := r.l.Kernel, r.l
-	if !k.Instrumented || r.opt.Unchecked || r.opt.Deterministic || r.wantsIntraWarp() || r.wantsAtomicPlain() || !l.everyRegionOnce() {
+	if !k.Instrumented || r.opt.Unchecked || r.opt.Deterministic || r.wantsIntraWarp() || r.wantsAtomicPlain() || !(l.everyRegionOnce() || r.onePass) {
 		return 0
 	}
 	if _, skipped := warpLevelProven(l, false); skipped {
@@ -243,7 +273,7 @@ func (r *checkRun) uncopiedShared() uint32 {
 		if t.Space != manifest.SpaceShared {
 			continue
 		}
-		if l.blockRaceFree(t) && !t.BlockRaceFreeTested {
+		if l.blockRaceFree(t) && (!t.BlockRaceFreeTested || r.onePass) {
 			// (A tested proof's failing test keeps a region's second pass.)
 			mask |= 1 << i
 			names = append(names, t.Name)
@@ -251,7 +281,7 @@ func (r *checkRun) uncopiedShared() uint32 {
 		i++
 	}
 	if mask != 0 {
-		r.res.Notes = append(r.res.Notes, fmt.Sprintf("shared %s: no race possible inside a block, proven by the build (no two threads touch one element where either writes it, in any region), and every region runs once: level 2 ran %s on the block's own shared memory, without copies", strings.Join(names, ", "), map[bool]string{true: "it", false: "them"}[len(names) == 1]))
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf(uncopiedNote+"%s: no race possible inside a block, proven by the build (no two threads touch one element where either writes it, in any region), and every region runs once: level 2 ran %s on the block's own shared memory, without copies", strings.Join(names, ", "), map[bool]string{true: "it", false: "them"}[len(names) == 1]))
 	}
 	return mask
 }

@@ -473,7 +473,7 @@ func (kr *kernelRewrite) dispatchEdits(es *edits, shared map[string]*passes.Node
 			labels = append(labels, fmt.Sprintf("case %d: goto ldc_r_%d_%d;", b.ID, K, b.ID))
 		}
 	}
-	entry := fmt.Sprintf(" LDC_SAVE_%d(ldc_start); ldc_dispatch_%d: switch (ldc_t.start) { %s default: break; } ldc_r_%d_entry:;",
+	entry := fmt.Sprintf(" LDC_SAVE_%d(ldc_start); ldc_dispatch_%d: switch (LDC_RESUME(ldc_t.start)) { %s default: break; } ldc_r_%d_entry:;",
 		K, K, strings.Join(labels, " "), K)
 	es.insert(firstStatementOffset(body, shared), entry, 1)
 	// LDC_TR_BAR logs the value of the thread's last traced store before

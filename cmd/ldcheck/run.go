@@ -709,8 +709,15 @@ func openBackend(dir string, m *manifest.Manifest, name string, mod module) (gpu
 				if (mod == checkedModule || mod == intraWarpModule) && m.BlockPTX != "" {
 					// Level 1 runs from its own module; without it, from
 					// the checked one (slower, same verdicts).
-					if lerr := b.LoadBlockModule(filepath.Join(dir, m.BlockPTX)); lerr != nil {
+					if lerr := b.LoadModule(gpuruntime.BlockModule, filepath.Join(dir, m.BlockPTX)); lerr != nil {
 						notes = append(notes, fmt.Sprintf("level 1 runs from the checked module: %v", lerr))
+					}
+				}
+				if mod == checkedModule && m.OnePassPTX != "" {
+					// Level 2 in one pass a region runs from its own
+					// module; without it, with both passes (slower).
+					if lerr := b.LoadModule(gpuruntime.OnePassModule, filepath.Join(dir, m.OnePassPTX)); lerr != nil {
+						notes = append(notes, fmt.Sprintf("level 2 replays every region: %v", lerr))
 					}
 				}
 				return b, notes, nil

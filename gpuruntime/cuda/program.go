@@ -79,12 +79,12 @@ type Program struct {
 	regsPerBlock int
 	smCount      int
 
-	// alt is a second image of the same kernels (another build of the
-	// source) that launches run from while useAlt is set: its modules are
-	// variants too, with the variables copied in and back around each
-	// launch (see LoadAlternate).
-	alt    *Program
-	useAlt bool
+	// alts are other images of the same kernels (other builds of the
+	// source), by name, that launches run from while useAlt names one:
+	// their modules are variants too, with the variables copied in and
+	// back around each launch (see LoadAlternate).
+	alts   map[string]*Program
+	useAlt string
 	// own are the variables the caller keeps in every module itself (it
 	// writes the alternate's copy, at AlternateGlobal, as it writes ours):
 	// a launch from the alternate's home module copies none of them. When
@@ -326,17 +326,20 @@ func (p *Program) allowShared(f *progFunc, shared int) error {
 	return nil
 }
 
-// LoadAlternate loads image, another build of the program's kernels with
-// the same module-scope variables, compiled with the home module's
-// register limit. While UseAlternate(true), launches of kernels it has run
-// from it (or from its register-limited variants): like a variant's, they
-// are synchronous, with every module-scope variable copied in from the
-// home module before and back after, pointers relocated.
+// LoadAlternate loads image as alternate key: another build of the
+// program's kernels with the same module-scope variables, compiled with
+// the home module's register limit. While UseAlternate(key), launches of
+// kernels it has run from it (or from its register-limited variants):
+// like a variant's, they are synchronous, with every module-scope
+// variable copied in from the home module before and back after,
+// pointers relocated.
 //
-// own names the variables the caller writes in both modules itself (and
+// own names the variables the caller writes in every module itself (and
 // that kernels do not write): see AlternateGlobal.
-func (p *Program) LoadAlternate(dev Device, image []byte, own ...string) error {
-	p.own = map[string]bool{}
+func (p *Program) LoadAlternate(dev Device, key string, image []byte, own ...string) error {
+	if p.own == nil {
+		p.own = map[string]bool{}
+	}
 	for _, n := range own {
 		p.own[n] = true
 	}
@@ -344,24 +347,31 @@ func (p *Program) LoadAlternate(dev Device, image []byte, own ...string) error {
 	if err != nil {
 		return err
 	}
-	if p.alt != nil {
-		p.alt.Close()
+	if p.alts == nil {
+		p.alts = map[string]*Program{}
 	}
-	p.alt = alt
+	if old := p.alts[key]; old != nil {
+		old.Close()
+	}
+	p.alts[key] = alt
 	return nil
 }
 
-// UseAlternate says whether launches run from the alternate image (when
-// one is loaded and has the kernel).
-func (p *Program) UseAlternate(on bool) { p.useAlt = on }
+// UseAlternate says which alternate image launches run from ("" none;
+// one not loaded, or without the kernel, is none too).
+func (p *Program) UseAlternate(key string) { p.useAlt = key }
 
-// AlternateGlobal is the address of a variable in the alternate's home
-// module (ok false when there is no alternate or no such variable).
-func (p *Program) AlternateGlobal(name string) (DevicePtr, int64, bool) {
-	if p.alt == nil {
+// HasAlternate reports whether alternate key is loaded.
+func (p *Program) HasAlternate(key string) bool { return p.alts[key] != nil }
+
+// AlternateGlobal is the address of a variable in alternate key's home
+// module (ok false when there is no such alternate or variable).
+func (p *Program) AlternateGlobal(key, name string) (DevicePtr, int64, bool) {
+	alt := p.alts[key]
+	if alt == nil {
 		return 0, 0, false
 	}
-	g := p.alt.home.global(p.d, name)
+	g := alt.home.global(p.d, name)
 	return g.p, g.n, g.ok
 }
 
@@ -378,6 +388,17 @@ func (p *Program) ownOnly() bool {
 	return true
 }
 
+// launchesFrom is the program kernel name launches from: the alternate in
+// use when it has the kernel, else p.
+func (p *Program) launchesFrom(name string) *Program {
+	if alt := p.alts[p.useAlt]; alt != nil {
+		if _, err := alt.home.function(p.d, name); err == nil {
+			return alt
+		}
+	}
+	return p
+}
+
 // Launch is LaunchKernel of the named kernel, from the module that can run
 // its blocks (see Program): asynchronous from the home module, synchronous,
 // with the variables copied in and back, from a variant.
@@ -386,12 +407,7 @@ func (p *Program) Launch(name string, grid, block [3]int, shared int, s Stream, 
 	var v *variant
 	var f *progFunc
 	var err error
-	from := p
-	if p.useAlt && p.alt != nil {
-		if _, ferr := p.alt.home.function(p.d, name); ferr == nil {
-			from = p.alt
-		}
-	}
+	from := p.launchesFrom(name)
 	if v, f, err = from.choose(name, threads); err != nil {
 		return err
 	}
@@ -410,7 +426,7 @@ func (p *Program) Launch(name string, grid, block [3]int, shared int, s Stream, 
 		}
 		return err
 	}
-	if v == p.home || (from == p.alt && v == p.alt.home && p.ownOnly()) {
+	if v == p.home || (from != p && v == from.home && p.ownOnly()) {
 		return launch()
 	}
 	if err := p.d.CtxSynchronize(); err != nil {
@@ -436,11 +452,12 @@ func (p *Program) Launch(name string, grid, block [3]int, shared int, s Stream, 
 // once: OccupancyMaxActiveBlocksPerMultiprocessor of the function a launch
 // runs (a variant's, when it needs one) times the multiprocessors.
 func (p *Program) Resident(name string, threads int, shared int64) (int, error) {
-	_, f, err := p.choose(name, threads)
+	from := p.launchesFrom(name)
+	_, f, err := from.choose(name, threads)
 	if err != nil {
 		return 0, err
 	}
-	if err := p.allowShared(f, int(shared)); err != nil {
+	if err := from.allowShared(f, int(shared)); err != nil {
 		return 0, err
 	}
 	n, err := p.d.OccupancyMaxActiveBlocksPerMultiprocessor(f.f, threads, shared)
@@ -523,9 +540,11 @@ func relocate(buf []byte, table []reloc) {
 // Close unloads the variants and the home module (and the alternate's).
 func (p *Program) Close() error {
 	var first error
-	if p.alt != nil {
-		first = p.alt.Close()
-		p.alt = nil
+	for key, alt := range p.alts {
+		if err := alt.Close(); err != nil && first == nil {
+			first = err
+		}
+		delete(p.alts, key)
 	}
 	for _, v := range p.limited {
 		if err := p.d.ModuleUnload(v.mod); err != nil && first == nil {

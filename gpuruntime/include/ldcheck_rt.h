@@ -75,6 +75,30 @@
 #define LDC_REPLAY_BUILT 1
 #endif
 
+// LDC_ONE_PASS_ON: whether this launch runs level 2 with one pass a
+// region (ldc_g.one_pass: the host does so where every region of the
+// launch was proven to end after its first pass, and no check needs a
+// second). Its regions keep no saves, restores or second passes: on the
+// GPU a module of its own (-DLDC_ONE_PASS) where they are not compiled
+// at all. The replays' jumps back into the kernel's loops made every
+// local live everywhere: ld_radixsort's level 2 held 250 registers,
+// spilled at the cap of 128 (1.1 G local-memory requests, 80% of its
+// memory traffic) and ran 210 times its native time. A region that
+// cannot end after one pass anyway (a stride its proof tests was 0)
+// flags the launch (failed_test), and the host runs level 2 again with
+// both passes.
+#if defined(LDC_ONE_PASS) && !defined(LDC_CPU)
+#define LDC_ONE_PASS_ON 1
+#elif defined(LDC_CPU)
+#define LDC_ONE_PASS_ON (ldc_g.one_pass)
+#else
+#define LDC_ONE_PASS_ON 0
+#endif
+// LDC_RESUME is the barrier a thread resumes at (the instrumented
+// kernel's dispatch): none where no region replays, so that the compiler
+// sees the kernel's own control flow.
+#define LDC_RESUME(s) (LDC_REPLAY_BUILT && !LDC_ONE_PASS_ON ? (s) : -1)
+
 #define LDC_MODE_PLAIN 0
 #define LDC_MODE_BLOCK 1
 #define LDC_MODE_REPLAY 2
@@ -314,6 +338,8 @@ struct ldc_ctx {
   // A test an index proof rests on (LDC_COND, LDC_TEST) failed in this
   // launch: the line of one such test, 0 while none has.
   int *failed_test;
+  // Level 2 in one pass a region (LDC_ONE_PASS_ON).
+  int one_pass, one_pass_pad;
   struct ldc_det det;
   struct ldc_ap ap;
   struct ldc_iw iw;
@@ -354,7 +380,7 @@ __constant__ struct ldc_ctx ldc_g;
   X(segs.nseg) X(segs.pristine) X(shared_scratch) X(shared_per_block) \
   X(shared_off) X(shared_bytes) X(nshared) X(atomic_mode) X(atomic_log) \
   X(atomic_overflow) X(records) X(nrecords) X(max_records) X(trace) X(ntrace) \
-  X(max_trace) X(atomic_slots) X(shared_in_dyn) X(shared_direct) X(dyn_offset) X(compared) X(failed_test) \
+  X(max_trace) X(atomic_slots) X(shared_in_dyn) X(shared_direct) X(dyn_offset) X(compared) X(failed_test) X(one_pass) \
   X(det.on) X(ap.keys) X(ap.vals) X(ap.mask) X(ap.full) X(iw.scratch) \
   X(iw.per_block) X(iw.dyn_offset) X(iw.clocks) X(iw.off) X(iw.gkeys) X(iw.gvals) X(iw.gmask) X(iw.gfull) X(iw.on) X(iw.in_dyn)
 #define LDC_CTX_OFFSET(f) ((unsigned long long)__builtin_offsetof(struct ldc_ctx, f)),
@@ -2203,10 +2229,21 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_test(int ok, int line) {
   return ok;
 }
 
+// ldc_one_pass_end ends a region of a launch that runs level 2 in one
+// pass (LDC_ONE_PASS_ON): one says the build proved that this region
+// (from the thread's start to barrier id) ends after its first pass.
+static __device__ LDC_ENGINE void ldc_one_pass_end(struct ldc_thread *t, int one, int id) {
+  if (!(one && t->cond)) ldc_test(0, 0); // void: the host runs both passes
+  t->one = 1;
+  if (ldc_boundary(t, id)) ldc_internal("a region of a one-pass level 2 asked for a second pass");
+}
+
 #define LDC_BARRIER(K, ID)                                      \
   do {                                                          \
     if (!LDC_REPLAY_BUILT || ldc_t.mode != LDC_MODE_REPLAY) {   \
       __syncthreads();                                          \
+    } else if (LDC_ONE_PASS_ON) {                               \
+      ldc_one_pass_end(&ldc_t, LDC_ONE_##K(ldc_t.start, ID), ID); \
     } else {                                                    \
       if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
       else {                                                    \
@@ -2229,6 +2266,11 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_test(int ok, int line) {
   do {                                                          \
     if (!LDC_REPLAY_BUILT || ldc_t.mode != LDC_MODE_REPLAY) {   \
       OUT = F(P);                                               \
+    } else if (LDC_ONE_PASS_ON) {                               \
+      ldc_t.pred = (P);                                         \
+      ldc_t.pred_op = OP;                                       \
+      ldc_one_pass_end(&ldc_t, LDC_ONE_##K(ldc_t.start, ID), ID); \
+      OUT = ldc_t.pred;                                         \
     } else {                                                    \
       ldc_t.pred = (P);                                         \
       if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
@@ -2248,7 +2290,9 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_test(int ok, int line) {
 
 #define LDC_EXIT(K)                                             \
   do {                                                          \
-    if (LDC_REPLAY_BUILT && ldc_t.mode == LDC_MODE_REPLAY) {    \
+    if (LDC_REPLAY_BUILT && ldc_t.mode == LDC_MODE_REPLAY && LDC_ONE_PASS_ON) { \
+      ldc_one_pass_end(&ldc_t, LDC_ONE_##K(ldc_t.start, -1), -1); \
+    } else if (LDC_REPLAY_BUILT && ldc_t.mode == LDC_MODE_REPLAY) { \
       if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
       else {                                                    \
         LDC_SAVE_##K(ldc_end);                                  \

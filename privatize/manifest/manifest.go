@@ -75,6 +75,12 @@ type Manifest struct {
 	// 2's code, which held the checked module's registers at the cap.
 	// Empty: level 1 runs from PTX.
 	BlockPTX string `json:"block_ptx,omitempty"`
+	// OnePassPTX is the device module level 2 launches run from where
+	// every region of the launch ends after one pass: the instrumented
+	// source compiled with -DLDC_ONE_PASS, without the replays' saves,
+	// restores and jumps. Empty: no kernel's regions can all end after
+	// one pass, or not built.
+	OnePassPTX string `json:"one_pass_ptx,omitempty"`
 }
 
 // Site is one traced access expression of the user's source.
@@ -405,6 +411,19 @@ type Unchecked struct {
 // HasTargets says whether k has a target, shared or global: what the
 // intra-warp check looks at.
 func (k *Kernel) HasTargets() bool { return len(k.Targets) > 0 }
+
+// MayRunOnePass reports whether every region of k may end after its first
+// pass at level 2 in some launch: each is proven one-pass, for every
+// launch or for a block shape, perhaps under strides tested as it runs
+// (Conditional).
+func (k *Kernel) MayRunOnePass() bool {
+	for _, rg := range k.Regions {
+		if !rg.OnePass && rg.OnePassIf == "" {
+			return false
+		}
+	}
+	return len(k.Regions) > 0
+}
 
 // KernelSource is the file kernel k is defined in.
 func (m *Manifest) KernelSource(k *Kernel) string {

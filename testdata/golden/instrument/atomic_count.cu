@@ -10,7 +10,7 @@
 // Atomics must take effect once per checked run, even when the region that
 // holds them is replayed; the value an atomic returned is used afterwards.
 __global__ void count(int *counter, int *slots, int *out) { int t{}; int ticket{}; ldc_thread ldc_t; ldc_begin(&ldc_t); alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
-  __shared__ int seen[64]; decltype(&seen) ldc_p_seen = (decltype(&seen))ldc_shared_copy(&ldc_t, 0, (void *)&seen, sizeof(seen)); unsigned *ldc_f_seen = ldc_shared_flags(0); LDC_TR_SHARED(0, ldc_p_seen); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; default: break; } ldc_r_0_entry:;
+  __shared__ int seen[64]; decltype(&seen) ldc_p_seen = (decltype(&seen))ldc_shared_copy(&ldc_t, 0, (void *)&seen, sizeof(seen)); unsigned *ldc_f_seen = ldc_shared_flags(0); LDC_TR_SHARED(0, ldc_p_seen); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (LDC_RESUME(ldc_t.start)) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; default: break; } ldc_r_0_entry:;
   t = threadIdx.x;
   (*LDC_SW(ldc_p_seen, ldc_f_seen, sizeof(*ldc_p_seen), &((*LDC_TRS(&((*ldc_p_seen)[t]), 3, 1, 0))))) = t;
   { LDC_TR_BAR(0); LDC_BARRIER(0, 0); ldc_r_0_0:; }

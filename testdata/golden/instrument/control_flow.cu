@@ -10,7 +10,7 @@
 // Barriers in while and do loops, in a uniform if, with break, continue and
 // an early return.
 __global__ void flow(int *data, int rounds) { int t{}; int r{}; int v{}; ldc_thread ldc_t; ldc_begin(&ldc_t); alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
-  __shared__ int s[128]; decltype(&s) ldc_p_s = (decltype(&s))ldc_shared_copy(&ldc_t, 0, (void *)&s, sizeof(s)); unsigned *ldc_f_s = ldc_shared_flags(0); LDC_TR_SHARED(0, ldc_p_s); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; case 2: goto ldc_r_0_2; case 3: goto ldc_r_0_3; case 4: goto ldc_r_0_4; default: break; } ldc_r_0_entry:;
+  __shared__ int s[128]; decltype(&s) ldc_p_s = (decltype(&s))ldc_shared_copy(&ldc_t, 0, (void *)&s, sizeof(s)); unsigned *ldc_f_s = ldc_shared_flags(0); LDC_TR_SHARED(0, ldc_p_s); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (LDC_RESUME(ldc_t.start)) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; case 2: goto ldc_r_0_2; case 3: goto ldc_r_0_3; case 4: goto ldc_r_0_4; default: break; } ldc_r_0_entry:;
   t = threadIdx.x;
   if (blockIdx.x >= 4) { goto ldc_exit_0; }
   (*LDC_SW(ldc_p_s, ldc_f_s, sizeof(*ldc_p_s), &((*LDC_TRS(&((*ldc_p_s)[t]), 2, 1, 0))))) = (*LDC_R(&((*LDC_TR(&(data[blockIdx.x * blockDim.x + t]), 0, 0)))));

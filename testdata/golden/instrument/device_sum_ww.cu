@@ -12,7 +12,7 @@
 // explain: 7 7
 // A module-scope accumulator updated without atomics by thread 0 of every block.
 __device__ float total;
-__global__ void k(const float *in) {  ldc_thread ldc_t; ldc_begin(&ldc_t); alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0]; LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) {  default: break; } ldc_r_0_entry:;
+__global__ void k(const float *in) {  ldc_thread ldc_t; ldc_begin(&ldc_t); alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0]; LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (LDC_RESUME(ldc_t.start)) {  default: break; } ldc_r_0_entry:;
   if (threadIdx.x == 0) (*LDC_W(&((*LDC_TR(&(total), 0, 1))))) += in[blockIdx.x * blockDim.x] + 1.0f;
  ldc_exit_0: LDC_TR_BAR(-1); LDC_EXIT(0); }
 #line 1 "device_sum_ww.ldcheck.cu (ldcheck entry points)"

@@ -11,7 +11,7 @@
 // launch: --kernel scan --grid 2 --block 256 --arg data=float[512]:rand
 // Hillis-Steele inclusive scan, double-buffered: barriers inside the loop.
 __global__ void scan(float *data) { int t{}; int g{}; int cur{}; int off{}; float v{}; ldc_thread ldc_t; ldc_begin(&ldc_t); alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
-  __shared__ float buf[2][256]; decltype(&buf) ldc_p_buf = (decltype(&buf))ldc_shared_copy(&ldc_t, 0, (void *)&buf, sizeof(buf)); unsigned *ldc_f_buf = ldc_shared_flags(0); LDC_TR_SHARED(0, ldc_p_buf); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; default: break; } ldc_r_0_entry:;
+  __shared__ float buf[2][256]; decltype(&buf) ldc_p_buf = (decltype(&buf))ldc_shared_copy(&ldc_t, 0, (void *)&buf, sizeof(buf)); unsigned *ldc_f_buf = ldc_shared_flags(0); LDC_TR_SHARED(0, ldc_p_buf); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (LDC_RESUME(ldc_t.start)) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; default: break; } ldc_r_0_entry:;
   t = threadIdx.x; g = blockIdx.x * blockDim.x + t;
   cur = 0;
   (*LDC_SW(ldc_p_buf, ldc_f_buf, sizeof(*ldc_p_buf), &((*LDC_TRS(&((*ldc_p_buf)[cur][t]), 2, 1, 0))))) = (*LDC_R(&((*LDC_TR(&(data[g]), 0, 0)))));

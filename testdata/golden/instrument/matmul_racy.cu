@@ -12,7 +12,7 @@
 // explain: 12 14
 #define T 16
 __global__ void mm(const float *A, const float *B, float *C, int n) { int tx{}; int ty{}; int row{}; int col{}; float acc{}; int k0{}; int k{}; ldc_thread ldc_t; ldc_begin(&ldc_t); alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
-  __shared__ float As[T][T], Bs[T][T]; decltype(&As) ldc_p_As = (decltype(&As))ldc_shared_copy(&ldc_t, 0, (void *)&As, sizeof(As)); unsigned *ldc_f_As = ldc_shared_flags(0); LDC_TR_SHARED(0, ldc_p_As); decltype(&Bs) ldc_p_Bs = (decltype(&Bs))ldc_shared_copy(&ldc_t, 1, (void *)&Bs, sizeof(Bs)); unsigned *ldc_f_Bs = ldc_shared_flags(1); LDC_TR_SHARED(1, ldc_p_Bs); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) { case 0: goto ldc_r_0_0; default: break; } ldc_r_0_entry:;
+  __shared__ float As[T][T], Bs[T][T]; decltype(&As) ldc_p_As = (decltype(&As))ldc_shared_copy(&ldc_t, 0, (void *)&As, sizeof(As)); unsigned *ldc_f_As = ldc_shared_flags(0); LDC_TR_SHARED(0, ldc_p_As); decltype(&Bs) ldc_p_Bs = (decltype(&Bs))ldc_shared_copy(&ldc_t, 1, (void *)&Bs, sizeof(Bs)); unsigned *ldc_f_Bs = ldc_shared_flags(1); LDC_TR_SHARED(1, ldc_p_Bs); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (LDC_RESUME(ldc_t.start)) { case 0: goto ldc_r_0_0; default: break; } ldc_r_0_entry:;
   tx = threadIdx.x; ty = threadIdx.y;
   row = blockIdx.y * T + ty; col = blockIdx.x * T + tx;
   acc = 0.0f;

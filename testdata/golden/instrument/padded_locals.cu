@@ -19,7 +19,7 @@ struct Derived : Base { double w; };               // a base: compared whole
 struct Tight { float a, b; };                      // no padding: compared whole
 
 __global__ void padded(const double *in, double *out) { int t{}; Mixed m{}; Mixed pair[2]{}; Bits b{}; Either e{}; Derived d{}; Tight g{}; ldc_thread ldc_t; ldc_begin(&ldc_t); alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
-  __shared__ double s[64]; decltype(&s) ldc_p_s = (decltype(&s))ldc_shared_copy(&ldc_t, 0, (void *)&s, sizeof(s)); unsigned *ldc_f_s = ldc_shared_flags(0); LDC_TR_SHARED(0, ldc_p_s); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (ldc_t.start) { case 0: goto ldc_r_0_0; default: break; } ldc_r_0_entry:;
+  __shared__ double s[64]; decltype(&s) ldc_p_s = (decltype(&s))ldc_shared_copy(&ldc_t, 0, (void *)&s, sizeof(s)); unsigned *ldc_f_s = ldc_shared_flags(0); LDC_TR_SHARED(0, ldc_p_s); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (LDC_RESUME(ldc_t.start)) { case 0: goto ldc_r_0_0; default: break; } ldc_r_0_entry:;
   t = threadIdx.x;
   { Mixed ldc_init = {t, in[t], 'a'}; memcpy(&m, &ldc_init, sizeof(m)); }
   { Mixed ldc_init[2] = {{t, 1.0, 'b'}, {t + 1, 2.0, 'c'}}; memcpy(&pair, &ldc_init, sizeof(pair)); }
