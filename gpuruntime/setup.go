@@ -258,11 +258,16 @@ func (r *checkRun) sharedTable(c *Ctx) error {
 	return nil
 }
 
+// flagsHead is the room before a target's writer masks (LDC_FLAGS_HEAD):
+// its dirty word.
+const flagsHead = 16
+
 // SharedCopyBytes is the room a block needs for its warps' copies of a
 // shared target of the given size: the copies one after the other, then a
-// 4-byte writer mask per 16 bytes (used when the stores are tracked), each
+// 16-byte head (the target's dirty word) and a 4-byte writer mask per 16
+// bytes (used when the stores are tracked), each
 // part 16-byte aligned (ldc_shared_copy).
 func SharedCopyBytes(bytes uint64, warps int) uint64 {
 	align := func(n uint64) uint64 { return (n + 15) / 16 * 16 }
-	return align(uint64(warps)*bytes) + align(4*((bytes+15)/16))
+	return align(uint64(warps)*bytes) + flagsHead + align(4*((bytes+15)/16))
 }

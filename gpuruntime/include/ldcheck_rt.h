@@ -1174,6 +1174,8 @@ static __device__ LDC_ENGINE __forceinline__ unsigned ldc_word_at(unsigned page,
 // for the calling block (the others follow, shared_bytes[i] apart).
 static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_align16(unsigned long long n) { return (n + 15) & ~15ull; }
 static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_granules(unsigned long long bytes) { return (bytes + 15) >> 4; }
+// The room before a tracked target's writer masks (see ldc_flag).
+#define LDC_FLAGS_HEAD 16
 static __device__ LDC_ENGINE __forceinline__ unsigned char *ldc_shared_copies(int i) {
   if (ldc_g.shared_in_dyn) {
     LDC_DYNAMIC_SHARED(unsigned char, ldc_dyn_shared);
@@ -1208,7 +1210,7 @@ static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, 
   unsigned char *base = ldc_shared_copies(i);
   if (tid == 0) ldc_block()->shared_orig[i] = orig;
   // The copies, then (when tracked) the writer masks.
-  unsigned long long all = ldc_g.shared_tracked ? ldc_align16(bytes * w) + 4 * ldc_granules(bytes) : bytes * w;
+  unsigned long long all = ldc_g.shared_tracked ? ldc_align16(bytes * w) + LDC_FLAGS_HEAD + 4 * ldc_granules(bytes) : bytes * w;
   // 16 bytes a store: the room is 16-byte aligned and padded to 16 bytes
   // (SharedCopyBytes); byte stores cost a 1024-thread block 128 each.
   for (unsigned long long j = tid; j < ldc_align16(all) / 16; j += n) ((uint4 *)base)[j] = make_uint4(0, 0, 0, 0);
@@ -1227,8 +1229,22 @@ static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, 
 // the mask before it sets its bit, so a loop of stores to one granule costs
 // one atomic, not one each.
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_warp_bit() { return 1u << (ldc_thread_linear() >> 5); }
-static __device__ LDC_ENGINE __forceinline__ void ldc_flag(unsigned *f, unsigned bit) {
-  if (!(*(volatile unsigned *)f & bit)) atomicOr(f, bit);
+//
+// The word before the masks (the last of a 16-byte head) is the target's
+// dirty word: set with a first bit of any mask, cleared by the check at
+// the end of a region that runs once (see ldc_check_as). Such a check
+// reads it to skip a target no warp stored to: most regions of a kernel
+// store to few of its targets, and visiting every mask and settling the
+// copies cost each of ld_radixsort's 577 barriers a block four barriers
+// and loops over its 8 KiB of keys.
+static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_flags_of(unsigned char *copies, unsigned long long bytes, unsigned W) {
+  return (unsigned *)(copies + ldc_align16(bytes * W) + LDC_FLAGS_HEAD);
+}
+static __device__ LDC_ENGINE __forceinline__ void ldc_flag(unsigned *flags, unsigned long long g, unsigned bit) {
+  if (!(*(volatile unsigned *)&flags[g] & bit)) {
+    atomicOr(&flags[g], bit);
+    flags[-1] = 1;
+  }
 }
 
 // ldc_smark flags the granules of bytes [p, p+n) in the calling warp's
@@ -1239,11 +1255,11 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_smark(int i, const void *p
   unsigned char *c = ldc_shared_copies(i);
   unsigned long long off = (unsigned long long)((const unsigned char *)p - c) - (unsigned long long)(ldc_thread_linear() / 32) * bytes;
   if (off >= bytes) return;
-  unsigned *fl = (unsigned *)(c + ldc_align16(bytes * ldc_warps()));
+  unsigned *fl = ldc_flags_of(c, bytes, ldc_warps());
   unsigned long long last = off + (n ? n - 1 : 0);
   if (last >= bytes) last = bytes - 1;
   unsigned bit = ldc_warp_bit();
-  for (unsigned long long g = off >> 4; g <= last >> 4; g++) ldc_flag(fl + g, bit);
+  for (unsigned long long g = off >> 4; g <= last >> 4; g++) ldc_flag(fl, g, bit);
 }
 static __device__ LDC_ENGINE void ldc_smark_any(const void *p, unsigned long n) {
   if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY) return;
@@ -1254,7 +1270,7 @@ static __device__ LDC_ENGINE void ldc_smark_any(const void *p, unsigned long n) 
 // plain runs and level 1, which run on the block's own shared memory).
 static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_shared_flags(int i) {
   if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY || (ldc_g.shared_direct >> i & 1u)) return 0;
-  return (unsigned *)(ldc_shared_copies(i) + ldc_align16(ldc_g.shared_bytes[i] * ldc_warps()));
+  return ldc_flags_of(ldc_shared_copies(i), ldc_g.shared_bytes[i], ldc_warps());
 }
 // A store to (or atomic on) p in a shared target whose calling warp's copy
 // is at copy, bytes long: flag the granules it touches. The compiler keeps
@@ -1265,12 +1281,12 @@ template <class C, class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_
     unsigned long long off = (unsigned long long)((const unsigned char *)p - (const unsigned char *)copy);
     if (off < bytes) {
       unsigned bit = ldc_warp_bit();
-      ldc_flag(flags + (off >> 4), bit);
+      ldc_flag(flags, off >> 4, bit);
       // The granules between the first and the last, for a store wider
       // than 16 bytes (a misaligned double4 spans three).
       if (sizeof(T) > 16)
-        for (unsigned long long g = (off >> 4) + 1; g < (off + sizeof(T) - 1) >> 4; g++) ldc_flag(flags + g, bit);
-      if ((off + sizeof(T) - 1) >> 4 != off >> 4) ldc_flag(flags + ((off + sizeof(T) - 1) >> 4), bit);
+        for (unsigned long long g = (off >> 4) + 1; g < (off + sizeof(T) - 1) >> 4; g++) ldc_flag(flags, g, bit);
+      if ((off + sizeof(T) - 1) >> 4 != off >> 4) ldc_flag(flags, (off + sizeof(T) - 1) >> 4, bit);
     }
   }
   return p;
@@ -1736,16 +1752,17 @@ template <int fin> static __device__ LDC_ENGINE unsigned long long ldc_seg_check
 // deterministic run, a final first pass): once its writes are merged into
 // the originals of the shared targets, every warp's copy takes the merged
 // bytes, and the next region starts from them.
-static __device__ LDC_ENGINE void ldc_settle(unsigned W, unsigned tid, unsigned n) {
+static __device__ LDC_ENGINE void ldc_settle(unsigned W, unsigned tid, unsigned n, unsigned dirty) {
+  if (!dirty) return; // (the same in every thread of the block)
   ldc_bar();
   for (int i = 0; i < ldc_g.nshared; i++) {
     unsigned long long bytes = ldc_g.shared_bytes[i];
     const unsigned char *s = (const unsigned char *)ldc_block()->shared_orig[i];
     unsigned char *c = ldc_shared_copies(i);
-    if (!s) continue;
+    if (!s || !(dirty >> i & 1)) continue;
     // Only granules with a writer can differ from the original (tracked
     // stores: a writer mask per granule after the copies).
-    const unsigned *fl = ldc_g.shared_tracked ? (const unsigned *)(c + ldc_align16(bytes * W)) : 0;
+    const unsigned *fl = ldc_g.shared_tracked ? ldc_flags_of(c, bytes, W) : 0;
     if (bytes % 4 == 0 && ((unsigned long long)s & 3) == 0) {
       for (unsigned long long k = tid; k < bytes / 4; k += n)
         if (!fl || fl[k >> 2]) {
@@ -1818,18 +1835,29 @@ template <int fin> static __device__ LDC_ENGINE __forceinline__ int ldc_check_as
   // the compare it counted.
   unsigned long long cmp = 0;
   int bytewise = 0; // a tracked target checked a byte a thread: its masks need clearing
+  // The targets a warp may have stored to since the last final first pass
+  // (bit i: their dirty word, see ldc_flag); the others' masks are all 0
+  // and their copies all U. Read by every thread after the barrier that
+  // ended the region and before the next (ldc_settle's), so the same in
+  // all of them: the checks and barriers they skip are skipped by all.
+  unsigned dirty = ~0u;
+  if (fin && ldc_g.shared_tracked) {
+    dirty = 0;
+    for (int i = 0; i < ldc_g.nshared; i++)
+      if (bs->shared_orig[i] && ldc_flags_of(ldc_shared_copies(i), ldc_g.shared_bytes[i], W)[-1]) dirty |= 1u << i;
+  }
   for (int i = 0; i < ldc_g.nshared; i++) {
     unsigned long bytes = ldc_g.shared_bytes[i];
     unsigned char *s = (unsigned char *)bs->shared_orig[i];
     unsigned char *c = ldc_shared_copies(i);
-    if (!s) continue;
+    if (!s || !(dirty >> i & 1)) continue;
     int words = bytes % 4 == 0 && ((unsigned long long)s & 3) == 0;
     if (ldc_g.shared_tracked) {
       // Only the granules some warp stored to (in either pass) can differ
       // from S; the others hold S in every copy. One word (or byte) per
       // thread, as below: a thread per granule would leave three threads
       // in four idle where every granule was written.
-      unsigned *fl = (unsigned *)(c + ldc_align16((unsigned long long)bytes * W));
+      unsigned *fl = ldc_flags_of(c, bytes, W);
       if (words && p == 2) {
         // Pass 2 reads few copies a word (the mask's): a thread per
         // granule, which clears the mask it read, so that no barrier is
@@ -1875,17 +1903,22 @@ template <int fin> static __device__ LDC_ENGINE __forceinline__ int ldc_check_as
   // A final first pass (or a deterministic run's) leaves U in every copy.
   // (After the checks, not in them: the checks' registers decide the
   // kernel's occupancy, and a branch there cost matmul2048 8 registers.)
-  if (LDC_DET_ON || fin) ldc_settle(W, tid, n);
-  if (ldc_g.shared_tracked && ((p != 1 && bytewise) || LDC_DET_ON || fin)) {
+  if (LDC_DET_ON || fin) ldc_settle(W, tid, n, dirty);
+  if (fin && dirty && tid == 0 && ldc_g.shared_tracked) {
+    // After ldc_settle's barrier: every thread has read them.
+    for (int i = 0; i < ldc_g.nshared; i++)
+      if (dirty >> i & 1) ldc_flags_of(ldc_shared_copies(i), ldc_g.shared_bytes[i], W)[-1] = 0;
+  }
+  if (ldc_g.shared_tracked && dirty && ((p != 1 && bytewise) || LDC_DET_ON || fin)) {
     // The region is over in both passes (or in its only one): clear the
     // flags for the next one, once every thread is done
     // reading them (the barrier at the end orders this before the next
     // region's stores). Word targets cleared theirs as they went in pass 2.
     ldc_bar();
     for (int i = 0; i < ldc_g.nshared; i++) {
-      if (ldc_g.shared_direct >> i & 1u) continue; // no copies, no flags
+      if ((ldc_g.shared_direct >> i & 1u) || !(dirty >> i & 1)) continue; // no copies, no flags; or none set
       unsigned long bytes = ldc_g.shared_bytes[i];
-      unsigned *fl = (unsigned *)(ldc_shared_copies(i) + ldc_align16((unsigned long long)bytes * W));
+      unsigned *fl = ldc_flags_of(ldc_shared_copies(i), bytes, W);
       for (unsigned long long g = tid; g < ldc_granules(bytes); g += n) fl[g] = 0;
     }
   }
