@@ -497,6 +497,51 @@ func TestIndexProofs(t *testing.T) {
 // "unproven" below is a kernel where a proof would be wrong (a race
 // inside the block), or one the proofs do not reach. "tested": the proof
 // also needs strides nonzero, tested where the accesses run.
+// TestGridRaceFree pins the global targets the build proves free of
+// races between any two threads of the launch (Target.GridRaceFree) and
+// the launch tests the proofs rest on; "unproven" marks a race between
+// blocks, or one the proofs do not reach.
+func TestGridRaceFree(t *testing.T) {
+	lib := loadClang(t)
+	a := analyze(t, lib, "../testdata/kernels/race_free.cu")
+	tests := []struct{ kernel, target, want string }{
+		// Below the rows when 16 >= blockDim.x (and the rows one-to-one).
+		{"bias_row", "w", "when 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z & 16 >= blockDim.x & 64 >= -16 + blockDim.x + 16*blockDim.y & 17 - blockDim.x >= 1"},
+		{"bias_overlap", "w", "unproven"},
+		// Every block writes the bias row: one block only.
+		{"bias_every_block", "w", "when 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z & 16 >= blockDim.x & 64 >= -16 + blockDim.x + 16*blockDim.y & 17 - blockDim.x >= 1 & 1 >= gridDim.x"},
+		{"first_block", "out", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z"},
+		{"stepper", "v", "unproven"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.kernel+"/"+tc.target, func(t *testing.T) {
+			k := kernelNamed(t, a, tc.kernel)
+			for _, tg := range k.Targets {
+				if tg.Name != tc.target {
+					continue
+				}
+				got := "unproven"
+				if tg.GridRaceFree {
+					got = "always"
+					for i, lt := range tg.GridRaceFreeWhen {
+						sep := " & "
+						if i == 0 {
+							sep = "when "
+							got = ""
+						}
+						got += sep + lt.String()
+					}
+				}
+				if got != tc.want {
+					t.Errorf("%s: %q, want %q", tc.target, got, tc.want)
+				}
+				return
+			}
+			t.Fatalf("no target %s", tc.target)
+		})
+	}
+}
+
 func TestRaceFreeTargets(t *testing.T) {
 	lib := loadClang(t)
 	a := analyze(t, lib, "../testdata/kernels/race_free.cu")

@@ -586,6 +586,16 @@ func (ix *indexer) guard(c *Node, holds bool, bounds map[string]bound) {
 	}
 	atomOf := func(t term) string {
 		th, uni, ok := t.p.split()
+		if ok && len(th) == 0 && len(uni) == 1 {
+			// A block index (blockIdx.x == 0): the grid proofs read it
+			// (gridPair, gridApart); the block proofs name thread
+			// indexes only.
+			for m, k := range uni {
+				if k == 1 && strings.HasPrefix(m, "blockIdx.") && !strings.Contains(m, "*") {
+					return m
+				}
+			}
+		}
 		if !ok || len(uni) != 0 || len(th) != 1 {
 			return ""
 		}

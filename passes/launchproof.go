@@ -398,11 +398,11 @@ func (la launchAtoms) gridPair(a, b shape, same bool) ([]manifest.LaunchTest, bo
 	fa, ra, ok1 := la.gridForm(a.dims[0].p)
 	fb, rb, ok2 := la.gridForm(b.dims[0].p)
 	if !ok1 || !ok2 || len(fa) != len(fb) {
-		return nil, false
+		return la.gridApart(a, b)
 	}
 	for idx, c := range fa {
 		if fb[idx] == nil || !c.equal(fb[idx]) {
-			return nil, false
+			return la.gridApart(a, b)
 		}
 	}
 	if !ra.equal(rb) {
@@ -411,7 +411,7 @@ func (la launchAtoms) gridPair(a, b shape, same bool) ([]manifest.LaunchTest, bo
 		// (newVel[4*i] against newVel[4*i + 1]).
 		d, ok := rb.plus(ra, -1).constant()
 		if !ok {
-			return nil, false
+			return la.gridApart(a, b)
 		}
 		g := int64(0)
 		for _, c := range fa {
@@ -506,6 +506,85 @@ func (la launchAtoms) gridPair(a, b shape, same bool) ([]manifest.LaunchTest, bo
 		tests = append(tests, manifest.LaunchTest{Left: left, Right: r})
 	}
 	return tests, true
+}
+
+// gridApart proves that a and b never touch one element, whatever blocks
+// run them: one subscript's span over the whole launch lies below the
+// other's, outright or under one launch test (block 0's bias row w[j],
+// j < blockDim.x, against the rows w[(1 + blockIdx.x * R + r) * H + j],
+// which start at H: apart when H >= blockDim.x). Each span must be in the
+// launch's constants alone: a loop variable may hold different values at
+// the two accesses.
+func (la launchAtoms) gridApart(a, b shape) ([]manifest.LaunchTest, bool) {
+	if len(a.dims) != 1 || len(b.dims) != 1 || a.dims[0].p == nil || b.dims[0].p == nil {
+		return nil, false
+	}
+	for _, o := range [][2]shape{{a, b}, {b, a}} {
+		_, hi, ok1 := span(o[0].dims[0], blockBounds(o[0].bounds), false, true)
+		lo, _, ok2 := span(o[1].dims[0], blockBounds(o[1].bounds), true, false)
+		if !ok1 || !ok2 {
+			continue
+		}
+		top, ok1 := overBlocks(hi.p, o[0].bounds, true)
+		bottom, ok2 := overBlocks(lo.p, o[1].bounds, false)
+		if !ok1 || !ok2 {
+			continue
+		}
+		if _, ok := la.gridTerms(top); !ok {
+			continue
+		}
+		if _, ok := la.gridTerms(bottom); !ok {
+			continue
+		}
+		gap := bottom.plus(top, -1)
+		if v, ok := gap.constant(); ok {
+			if v > 0 {
+				return nil, true
+			}
+			continue
+		}
+		left, ok := la.gridTerms(gap)
+		if !ok {
+			continue
+		}
+		// Of the two orders, the one a launch of many small blocks
+		// passes (the bias row below the rows, not above them).
+		t := manifest.LaunchTest{Left: left, Right: []manifest.LaunchTerm{{Coeff: 1}}}
+		if t.HoldsIn(&[3]uint32{1 << 10, 1, 1}, [3]uint32{1, 1, 1}, func(int) (int64, bool) { return 1 << 20, true }) {
+			return []manifest.LaunchTest{t}, true
+		}
+	}
+	return nil, false
+}
+
+// overBlocks is p with each block index at the end of its range that
+// makes p largest (high) or smallest: the guards' bound, else 0 or
+// gridDim - 1. ok is false where a block index is multiplied by anything
+// but a constant.
+func overBlocks(p poly, bounds map[string]bound, high bool) (poly, bool) {
+	out := poly{}
+	for m, c := range p {
+		if !strings.Contains(m, "blockIdx.") {
+			out[m] += c
+			continue
+		}
+		if strings.Contains(m, "*") {
+			return nil, false
+		}
+		lo, hi := poly{}, poly{"gridDim." + strings.TrimPrefix(m, "blockIdx."): 1, "": -1}
+		if bd, seen := bounds[m]; seen {
+			lo = bd.lo.p
+			if bd.hasHi {
+				hi = bd.hi.p
+			}
+		}
+		v := lo
+		if (c > 0) == high {
+			v = hi
+		}
+		out = out.plus(v.times(polyConst(c)), 1)
+	}
+	return out, true
 }
 
 func gcd(a, b int64) int64 {

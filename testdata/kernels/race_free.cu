@@ -269,3 +269,31 @@ __global__ void bias_overlap(float *w) {
   if (blockIdx.x == 0 && r == 0)
     w[15 - j] += 1.0f;
 }
+
+// Across the grid (TestGridRaceFree). bias_row above: block 0's bias row
+// lies below every block's rows when the block is at most 16 wide.
+// Every block adds to the bias row: blocks race there.
+__global__ void bias_every_block(float *w) {
+  int j = threadIdx.x, r = threadIdx.y;
+  int i = (1 + blockIdx.x * 4 + r) * 16 + j;
+  w[i] += 1.0f;
+  if (r == 0)
+    w[j] += 1.0f;
+}
+
+// Block 0 alone writes out[t].
+__global__ void first_block(int *out) {
+  if (blockIdx.x == 0)
+    out[threadIdx.x] = 1;
+}
+
+// v[i] and v[i + 1] look one apart, but i is a loop variable: block 0 at
+// i = 1 and block 1 at i = 0 both write v[1].
+__global__ void stepper(int *v, int n) {
+  for (int i = 0; i < n; i++) {
+    if (threadIdx.x == 0 && blockIdx.x == 0)
+      v[i] = 1;
+    if (threadIdx.x == 0 && blockIdx.x == 1)
+      v[i + 1] = 2;
+  }
+}
