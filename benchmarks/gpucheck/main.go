@@ -67,9 +67,10 @@ func main() {
 	logPath := flag.String("log", "", "write every command and its output here")
 	arch := flag.String("arch", "sm_90", "nvcc architecture")
 	jobs := flag.Int("j", 8, "kernels checked at once")
+	runFlags := flag.String("run-flags", "", "more flags for both backends' ldcheck run, space-separated (--intra-warp=false: level 2 in one pass where the build proved it)")
 	flag.Parse()
 	if flag.NArg() < 2 {
-		fmt.Fprintln(os.Stderr, "usage: gpucheck [-ldcheck BIN] [-log FILE] BUILDS_DIR SOURCE_DIR...")
+		fmt.Fprintln(os.Stderr, "usage: gpucheck [-ldcheck BIN] [-log FILE] [-run-flags FLAGS] BUILDS_DIR SOURCE_DIR...")
 		os.Exit(2)
 	}
 	var log io.Writer = io.Discard
@@ -117,7 +118,8 @@ func main() {
 		}
 		reps := map[string]*report{}
 		for _, be := range []string{"cuda", "cpu"} {
-			args := append([]string{"run", "--backend", be, "--format", "json"}, launch...)
+			args := append([]string{"run", "--backend", be, "--format", "json"}, strings.Fields(*runFlags)...)
+			args = append(args, launch...)
 			args = append(args, d)
 			out, err := runCmd(logf, runLimit, *bin, args...)
 			var rep report
