@@ -35,7 +35,10 @@ func runCommand() *cli.Command {
     each thread's own values, checked at every barrier.
 Each level runs the kernel twice, so a checked run costs about four runs;
 a region (or, for level 1, the kernel) whose code reads nothing it writes
-runs once, since its second run would repeat the first. On the GPU the
+runs once, since its second run would repeat the first. Where every region
+of the launch runs once (and the intra-warp and atomic-plain checks are
+off), level 2 runs from a module without the replays' code ("one pass and
+a check at every barrier"). On the GPU the
 instrumented kernels are compiled with at most 128 registers a thread
 (environment LDCHECK_MAX_REGISTERS=N sets another cap, 0 none).
 
