@@ -50,3 +50,38 @@ func TestBlockRaceFree(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryRegionMayRunOnce: level 2 may run one pass a region only where
+// every region's one-pass proof holds for the launch's block shape; a
+// proof that rests on strides tested as the kernel runs counts (the run
+// is void if one is 0), unlike for everyRegionOnce.
+func TestEveryRegionMayRunOnce(t *testing.T) {
+	k := &manifest.Kernel{Regions: []manifest.Region{
+		{ID: 0, From: -1, To: 0, OnePass: true},
+		{ID: 1, From: 0, To: -1, OnePassIf: "block-1d", Conditional: true},
+	}}
+	for _, tc := range []struct {
+		block       [3]uint32
+		regions     []manifest.Region
+		may, always bool
+	}{
+		{[3]uint32{256, 1, 1}, k.Regions, true, false},
+		{[3]uint32{16, 16, 1}, k.Regions, false, false}, // 2-D: region 1's proof does not hold
+		{[3]uint32{256, 1, 1}, []manifest.Region{k.Regions[0], {ID: 1, From: 0, To: -1, OnePassIf: "block-1d"}}, true, true},
+		{[3]uint32{256, 1, 1}, []manifest.Region{k.Regions[0], {ID: 1, From: 0, To: -1}}, false, false},
+		{[3]uint32{256, 1, 1}, nil, false, false},
+	} {
+		kk := *k
+		kk.Regions = tc.regions
+		l := Launch{Kernel: &kk, Block: tc.block}
+		if got := l.everyRegionMayRunOnce(); got != tc.may {
+			t.Errorf("block %v, %d regions: everyRegionMayRunOnce %v, want %v", tc.block, len(tc.regions), got, tc.may)
+		}
+		if got := l.everyRegionOnce(); got != tc.always {
+			t.Errorf("block %v, %d regions: everyRegionOnce %v, want %v", tc.block, len(tc.regions), got, tc.always)
+		}
+		if got := kk.MayRunOnePass(); got != (len(tc.regions) > 0 && (tc.regions[1].OnePass || tc.regions[1].OnePassIf != "")) {
+			t.Errorf("%d regions: MayRunOnePass %v", len(tc.regions), got)
+		}
+	}
+}

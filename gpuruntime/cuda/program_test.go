@@ -313,3 +313,72 @@ func TestProgramLimitedHome(t *testing.T) {
 		}
 	}
 }
+
+// TestProgramAlternates: launches run from the alternate image in use
+// (by key), with the variables copied in and back; a key not loaded
+// launches from the home module.
+func TestProgramAlternates(t *testing.T) {
+	d, dev := fakeContext(t)
+	p, err := LoadProgram(d, dev, []byte(programPTX))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.LoadAlternate(dev, "one-pass", []byte(programPTX), "launch_record"); err != nil {
+		t.Fatal(err)
+	}
+	if !p.HasAlternate("one-pass") || p.HasAlternate("block") {
+		t.Errorf("HasAlternate: one-pass %v, block %v; want true, false", p.HasAlternate("one-pass"), p.HasAlternate("block"))
+	}
+	counter, _, err := p.Global("counter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	altCounter, n, ok := p.AlternateGlobal("one-pass", "counter")
+	if !ok || n != 4 || altCounter == counter {
+		t.Errorf("AlternateGlobal(one-pass, counter) = %#x, %d, %v; want the alternate's own 4 bytes (home's at %#x)", altCounter, n, ok, counter)
+	}
+	if _, _, ok := p.AlternateGlobal("block", "counter"); ok {
+		t.Errorf("AlternateGlobal(block, counter): found in an alternate never loaded")
+	}
+	if err := CopyHtoD(d, counter, []uint32{5}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := d.MemAlloc(32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.MemFree(out)
+	for _, s := range []struct {
+		use          string
+		counter, alt uint64
+	}{
+		{"one-pass", 6, 6}, // copied in, incremented there, copied back
+		{"block", 7, 6},    // not loaded: home, the alternate untouched
+		{"", 8, 6},
+		{"one-pass", 9, 9},
+	} {
+		p.UseAlternate(s.use)
+		if err := p.Launch("heavy", [3]int{1, 1, 1}, [3]int{256, 1, 1}, 0, 0, []unsafe.Pointer{unsafe.Pointer(&out)}); err != nil {
+			t.Fatalf("use %q: %v", s.use, err)
+		}
+		if err := d.CtxSynchronize(); err != nil {
+			t.Fatal(err)
+		}
+		var o [4]uint64
+		if err := CopyDtoH(d, o[:], out); err != nil {
+			t.Fatal(err)
+		}
+		var c [1]uint32
+		if err := CopyDtoH(d, c[:], counter); err != nil {
+			t.Fatal(err)
+		}
+		var a [1]uint32
+		if err := CopyDtoH(d, a[:], altCounter); err != nil {
+			t.Fatal(err)
+		}
+		if o[1] != 1 || o[2] != s.counter || uint64(c[0]) != s.counter || uint64(a[0]) != s.alt {
+			t.Errorf("use %q: self at its own counter %v, the kernel saw %d, home holds %d, the alternate %d; want true, %d, %d, %d", s.use, o[1] == 1, o[2], c[0], a[0], s.counter, s.counter, s.alt)
+		}
+	}
+}
