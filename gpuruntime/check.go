@@ -220,6 +220,9 @@ type checkRun struct {
 	// onePass: level 2 runs one pass a region (Ctx.OnePass; see
 	// onePassLevel2).
 	onePass bool
+	// uncopiedNote is the note naming the shared targets level 2 runs
+	// uncopied ("" none): withdrawn if a one-pass run turns to two.
+	uncopiedNote string
 }
 
 func (r *checkRun) phase(name string, f func() error) error {

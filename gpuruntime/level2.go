@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"strings"
 
 	"ldcheck/privatize/manifest"
 )
@@ -224,7 +223,8 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 // (those whose proofs rest on tests) get their copies again.
 func (r *checkRun) twoPassLevel2() error {
 	r.onePass = false
-	r.res.Notes = slices.DeleteFunc(r.res.Notes, func(n string) bool { return strings.HasPrefix(n, uncopiedNote) })
+	r.res.Notes = slices.DeleteFunc(r.res.Notes, func(n string) bool { return n == r.uncopiedNote })
+	r.uncopiedNote = ""
 	r.free(DevPtr(r.shared.SharedScratch))
 	return r.setupSharedCopies()
 }

@@ -245,10 +245,6 @@ func (r *checkRun) onePassLevel2() bool {
 	return r.b.OnePass() && k.Instrumented && !r.opt.Unchecked && !r.opt.Deterministic && !r.wantsIntraWarp() && !r.wantsAtomicPlain() && l.everyRegionMayRunOnce()
 }
 
-// uncopiedNote starts the note that names the shared targets level 2 ran
-// uncopied.
-const uncopiedNote = "shared "
-
 // uncopiedShared is the mask of the shared targets level 2 runs on the
 // block's own memory (bit i: the i-th shared target), and adds a note
 // naming them: those no two threads of a block race on (blockRaceFree),
@@ -281,7 +277,8 @@ func (r *checkRun) uncopiedShared() uint32 {
 		i++
 	}
 	if mask != 0 {
-		r.res.Notes = append(r.res.Notes, fmt.Sprintf(uncopiedNote+"%s: no race possible inside a block, proven by the build (no two threads touch one element where either writes it, in any region), and every region runs once: level 2 ran %s on the block's own shared memory, without copies", strings.Join(names, ", "), map[bool]string{true: "it", false: "them"}[len(names) == 1]))
+		r.uncopiedNote = fmt.Sprintf("shared %s: no race possible inside a block, proven by the build (no two threads touch one element where either writes it, in any region), and every region runs once: level 2 ran %s on the block's own shared memory, without copies", strings.Join(names, ", "), map[bool]string{true: "it", false: "them"}[len(names) == 1])
+		r.res.Notes = append(r.res.Notes, r.uncopiedNote)
 	}
 	return mask
 }
