@@ -128,7 +128,7 @@ func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOpt
 // instrumented source again with -DLDC_DET (see LDC_DET_ON in the runtime
 // header for why it is a module of its own).
 func compileDet(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOptions, nvcc, arch, std string, user []string) []string {
-	ptx, notes := compileModeModule(ctx, dir, m, opt, nvcc, arch, std, user, "LDC_DET", "det", "deterministic", "--deterministic")
+	ptx, notes := compileModeModule(ctx, dir, m, opt, nvcc, arch, std, user, "LDC_DET", "det", "deterministic", "--deterministic will need --backend cpu")
 	m.DetPTX = ptx
 	return notes
 }
@@ -141,7 +141,7 @@ func compileIntraWarp(ctx context.Context, dir string, m *manifest.Manifest, opt
 	if !hasTarget(m) {
 		return nil
 	}
-	ptx, notes := compileModeModule(ctx, dir, m, opt, nvcc, arch, std, user, "LDC_IW", "iw", "intra-warp", "--intra-warp")
+	ptx, notes := compileModeModule(ctx, dir, m, opt, nvcc, arch, std, user, "LDC_IW", "iw", "intra-warp", "--intra-warp will need --backend cpu")
 	m.IntraWarpPTX = ptx
 	return notes
 }
@@ -153,16 +153,9 @@ func compileBlockOnly(ctx context.Context, dir string, m *manifest.Manifest, opt
 	if !hasTarget(m) {
 		return nil
 	}
-	ptx := strings.TrimSuffix(m.Output, ".cu") + ".blk.ptx"
-	ok, err := compilePTXVariant(ctx, dir, m, opt, nvcc, arch, std, user, "LDC_BLOCK_ONLY", ptx)
-	switch {
-	case !ok:
-		return nil
-	case err != nil:
-		return []string{fmt.Sprintf("no level-1 device module (level 1 will run from the checked module, slower): %v", err)}
-	}
+	ptx, notes := compileModeModule(ctx, dir, m, opt, nvcc, arch, std, user, "LDC_BLOCK_ONLY", "blk", "level-1", "level 1 will run from the checked module, slower")
 	m.BlockPTX = ptx
-	return []string{"level-1 device module: " + ptx}
+	return notes
 }
 
 // compileOnePass compiles the device module of level 2 in one pass a
@@ -178,30 +171,24 @@ func compileOnePass(ctx context.Context, dir string, m *manifest.Manifest, opt B
 	if !any {
 		return nil
 	}
-	ptx := strings.TrimSuffix(m.Output, ".cu") + ".once.ptx"
-	ok, err := compilePTXVariant(ctx, dir, m, opt, nvcc, arch, std, user, "LDC_ONE_PASS", ptx)
-	switch {
-	case !ok:
-		return nil
-	case err != nil:
-		return []string{fmt.Sprintf("no one-pass level-2 device module (level 2 will replay every region, slower): %v", err)}
-	}
+	ptx, notes := compileModeModule(ctx, dir, m, opt, nvcc, arch, std, user, "LDC_ONE_PASS", "once", "one-pass level-2", "level 2 will replay every region, slower")
 	m.OnePassPTX = ptx
-	return []string{"one-pass level-2 device module: " + ptx}
+	return notes
 }
 
-// compileModeModule compiles the device module that one mode of ldcheck
-// run loads instead of the checked one (-D define, file .SUFFIX.ptx); it
-// returns the file, "" when none was built. A failure costs that mode on
-// the GPU only, so it is a note, not an error.
-func compileModeModule(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOptions, nvcc, arch, std string, user []string, define, suffix, what, flag string) (string, []string) {
+// compileModeModule compiles a device module that some launches of
+// ldcheck run load instead of the checked one (-D define, file
+// .SUFFIX.ptx); it returns the file, "" when none was built. A failure
+// costs those launches on the GPU only (without says how), so it is a
+// note, not an error.
+func compileModeModule(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOptions, nvcc, arch, std string, user []string, define, suffix, what, without string) (string, []string) {
 	ptx := strings.TrimSuffix(m.Output, ".cu") + "." + suffix + ".ptx"
 	ok, err := compilePTXVariant(ctx, dir, m, opt, nvcc, arch, std, user, define, ptx)
 	switch {
 	case !ok:
 		return "", nil
 	case err != nil:
-		return "", []string{fmt.Sprintf("no %s device module (%s will need --backend cpu): %v", what, flag, err)}
+		return "", []string{fmt.Sprintf("no %s device module (%s): %v", what, without, err)}
 	}
 	return ptx, []string{what + " device module: " + ptx}
 }

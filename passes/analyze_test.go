@@ -513,33 +513,20 @@ func TestGridRaceFree(t *testing.T) {
 		{"first_block", "out", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z"},
 		{"stepper", "v", "unproven"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.kernel+"/"+tc.target, func(t *testing.T) {
-			k := kernelNamed(t, a, tc.kernel)
-			for _, tg := range k.Targets {
-				if tg.Name != tc.target {
-					continue
-				}
-				got := "unproven"
-				if tg.GridRaceFree {
-					got = "always"
-					for i, lt := range tg.GridRaceFreeWhen {
-						sep := " & "
-						if i == 0 {
-							sep = "when "
-							got = ""
-						}
-						got += sep + lt.String()
-					}
-				}
-				if got != tc.want {
-					t.Errorf("%s: %q, want %q", tc.target, got, tc.want)
-				}
-				return
+	checkTargets(t, a, tests, func(tg passes.Target) string {
+		if !tg.GridRaceFree {
+			return "unproven"
+		}
+		got := "always"
+		for i, lt := range tg.GridRaceFreeWhen {
+			sep := " & "
+			if i == 0 {
+				sep, got = "when ", ""
 			}
-			t.Fatalf("no target %s", tc.target)
-		})
-	}
+			got += sep + lt.String()
+		}
+		return got
+	})
 }
 
 func TestRaceFreeTargets(t *testing.T) {
@@ -572,34 +559,42 @@ func TestRaceFreeTargets(t *testing.T) {
 		{"bias_row", "w", passes.FlatBlock + " when |16| >= blockDim.x & 17 - blockDim.x >= 1"},
 		{"bias_overlap", "w", "unproven"},
 	}
+	checkTargets(t, a, tests, func(tg passes.Target) string {
+		got := "unproven"
+		switch {
+		case tg.BlockRaceFree:
+			got = "always"
+		case tg.BlockRaceFreeIf != "":
+			got = tg.BlockRaceFreeIf
+		}
+		for i, lt := range tg.BlockRaceFreeWhen {
+			sep := " & "
+			if i == 0 {
+				sep = " when "
+			}
+			got += sep + lt.String()
+		}
+		if tg.BlockRaceFreeTested {
+			got += " tested"
+		}
+		return got
+	})
+}
+
+// checkTargets compares, for each case, describe's account of the named
+// kernel's target with the case's want.
+func checkTargets(t *testing.T, a *passes.Analysis, tests []struct{ kernel, target, want string }, describe func(passes.Target) string) {
+	t.Helper()
 	for _, tc := range tests {
 		t.Run(tc.kernel+"/"+tc.target, func(t *testing.T) {
 			k := kernelNamed(t, a, tc.kernel)
 			for _, tg := range k.Targets {
-				if tg.Name != tc.target {
-					continue
-				}
-				got := "unproven"
-				switch {
-				case tg.BlockRaceFree:
-					got = "always"
-				case tg.BlockRaceFreeIf != "":
-					got = tg.BlockRaceFreeIf
-				}
-				for i, lt := range tg.BlockRaceFreeWhen {
-					sep := " & "
-					if i == 0 {
-						sep = " when "
+				if tg.Name == tc.target {
+					if got := describe(tg); got != tc.want {
+						t.Errorf("%s: %q, want %q", tc.target, got, tc.want)
 					}
-					got += sep + lt.String()
+					return
 				}
-				if tg.BlockRaceFreeTested {
-					got += " tested"
-				}
-				if got != tc.want {
-					t.Errorf("%s: %q, want %q", tc.target, got, tc.want)
-				}
-				return
 			}
 			t.Fatalf("no target %s", tc.target)
 		})
