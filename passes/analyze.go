@@ -55,6 +55,8 @@ type kernelAnalysis struct {
 	diags        []Diagnostic
 	// candidates: the variables targetsPass weighed, with their accesses.
 	candidates []*candidate
+	// sites: the block barriers' call nodes -> barrier IDs.
+	sites map[*Node]int
 }
 
 func (ka *kernelAnalysis) diag(p Pos, sev, format string, args ...any) {
@@ -75,7 +77,8 @@ func (ka *kernelAnalysis) run() *Kernel {
 	k.Shared = sharedPass(f.Body)
 	var sites map[*Node]int
 	k.Barriers, sites = ka.barriersPass()
-	k.Regions, k.startsAt, k.endsAt, k.reach = ka.regionsPass(k.Barriers, sites)
+	k.Regions, k.startsAt, k.endsAt, k.reach = ka.regionsPass(sites)
+	ka.sites = sites
 	k.Atomics = ka.atomicsPass(k)
 	k.Targets, k.Unchecked = ka.targetsPass(k)
 	ka.onePassPass(k)

@@ -455,6 +455,10 @@ func TestIndexProofs(t *testing.T) {
 		{"rows_loaded", map[region]string{{-1, 0}: "twice"}},
 		{"rounds", map[region]string{{0, 1}: passes.LineBlock, {1, 1}: passes.LineBlock}},
 		{"rounds_unsynced", map[region]string{{0, 1}: "twice"}},
+		{"batched", map[region]string{{-1, 0}: "always", {0, 0}: "always", {0, -1}: "always"}},
+		{"batched_ahead", map[region]string{{0, 0}: "twice"}},
+		{"batched_unsynced", map[region]string{{0, -1}: "twice"}},
+		{"slid", map[region]string{{0, 0}: "twice"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.kernel, func(t *testing.T) {
@@ -475,6 +479,14 @@ func TestIndexProofs(t *testing.T) {
 			for _, c := range k.Conditions {
 				if c.Expr != "(long long)2 * (long long)(step)" {
 					t.Errorf("condition %+v, want 2 * step", c)
+				}
+			}
+			if tc.kernel == "slid" {
+				// The race is inside the block: s must stay checked.
+				for _, tg := range k.Targets {
+					if tg.Name == "s" && (tg.BlockRaceFree || tg.BlockRaceFreeIf != "") {
+						t.Errorf("s proven race-free in the block (%q)", tg.BlockRaceFreeIf)
+					}
 				}
 			}
 			if (tc.kernel == "strided" || tc.kernel == "padded_macro") && len(k.Conditions) != 2 {

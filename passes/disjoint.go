@@ -351,6 +351,13 @@ type indexer struct {
 	// the kernel never writes. An element of one at a uniform index is
 	// the same value for every thread (cc[rowlab[i] * K + t]).
 	readOnly map[string]bool
+	// flows: where variables change (versions.go); nil reads a local
+	// defined once as its definition wherever it is used.
+	flows *valueFlows
+	// viaDef: references of locals defined once, read as their
+	// definitions: the points where the definitions' variables are
+	// used, with no assignments of their own to check.
+	viaDef map[*Node]bool
 }
 
 // op is n's operator, read from the macro's body where n has no text.
@@ -412,11 +419,18 @@ func (ix *indexer) poly(n *Node, depth int) (term, bool) {
 		}
 		return term{p: poly{"ld:" + base.Ref + "[" + idx.p.String() + "]": 1}, uses: idx.uses}, true
 	case "DeclRefExpr":
-		if ix.u.uniform[n.Ref] {
-			return term{p: poly{"u:" + n.Ref: 1}, uses: []*Node{n}}, true
+		// A local defined once is read as its definition; a uniform one
+		// only where the definition runs in a loop (int q = base + i in
+		// each iteration): its counter may then be versioned across the
+		// loop's step (versions.go); elsewhere it is one value, an atom.
+		def, uniform := ix.single[n.Ref], ix.u.uniform[n.Ref]
+		if def != nil && (!uniform || insideLoop(ix.u.src, def)) {
+			if t, ok := ix.definition(def, n, depth); ok || !uniform {
+				return t, ok
+			}
 		}
-		if def := ix.single[n.Ref]; def != nil {
-			return ix.poly(def, depth+1)
+		if uniform {
+			return term{p: poly{"u:" + n.Ref: 1}, uses: []*Node{n}}, true
 		}
 		return term{}, false
 	case "UnaryOperator":
@@ -452,6 +466,26 @@ func (ix *indexer) poly(n *Node, depth int) (term, bool) {
 		}
 	}
 	return term{}, false
+}
+
+// definition reads def, the initializer of the local n refers to. Its
+// uniform variables are read where def runs, and it may run again (in a
+// loop) after one access and before the other: the value at n must be
+// the one def would have there (captured), and n, where the value is
+// used, joins the uses the stability check compares.
+func (ix *indexer) definition(def, n *Node, depth int) (term, bool) {
+	if ix.flows != nil && !ix.flows.captured(def, n) {
+		return term{}, false
+	}
+	t, ok := ix.poly(def, depth+1)
+	if ok && len(t.uses) > 0 {
+		if ix.viaDef == nil {
+			ix.viaDef = map[*Node]bool{}
+		}
+		ix.viaDef[n] = true
+		t.uses = append(append([]*Node{}, t.uses...), n)
+	}
+	return t, ok
 }
 
 // subscript reads one dimension's subscript, looking through x + (x >> c).
@@ -951,6 +985,9 @@ func condText(cond poly, names map[string]string) (string, bool) {
 // stands for one value across the proof's accesses.
 func (ix *indexer) stable(uses []*Node, reach *Reach) bool {
 	for _, use := range uses {
+		if ix.viaDef[use] {
+			continue // a point of use only: its definition's variables are among uses
+		}
 		for _, a := range ix.u.assigns[use.Ref] {
 			// A declaration runs once per entry to its scope: between two
 			// uses only inside a loop.

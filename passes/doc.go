@@ -4,7 +4,9 @@
 // __shared__ and module-scope variables, barriers, AP regions (the code
 // between barriers), target variables, atomics, regions that run once
 // (per variable, or by index proofs over the subscripts: disjoint.go, with
-// the run-time stride tests they need, Kernel.Conditions), targets no two
+// the run-time stride tests they need, Kernel.Conditions; where a variable
+// can change between two accesses, and loop counters read across their
+// step: versions.go), targets no two
 // threads of a block, or of the grid, can race on (Target.BlockRaceFree,
 // GridRaceFree: onepass.go, with the tests of the launch the host makes
 // before it relies on them: launchproof.go),

@@ -105,6 +105,7 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 		return false
 	}
 	ix := &indexer{u: findUniform(ka.fn), single: singleDefinitions(ka.fn.Body), macro: macroOperators(ka.unit, ka.fn.Body), readOnly: ka.readOnlyGlobals()}
+	ix.flows = newValueFlows(ka, k, ix.u, ix.single)
 	// A condition names the kernel's variables where the access is: only
 	// names declared once in the kernel stand for one variable there.
 	names, count := map[string]string{}, map[string]int{}
@@ -140,6 +141,7 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 				return nil, nil, false
 			}
 			sh = sh.withFacts(ka.lastIteration(k, ix.u, a.ref, r))
+			sh = ix.flows.versioned(sh, a.ref, r, k.reach)
 			if a.read {
 				rs = append(rs, sh)
 			}

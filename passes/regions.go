@@ -111,15 +111,8 @@ func (rf *regionFlow) label(n *Node) int {
 }
 
 // regionsPass: body, barrier call sites -> the AP regions.
-func (ka *kernelAnalysis) regionsPass(barriers []Barrier, sites map[*Node]int) ([]Region, map[*Node]starts, map[*Node]starts, *Reach) {
-	rf := &regionFlow{src: ka.fn.File.Source, sites: sites, lines: map[int]int{}, offsets: map[int]int{}, body: ka.fn.Body, found: map[[2]int]*Region{}, at: map[*Node]starts{},
-		labels: map[*Node]int{}, ends: map[int]starts{}, seen: map[*Node]starts{}, exprOf: map[*Node]*Node{}}
-	for _, b := range barriers {
-		rf.lines[b.ID] = b.Pos.Line
-		rf.offsets[b.ID] = b.Pos.Offset
-	}
-	out := rf.stmt(ka.fn.Body, starts{Entry: true})
-	rf.reach(out, Exit, lineAt(ka.fn.File.Source, ka.fn.Body.Pos.End-1))
+func (ka *kernelAnalysis) regionsPass(sites map[*Node]int) ([]Region, map[*Node]starts, map[*Node]starts, *Reach) {
+	rf := ka.flowThrough(sites)
 	regions := make([]Region, 0, len(rf.found))
 	for _, r := range rf.found {
 		regions = append(regions, *r)
@@ -151,6 +144,22 @@ func (ka *kernelAnalysis) regionsPass(barriers []Barrier, sites map[*Node]int) (
 		}
 	}
 	return regions, rf.at, endsAt, &Reach{labels: rf.labels, seen: rf.seen, expr: rf.exprOf}
+}
+
+// flowThrough runs the regions flow over the kernel's body with sites
+// (call or expression nodes -> IDs >= 0) as the points that end and start
+// regions: the barrier calls for the regions themselves, other nodes for
+// questions of what runs between two points (versions.go).
+func (ka *kernelAnalysis) flowThrough(sites map[*Node]int) *regionFlow {
+	rf := &regionFlow{src: ka.fn.File.Source, sites: sites, lines: map[int]int{}, offsets: map[int]int{}, body: ka.fn.Body, found: map[[2]int]*Region{}, at: map[*Node]starts{},
+		labels: map[*Node]int{}, ends: map[int]starts{}, seen: map[*Node]starts{}, exprOf: map[*Node]*Node{}}
+	for n, id := range sites {
+		rf.lines[id] = n.Pos.Line
+		rf.offsets[id] = n.Pos.Offset
+	}
+	out := rf.stmt(ka.fn.Body, starts{Entry: true})
+	rf.reach(out, Exit, lineAt(ka.fn.File.Source, ka.fn.Body.Pos.End-1))
+	return rf
 }
 
 func lineAt(src []byte, off int) int {

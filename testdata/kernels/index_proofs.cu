@@ -238,3 +238,63 @@ __global__ void skewed_macro(int *data) {
   __syncthreads(); // 1
   data[t] = s[SKEW(t)];
 }
+
+// A batch of queries, one after the other (a B+ tree search's walk state):
+// every thread reads cur[q] at the end of query i, and thread 0 sets
+// cur[q] for query i + 1 after the loop's ++i, in the region that wraps
+// around barrier 0. i is read as its value at the region's start plus the
+// steps taken since: the read is of q, the write of q + 1.
+__global__ void batched(int *cur, int *out) {
+  int t = threadIdx.x;
+  for (int i = 0; i < 8; ++i) {
+    int q = blockIdx.x * 8 + i;
+    if (t == 0)
+      cur[q] = q;
+    __syncthreads(); // 0
+    out[q * blockDim.x + t] = cur[q];
+  }
+}
+
+// The same, reading ahead: cur[q + 1] at query i is the element thread 0
+// writes after the step, in the same region: a race.
+__global__ void batched_ahead(int *cur, int *out) {
+  int t = threadIdx.x;
+  for (int i = 0; i < 8; ++i) {
+    int q = blockIdx.x * 8 + i;
+    if (t == 0)
+      cur[q] = q;
+    __syncthreads(); // 0
+    out[q * blockDim.x + t] = cur[q + 1];
+  }
+}
+
+// No barrier in the loop: the region after barrier 0 runs every step, so
+// no access has one count of steps (thread 5 reads, in iteration i + 1,
+// what thread 0 wrote in iteration i).
+__global__ void batched_unsynced(int *cur, int *out) {
+  int t = threadIdx.x;
+  __syncthreads(); // 0
+  for (int i = 0; i < 8; ++i) {
+    int q = blockIdx.x * 8 + i;
+    out[q * blockDim.x + t] = cur[q];
+    if (t == 0)
+      cur[q + 1] = q;
+  }
+}
+
+// q = t + i is defined before barrier 0 and read after it, and defined
+// again after the loop's ++i: the read of s[q] is at t + i, the write in
+// the next iteration at t + i + 1, in one region. Thread t - 1 then writes
+// what thread t read: a race, though both subscripts are written s[q].
+__global__ void slid(float *out, int n) {
+  __shared__ float s[1024];
+  int t = threadIdx.x;
+  float x = 0;
+  for (int i = 0; i < n; ++i) {
+    int q = t + i;
+    s[q] = x + 1;
+    __syncthreads(); // 0
+    x = s[q];
+  }
+  out[t] = x;
+}

@@ -1,0 +1,343 @@
+package passes
+
+import (
+	"sort"
+	"strings"
+)
+
+// Where a uniform variable's value can change between two points.
+//
+// The index proofs read a subscript as a polynomial in uniform variables,
+// and two accesses agree on a variable's value only where no assignment
+// to it runs between them. Two things make that more than a look at the
+// assignments between the accesses:
+//
+//   - a local defined once (int q = blockIdx.x * QPB + i) is read where
+//     its definition ran, which may be before a barrier or in an earlier
+//     iteration: the proof reads q as its definition only where no
+//     assignment to a variable of the definition can run between the
+//     definition's last run and the use (captured);
+//   - a region that wraps around a loop's back edge runs the end of one
+//     iteration and the start of the next. In a batched search, every
+//     thread reads cur[q] for query i before the loop's ++i, and thread 0
+//     writes cur[q] for query i + 1 after it, in one region. Where a
+//     counter's only assignment in a loop steps it by a constant, and
+//     every path from the region's start to an access steps it the same
+//     number of times (0 or 1), the access's subscript is read with the
+//     counter's value at the region's start plus that many steps: the two
+//     subscripts then differ by a constant (versioned).
+//
+// Both questions are answered by runs of the regions flow in which
+// chosen nodes end regions the way barriers do.
+
+// The region-ending IDs of the flows below: the anchor, a variable's
+// assignments, a counter's step.
+const (
+	anchorSite = 0
+	assignSite = 1
+	stepSite   = 1 << 20 // above every barrier ID
+)
+
+// valueFlows caches the flows of one kernel.
+type valueFlows struct {
+	ka     *kernelAnalysis
+	k      *Kernel
+	u      *uniformVars
+	single map[string]*Node
+	// since: anchor node and variables -> the flow whose region ends are
+	// the anchor and the variables' assignments.
+	since map[sinceKey]*regionFlow
+	// steps: variable -> the flow whose region ends are the barriers and
+	// the variable's step.
+	steps map[string]*regionFlow
+}
+
+type sinceKey struct {
+	anchor *Node
+	vars   string
+}
+
+func newValueFlows(ka *kernelAnalysis, k *Kernel, u *uniformVars, single map[string]*Node) *valueFlows {
+	return &valueFlows{ka: ka, k: k, u: u, single: single, since: map[sinceKey]*regionFlow{}, steps: map[string]*regionFlow{}}
+}
+
+// unchangedSince reports whether, on every path to reference at, no
+// assignment to vars runs after the last run of anchor (a node of the
+// statement that read them).
+func (vf *valueFlows) unchangedSince(anchor *Node, vars []string, at *Node) bool {
+	if vf == nil || vf.ka == nil {
+		return false
+	}
+	sort.Strings(vars)
+	key := sinceKey{anchor, strings.Join(vars, ",")}
+	rf := vf.since[key]
+	if rf == nil {
+		sites := map[*Node]int{anchor: anchorSite}
+		for _, v := range vars {
+			for _, a := range vf.u.assigns[v] {
+				if a == anchor || within(a, anchor) {
+					// An assignment in the anchor's own statement: the
+					// flow cannot order them; no answer.
+					return false
+				}
+				sites[a] = assignSite
+			}
+		}
+		rf = vf.ka.flowThrough(sites)
+		vf.since[key] = rf
+	}
+	got, ok := rf.at[at]
+	return ok && !got[assignSite]
+}
+
+// within reports whether n is inside (or is) outer.
+func within(n, outer *Node) bool {
+	for ; n != nil; n = n.Parent {
+		if n == outer {
+			return true
+		}
+	}
+	return false
+}
+
+// captured reports whether definition def (the initializer of a local
+// defined once) has, at reference at, the value it would have if it ran
+// there: no variable it reads, directly or through other such locals, is
+// assigned after def's last run.
+func (vf *valueFlows) captured(def, at *Node) bool {
+	vars := map[string]bool{}
+	var walk func(n *Node, depth int) bool
+	walk = func(n *Node, depth int) bool {
+		ok := depth < 16
+		n.Walk(func(c *Node) bool {
+			if !ok {
+				return false
+			}
+			if c.Kind == "DeclRefExpr" && c.Ref != "" {
+				if vf.u.uniform[c.Ref] {
+					vars[c.Ref] = true
+				}
+				if d := vf.single[c.Ref]; d != nil && !vars[c.Ref] {
+					vars[c.Ref] = true
+					ok = walk(d, depth+1)
+				}
+			}
+			return true
+		})
+		return ok
+	}
+	if !walk(def, 0) {
+		return false
+	}
+	var list []string
+	for v := range vars {
+		list = append(list, v)
+	}
+	return vf.unchangedSince(def, list, at)
+}
+
+// loopStep finds v's step: its one assignment that can run more than once
+// (in a loop), v++ or v += C and the like; other assignments must be
+// declarations outside loops. decl is that declaration (nil if v is a
+// parameter).
+func (vf *valueFlows) loopStep(v string) (site, decl *Node, step int64, ok bool) {
+	for _, a := range vf.u.assigns[v] {
+		if a.Kind == "VarDecl" {
+			if insideLoop(vf.u.src, a) || decl != nil {
+				return nil, nil, 0, false
+			}
+			decl = a
+			continue
+		}
+		if site != nil {
+			return nil, nil, 0, false
+		}
+		p := a.Parent
+		for p != nil && (p.Kind == "ParenExpr" || p.Kind == "UnexposedExpr") {
+			p = p.Parent
+		}
+		switch {
+		case p != nil && p.Kind == "UnaryOperator" && p.Op == "++":
+			site, step = p, 1
+		case p != nil && p.Kind == "UnaryOperator" && p.Op == "--":
+			site, step = p, -1
+		case p != nil && p.Kind == "CompoundAssignOperator" && len(p.Children) == 2 && (p.Op == "+=" || p.Op == "-="):
+			c, isConst := constValue(p.Children[1])
+			if !isConst || c == 0 {
+				return nil, nil, 0, false
+			}
+			if p.Op == "-=" {
+				c = -c
+			}
+			site, step = p, c
+		default:
+			return nil, nil, 0, false
+		}
+	}
+	return site, decl, step, site != nil
+}
+
+// stepsFrom is how many times v's step (site) runs on every path from
+// region start `from` to reference at without a barrier: 0 or 1, ok false
+// where paths differ or may step it more than once.
+func (vf *valueFlows) stepsFrom(v string, site *Node, from int, at *Node) (int64, bool) {
+	rf := vf.steps[v]
+	if rf == nil {
+		sites := map[*Node]int{site: stepSite}
+		for n, id := range vf.ka.sites {
+			sites[n] = id
+		}
+		rf = vf.ka.flowThrough(sites)
+		vf.steps[v] = rf
+	}
+	got, ok := rf.at[at]
+	if !ok {
+		return 0, false
+	}
+	direct := got[from]
+	stepped := rf.found[[2]int{from, stepSite}] != nil && got[stepSite]
+	again := rf.found[[2]int{stepSite, stepSite}] != nil
+	switch {
+	case direct && !stepped:
+		return 0, true
+	case !direct && stepped && !again:
+		return 1, true
+	}
+	return 0, false
+}
+
+// versioned reads the loop counters of sh (the shape of the access at
+// reference at, in region r) as their value at r's start plus the steps
+// taken since: sh's subscripts and bounds shifted, and the counters'
+// uses dropped (the value is then exact, not one to keep stable).
+func (vf *valueFlows) versioned(sh shape, at *Node, r Region, reach *Reach) shape {
+	if vf == nil || vf.ka == nil {
+		return sh
+	}
+	byVar := map[string][]*Node{}
+	terms := append([]term{}, sh.dims...)
+	for _, b := range sh.bounds {
+		terms = append(terms, b.lo)
+		if b.hasHi {
+			terms = append(terms, b.hi)
+		}
+	}
+	for _, t := range terms {
+		for _, use := range t.uses {
+			if vf.u.uniform[use.Ref] {
+				byVar[use.Ref] = append(byVar[use.Ref], use)
+			}
+		}
+	}
+	shift := map[string]int64{}
+	for v, uses := range byVar {
+		site, decl, step, ok := vf.loopStep(v)
+		if !ok {
+			continue
+		}
+		// A region that runs v's declaration has no value of v at its start.
+		if decl != nil {
+			if s, placed := vf.k.RegionStarts(decl); !placed || s[r.From] {
+				continue
+			}
+		}
+		n, ok := vf.stepsFrom(v, site, r.From, at)
+		if !ok {
+			continue
+		}
+		// Every use reads the value v has at the access: none is read
+		// before a step the access follows (a guard above the step).
+		for _, x := range uses {
+			if reach != nil && reach.expr[x] != nil && reach.expr[x] == reach.expr[at] {
+				continue
+			}
+			anchor := x
+			if reach != nil && reach.expr[x] != nil {
+				anchor = reach.expr[x]
+			}
+			if !vf.unchangedSince(anchor, []string{v}, at) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			shift["u:"+v] = n * step
+		}
+	}
+	if len(shift) == 0 {
+		return sh
+	}
+	move := func(t term) (term, bool) {
+		if t.p == nil {
+			return t, true
+		}
+		p, ok := t.p.shifted(shift)
+		if !ok {
+			return t, false
+		}
+		var uses []*Node
+		for _, use := range t.uses {
+			if _, gone := shift["u:"+use.Ref]; !gone || !vf.u.uniform[use.Ref] {
+				uses = append(uses, use)
+			}
+		}
+		return term{p: p, uses: uses}, true
+	}
+	out := shape{lv: sh.lv, bounds: map[string]bound{}}
+	for _, d := range sh.dims {
+		m, ok := move(d)
+		if !ok {
+			return sh
+		}
+		out.dims = append(out.dims, m)
+	}
+	for atom, b := range sh.bounds {
+		var ok1, ok2 bool
+		b.lo, ok1 = move(b.lo)
+		ok2 = true
+		if b.hasHi {
+			b.hi, ok2 = move(b.hi)
+		}
+		if !ok1 || !ok2 {
+			return sh
+		}
+		out.bounds[atom] = b
+	}
+	return out
+}
+
+// shifted is p with each atom a of by replaced by a + by[a]; ok is false
+// where an atom appears squared (the shift would not stay one term).
+func (p poly) shifted(by map[string]int64) (poly, bool) {
+	out := poly{}
+	for m, c := range p {
+		if strings.Contains(m, "[") {
+			// An element at an index (ld:...): its index would move too.
+			for a := range by {
+				if strings.Contains(m, a) {
+					return nil, false
+				}
+			}
+		}
+		var rest []string
+		var moved string
+		for _, a := range strings.Split(m, "*") {
+			if _, ok := by[a]; ok {
+				if moved != "" {
+					return nil, false
+				}
+				moved = a
+				continue
+			}
+			if a != "" {
+				rest = append(rest, a)
+			}
+		}
+		out = out.plus(poly{m: c}, 1)
+		if moved != "" && by[moved] != 0 {
+			sort.Strings(rest)
+			out = out.plus(poly{strings.Join(rest, "*"): c * by[moved]}, 1)
+		}
+	}
+	return out, true
+}
