@@ -422,6 +422,12 @@ struct ldc_block_state {
   unsigned seg_peak;  // the most slots one of its regions took (told the host once, at the end)
   unsigned long long compared; // bytes its threads' checks compared (told the host once, at the end)
   unsigned char *seg; // and where it is
+  // Level 2: the warps that hold a page in the segment (bit w), set as a
+  // warp takes its first, cleared when the segment is emptied. A read by
+  // a warp with none goes to the original without a table lookup: most
+  // reads of a global target come before their warp's first store, or in
+  // regions that store nothing.
+  unsigned seg_warps;
   unsigned ndone;     // level 2: threads that have finished (ldc_idle), set to 0 by ldc_begin
   // The intra-warp check, in the region's pass 2 (warp masks): warps two
   // of whose lanes raced (iw_raced), and warps that touched a word another
@@ -869,6 +875,7 @@ static __device__ LDC_ENGINE unsigned char *ldc_seg_find(unsigned char *seg, uns
   }
   unsigned *cnt = ldc_seg_counters(seg);
   unsigned n = atomicAdd(&cnt[0], 1u);
+  if (!(*(volatile unsigned *)&ldc_block()->seg_warps >> warp & 1u)) atomicOr(&ldc_block()->seg_warps, 1u << warp);
   if (n >= ldc_g.segs.cap) {
     ldc_g.segs.status[0] = 1;
     __threadfence();
@@ -898,7 +905,10 @@ static __device__ LDC_ENGINE int ldc_seg_publish(unsigned char *seg, unsigned pa
     q = atomicAdd(&cnt[1], 1u);
     struct ldc_page_entry e = {page, -1, (unsigned)hp, 0};
     pl[q] = e;
-    __threadfence();
+    // Fences of the block: a segment is its block's alone (ldc_seg_acquire),
+    // and a fence of the device cost a region's writer microseconds that
+    // the block's other warps spent waiting at its barrier.
+    __threadfence_block();
     atomicExch(&vals[hp], q + 1);
   } else {
     q = ldc_wait_val(vals, hp) - 1;
@@ -906,7 +916,7 @@ static __device__ LDC_ENGINE int ldc_seg_publish(unsigned char *seg, unsigned pa
   int prev = atomicExch(&pl[q].head, (int)s);
   struct ldc_slot sl = {warp, prev, page, (unsigned)h};
   ldc_seg_slots(seg)[s] = sl;
-  __threadfence();
+  __threadfence_block();
   atomicExch(&vals[h], (unsigned)(s + 1));
   return 1;
 }
@@ -920,9 +930,11 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_seg_snapshot(unsigned char
 static __device__ LDC_ENGINE void *ldc_cow_block(const struct ldc_alloc *al, unsigned long long off, const void *p, int write) {
   unsigned char *seg = ldc_block()->seg;
   if (!seg) return (void *)p;
+  int warp = (int)(ldc_thread_linear() / 32);
+  // (A deterministic run reads its block's own copy where it has one.)
+  if (!write && !LDC_DET_ON && !(*(volatile unsigned *)&ldc_block()->seg_warps >> warp & 1u)) return (void *)p;
   unsigned long long in, pg = ldc_page_of(al, off, &in);
   unsigned page = (unsigned)(al->first_page + pg);
-  int warp = (int)(ldc_thread_linear() / 32);
   long long s, h;
 #if !defined(LDC_CPU)
   if (!write) {
@@ -1030,6 +1042,7 @@ static __device__ LDC_ENGINE void ldc_seg_acquire() {
     bs->seg_index = -1;
     bs->seg_peak = 0;
     bs->seg = 0;
+    bs->seg_warps = 0;
     int n = ldc_g.segs.nseg;
     {
       int g = (int)(ldc_block_linear() % (unsigned)n);
@@ -1744,6 +1757,7 @@ template <int fin> static __device__ LDC_ENGINE unsigned long long ldc_seg_check
     if (cnt[0] > bs->seg_peak) bs->seg_peak = cnt[0];
     cnt[0] = 0;
     cnt[1] = 0;
+    bs->seg_warps = 0;
   }
   return compared;
 }
@@ -1840,7 +1854,8 @@ template <int fin> static __device__ LDC_ENGINE __forceinline__ int ldc_check_as
   // and their copies all U. Read by every thread after the barrier that
   // ended the region and before the next (ldc_settle's), so the same in
   // all of them: the checks and barriers they skip are skipped by all.
-  unsigned dirty = ~0u;
+  // (No shared target: nothing to settle, and no barrier to wait at.)
+  unsigned dirty = ldc_g.nshared ? ~0u : 0u;
   if (fin && ldc_g.shared_tracked) {
     dirty = 0;
     for (int i = 0; i < ldc_g.nshared; i++)
