@@ -459,6 +459,7 @@ func TestIndexProofs(t *testing.T) {
 		{"batched_ahead", map[region]string{{0, 0}: "twice"}},
 		{"batched_unsynced", map[region]string{{0, -1}: "twice"}},
 		{"slid", map[region]string{{0, 0}: "twice"}},
+		{"late", map[region]string{{0, -1}: "twice"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.kernel, func(t *testing.T) {
@@ -481,7 +482,7 @@ func TestIndexProofs(t *testing.T) {
 					t.Errorf("condition %+v, want 2 * step", c)
 				}
 			}
-			if tc.kernel == "slid" {
+			if tc.kernel == "slid" || tc.kernel == "late" {
 				// The race is inside the block: s must stay checked.
 				for _, tg := range k.Targets {
 					if tg.Name == "s" && (tg.BlockRaceFree || tg.BlockRaceFreeIf != "") {

@@ -72,6 +72,9 @@ type regionFlow struct {
 	// order the flow does not follow.
 	seen   map[*Node]starts
 	exprOf map[*Node]*Node
+	// startsOnly: no labels, seen or exprOf (flows that ask only which
+	// starts reach a point: their cost stays linear in the body).
+	startsOnly bool
 }
 
 // Reach says which references of a kernel body can run after which
@@ -112,7 +115,7 @@ func (rf *regionFlow) label(n *Node) int {
 
 // regionsPass: body, barrier call sites -> the AP regions.
 func (ka *kernelAnalysis) regionsPass(sites map[*Node]int) ([]Region, map[*Node]starts, map[*Node]starts, *Reach) {
-	rf := ka.flowThrough(sites)
+	rf := ka.flowThrough(sites, false)
 	regions := make([]Region, 0, len(rf.found))
 	for _, r := range rf.found {
 		regions = append(regions, *r)
@@ -150,9 +153,9 @@ func (ka *kernelAnalysis) regionsPass(sites map[*Node]int) ([]Region, map[*Node]
 // (call or expression nodes -> IDs >= 0) as the points that end and start
 // regions: the barrier calls for the regions themselves, other nodes for
 // questions of what runs between two points (versions.go).
-func (ka *kernelAnalysis) flowThrough(sites map[*Node]int) *regionFlow {
+func (ka *kernelAnalysis) flowThrough(sites map[*Node]int, startsOnly bool) *regionFlow {
 	rf := &regionFlow{src: ka.fn.File.Source, sites: sites, lines: map[int]int{}, offsets: map[int]int{}, body: ka.fn.Body, found: map[[2]int]*Region{}, at: map[*Node]starts{},
-		labels: map[*Node]int{}, ends: map[int]starts{}, seen: map[*Node]starts{}, exprOf: map[*Node]*Node{}}
+		labels: map[*Node]int{}, ends: map[int]starts{}, seen: map[*Node]starts{}, exprOf: map[*Node]*Node{}, startsOnly: startsOnly}
 	for n, id := range sites {
 		rf.lines[id] = n.Pos.Line
 		rf.offsets[id] = n.Pos.Offset
@@ -217,12 +220,14 @@ func (rf *regionFlow) expr(n *Node, in starts) starts {
 	// either side of each: they get every start it passes through, and
 	// their labels reach every barrier in it and what follows.
 	labels := starts{}
-	n.Walk(func(c *Node) bool {
-		if c.Kind == "DeclRefExpr" || c.Kind == "VarDecl" {
-			labels[rf.label(c)] = true
-		}
-		return true
-	})
+	if !rf.startsOnly {
+		n.Walk(func(c *Node) bool {
+			if c.Kind == "DeclRefExpr" || c.Kind == "VarDecl" {
+				labels[rf.label(c)] = true
+			}
+			return true
+		})
+	}
 	all := in
 	for _, c := range calls {
 		id := rf.sites[c]
@@ -241,8 +246,10 @@ func (rf *regionFlow) expr(n *Node, in starts) starts {
 	n.Walk(func(c *Node) bool {
 		if c.Kind == "DeclRefExpr" || c.Kind == "VarDecl" {
 			rf.at[c] = real.union(rf.at[c])
-			rf.seen[c] = before.union(rf.seen[c])
-			rf.exprOf[c] = n
+			if !rf.startsOnly {
+				rf.seen[c] = before.union(rf.seen[c])
+				rf.exprOf[c] = n
+			}
 		}
 		return true
 	})

@@ -38,6 +38,9 @@ const (
 	stepSite   = 1 << 20 // above every barrier ID
 )
 
+// maxFlows bounds the flows one kernel's proofs may run.
+const maxFlows = 64
+
 // valueFlows caches the flows of one kernel.
 type valueFlows struct {
 	ka     *kernelAnalysis
@@ -68,22 +71,41 @@ func (vf *valueFlows) unchangedSince(anchor *Node, vars []string, at *Node) bool
 	if vf == nil || vf.ka == nil {
 		return false
 	}
+	// A declaration of a variable the anchor reads encloses the anchor's
+	// scope: running it again enters that scope anew, and with it the
+	// anchor's statement, before any use after the anchor. Only other
+	// assignments can come between.
+	var assigns []*Node
+	for _, v := range vars {
+		for _, a := range vf.u.assigns[v] {
+			if a.Kind != "VarDecl" {
+				assigns = append(assigns, a)
+			}
+		}
+	}
+	if len(assigns) == 0 {
+		return true
+	}
 	sort.Strings(vars)
 	key := sinceKey{anchor, strings.Join(vars, ",")}
 	rf := vf.since[key]
+	if rf == nil && len(vf.since) >= maxFlows {
+		// Each flow is a pass over the body: a kernel with thousands of
+		// definitions would cost their product. Past the budget, no answer
+		// (the proofs that needed one are not made; the check runs).
+		return false
+	}
 	if rf == nil {
 		sites := map[*Node]int{anchor: anchorSite}
-		for _, v := range vars {
-			for _, a := range vf.u.assigns[v] {
-				if a == anchor || within(a, anchor) {
-					// An assignment in the anchor's own statement: the
-					// flow cannot order them; no answer.
-					return false
-				}
-				sites[a] = assignSite
+		for _, a := range assigns {
+			if a == anchor || within(a, anchor) {
+				// An assignment in the anchor's own statement: the flow
+				// cannot order them; no answer.
+				return false
 			}
+			sites[a] = assignSite
 		}
-		rf = vf.ka.flowThrough(sites)
+		rf = vf.ka.flowThrough(sites, true)
 		vf.since[key] = rf
 	}
 	got, ok := rf.at[at]
@@ -187,7 +209,7 @@ func (vf *valueFlows) stepsFrom(v string, site *Node, from int, at *Node) (int64
 		for n, id := range vf.ka.sites {
 			sites[n] = id
 		}
-		rf = vf.ka.flowThrough(sites)
+		rf = vf.ka.flowThrough(sites, true)
 		vf.steps[v] = rf
 	}
 	got, ok := rf.at[at]
@@ -230,7 +252,13 @@ func (vf *valueFlows) versioned(sh shape, at *Node, r Region, reach *Reach) shap
 		}
 	}
 	shift := map[string]int64{}
-	for v, uses := range byVar {
+	vars := make([]string, 0, len(byVar))
+	for v := range byVar {
+		vars = append(vars, v)
+	}
+	sort.Strings(vars) // (the flows run in one order: maxFlows)
+	for _, v := range vars {
+		uses := byVar[v]
 		site, decl, step, ok := vf.loopStep(v)
 		if !ok {
 			continue

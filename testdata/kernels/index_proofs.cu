@@ -298,3 +298,19 @@ __global__ void slid(float *out, int n) {
   }
   out[t] = x;
 }
+
+// q = t + j is defined before j changes, and read after the barrier: s[q]
+// is s[t + j0] there, s[t + j] is s[t + j0 + 1], so thread t - 1 writes
+// what thread t reads. No assignment of j runs between the two accesses:
+// only a flow from q's definition sees it.
+__global__ void late(float *out, int n, int j) {
+  __shared__ float s[4096];
+  int t = threadIdx.x;
+  float x = 0;
+  int q = t + j;
+  j = j + 1;
+  __syncthreads(); // 0
+  x += s[q];
+  s[t + j] = x;
+  out[t] = x;
+}
