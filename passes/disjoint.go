@@ -266,14 +266,6 @@ func (u *uniformVars) expr(n *Node) bool {
 // around it left by some threads early (a break or continue under a
 // condition that is not).
 func (u *uniformVars) control(n, body *Node) bool {
-	within := func(c, x *Node) bool {
-		for ; x != nil; x = x.Parent {
-			if x == c {
-				return true
-			}
-		}
-		return false
-	}
 	for cur, p := n, n.Parent; p != nil && p != body; cur, p = p, p.Parent {
 		var conds []*Node
 		switch p.Kind {
@@ -303,7 +295,7 @@ func (u *uniformVars) control(n, body *Node) bool {
 			return false
 		}
 		for _, c := range conds {
-			if c != cur && !within(c, n) && !u.expr(c) {
+			if c != cur && !within(n, c) && !u.expr(c) {
 				return false
 			}
 		}
@@ -351,8 +343,7 @@ type indexer struct {
 	// the kernel never writes. An element of one at a uniform index is
 	// the same value for every thread (cc[rowlab[i] * K + t]).
 	readOnly map[string]bool
-	// flows: where variables change (versions.go); nil reads a local
-	// defined once as its definition wherever it is used.
+	// flows: where variables change (versions.go).
 	flows *valueFlows
 	// viaDef: references of locals defined once, read as their
 	// definitions: the points where the definitions' variables are
@@ -474,7 +465,7 @@ func (ix *indexer) poly(n *Node, depth int) (term, bool) {
 // the one def would have there (captured), and n, where the value is
 // used, joins the uses the stability check compares.
 func (ix *indexer) definition(def, n *Node, depth int) (term, bool) {
-	if ix.flows != nil && !ix.flows.captured(def, n) {
+	if !ix.flows.captured(def, n) {
 		return term{}, false
 	}
 	t, ok := ix.poly(def, depth+1)

@@ -68,9 +68,6 @@ func newValueFlows(ka *kernelAnalysis, k *Kernel, u *uniformVars, single map[str
 // assignment to vars runs after the last run of anchor (a node of the
 // statement that read them).
 func (vf *valueFlows) unchangedSince(anchor *Node, vars []string, at *Node) bool {
-	if vf == nil || vf.ka == nil {
-		return false
-	}
 	// A declaration of a variable the anchor reads encloses the anchor's
 	// scope: running it again enters that scope anew, and with it the
 	// anchor's statement, before any use after the anchor. Only other
@@ -233,9 +230,6 @@ func (vf *valueFlows) stepsFrom(v string, site *Node, from int, at *Node) (int64
 // taken since: sh's subscripts and bounds shifted, and the counters'
 // uses dropped (the value is then exact, not one to keep stable).
 func (vf *valueFlows) versioned(sh shape, at *Node, r Region, reach *Reach) shape {
-	if vf == nil || vf.ka == nil {
-		return sh
-	}
 	byVar := map[string][]*Node{}
 	terms := append([]term{}, sh.dims...)
 	for _, b := range sh.bounds {
@@ -276,11 +270,11 @@ func (vf *valueFlows) versioned(sh shape, at *Node, r Region, reach *Reach) shap
 		// Every use reads the value v has at the access: none is read
 		// before a step the access follows (a guard above the step).
 		for _, x := range uses {
-			if reach != nil && reach.expr[x] != nil && reach.expr[x] == reach.expr[at] {
+			if reach.expr[x] != nil && reach.expr[x] == reach.expr[at] {
 				continue
 			}
 			anchor := x
-			if reach != nil && reach.expr[x] != nil {
+			if reach.expr[x] != nil {
 				anchor = reach.expr[x]
 			}
 			if !vf.unchangedSince(anchor, []string{v}, at) {
