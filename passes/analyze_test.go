@@ -525,6 +525,14 @@ func TestGridRaceFree(t *testing.T) {
 		{"bias_every_block", "w", "when 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z & 16 >= blockDim.x & 64 >= -16 + blockDim.x + 16*blockDim.y & 17 - blockDim.x >= 1 & 1 >= gridDim.x"},
 		{"first_block", "out", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z"},
 		{"stepper", "v", "unproven"},
+		// The store's x and y are those assigned after the barrier; j's
+		// values 0, 8, 16, 24 are a digit of the index between ty and
+		// blockIdx.x (32 rows a block: 8*n, 24 rows from j, the rest).
+		{"tile_rows", "out", "when 1 >= blockDim.z & 1 >= gridDim.z & 32*param:2 >= 1 & 8*param:2 >= 1 & param:2 >= 1 & 32 >= blockDim.x & param:2 >= -32 + blockDim.x + 32*gridDim.y & 8*param:2 >= -32 + blockDim.x + blockDim.y*param:2 + 32*gridDim.y - param:2 & 32*param:2 >= -32 + blockDim.x + blockDim.y*param:2 + 32*gridDim.y + 23*param:2"},
+		// j < 64: 56 rows from j, past the block's 32 (no launch passes).
+		{"tile_rows4", "out", "when 1 >= blockDim.z & 1 >= gridDim.z & 32*param:2 >= 1 & 8*param:2 >= 1 & param:2 >= 1 & 32 >= blockDim.x & param:2 >= -32 + blockDim.x + 32*gridDim.y & 8*param:2 >= -32 + blockDim.x + blockDim.y*param:2 + 32*gridDim.y - param:2 & 32*param:2 >= -32 + blockDim.x + blockDim.y*param:2 + 32*gridDim.y + 55*param:2"},
+		{"redefined", "out", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z & blockDim.x >= 1 & blockDim.x >= blockDim.x"},
+		{"redefined_maybe", "out", "unproven"},
 	}
 	checkTargets(t, a, tests, func(tg passes.Target) string {
 		if !tg.GridRaceFree {
@@ -571,6 +579,12 @@ func TestRaceFreeTargets(t *testing.T) {
 		{"relabeled", "acc", "unproven"},
 		{"bias_row", "w", passes.FlatBlock + " when |16| >= blockDim.x & 17 - blockDim.x >= 1"},
 		{"bias_overlap", "w", "unproven"},
+		// ty + j over j = 0, 8, 16, 24: one row per (ty, j) in blocks of
+		// at most 8 rows of threads (4 when j steps by 4).
+		{"tile_rows", "tile", passes.FlatBlock + " when 8 >= blockDim.y"},
+		{"tile_rows4", "tile", passes.FlatBlock + " when 4 >= blockDim.y"},
+		{"tile_two_classes", "tile", "unproven"},
+		{"stepper", "v", passes.LineBlock}, // thread 0 alone writes, in each block
 	}
 	checkTargets(t, a, tests, func(tg passes.Target) string {
 		got := "unproven"

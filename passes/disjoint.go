@@ -139,10 +139,14 @@ type uniformVars struct {
 	src     []byte
 	uniform map[string]bool
 	assigns map[string][]*Node // the DeclRefExpr assigned, or the VarDecl
+	// unknown: scalars with a write assigns does not list (the address
+	// taken, an atomic, a write of another form), or whose later writes
+	// it may miss.
+	unknown map[string]bool
 }
 
 func findUniform(f *Func) *uniformVars {
-	u := &uniformVars{src: f.File.Source, uniform: map[string]bool{}, assigns: map[string][]*Node{}}
+	u := &uniformVars{src: f.File.Source, uniform: map[string]bool{}, assigns: map[string][]*Node{}, unknown: map[string]bool{}}
 	scalar := func(n *Node) bool {
 		return n.Key != "" && !isPointerOrArray(n.Type) && !strings.Contains(n.Type, "&") && !strings.Contains(n.Type, "[")
 	}
@@ -173,6 +177,7 @@ func findUniform(f *Func) *uniformVars {
 		a := classify(n)
 		if a.escape || a.atomic != "" {
 			u.uniform[n.Ref] = false
+			u.unknown[n.Ref] = true
 			return true
 		}
 		if !a.write {
@@ -192,6 +197,7 @@ func findUniform(f *Func) *uniformVars {
 			as[n.Ref] = append(as[n.Ref], assign{at: n, self: true})
 		default:
 			u.uniform[n.Ref] = false
+			u.unknown[n.Ref] = true
 		}
 		return true
 	})
@@ -422,6 +428,12 @@ func (ix *indexer) poly(n *Node, depth int) (term, bool) {
 		}
 		if uniform {
 			return term{p: poly{"u:" + n.Ref: 1}, uses: []*Node{n}}, true
+		}
+		// A local assigned more than once (x = blockIdx.x * T + tx, then
+		// x = blockIdx.y * T + tx for the store): the one assignment
+		// that reaches the reference on every path, if any.
+		if rhs := ix.flows.reaching(n); rhs != nil {
+			return ix.definition(rhs, n, depth)
 		}
 		return term{}, false
 	case "UnaryOperator":

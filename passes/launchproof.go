@@ -258,7 +258,12 @@ func (la launchAtoms) launchCover(a, b shape, same bool) (string, []manifest.Lau
 // with the uniform references it read. A proof that needs strides
 // nonzero where the accesses run (conds, tested in the kernel) is taken
 // only where no other holds.
-func (la launchAtoms) blockPair(a, b shape) (string, []manifest.LaunchTest, []poly, []*Node, bool) {
+//
+// A proof whose uses are not stable on their own (a variable that changes
+// between them) cannot hold with more uses beside it, so it is not a
+// candidate: the counter of a strided loop makes launchCover's reading
+// unstable where stridedCover's holds.
+func (la launchAtoms) blockPair(a, b shape, st strides, stable func([]*Node) bool) (string, []manifest.LaunchTest, []poly, []*Node, bool) {
 	type cand struct {
 		need  string
 		tests []manifest.LaunchTest
@@ -278,6 +283,16 @@ func (la launchAtoms) blockPair(a, b shape) (string, []manifest.LaunchTest, []po
 	if n, tests, used, ok := la.launchCover(a, b, sameSite(a, b)); ok {
 		cs = append(cs, cand{n, tests, used})
 	}
+	if n, tests, used, ok := la.stridedCover(a, b, sameSite(a, b), st); ok {
+		cs = append(cs, cand{n, tests, used})
+	}
+	kept := cs[:0]
+	for _, c := range cs {
+		if stable(c.uses) {
+			kept = append(kept, c)
+		}
+	}
+	cs = kept
 	if len(cs) == 0 {
 		if ok0 {
 			return n0, nil, conds0, used0, true
@@ -344,6 +359,20 @@ var gridRanges = map[string]string{
 	"blockIdx.x": "gridDim.x", "blockIdx.y": "gridDim.y", "blockIdx.z": "gridDim.z",
 }
 
+// indexRange is the number of values index idx takes: a launch size, or
+// a loop counter's count (counterAtom).
+func indexRange(idx string) poly {
+	if r, ok := gridRanges[idx]; ok {
+		return poly{r: 1}
+	}
+	count, _, _ := strings.Cut(strings.TrimPrefix(idx, "cnt:"), ":")
+	n, err := strconv.ParseInt(count, 10, 64)
+	if err != nil {
+		return nil
+	}
+	return polyConst(n)
+}
+
 // gridForm writes p as index -> coefficient plus a rest, every
 // coefficient and the rest in atoms the host can evaluate.
 func (la launchAtoms) gridForm(p poly) (map[string]poly, poly, bool) {
@@ -353,7 +382,7 @@ func (la launchAtoms) gridForm(p poly) (map[string]poly, poly, bool) {
 		var others []string
 		if m != "" {
 			for _, a := range strings.Split(m, "*") {
-				if _, isIdx := gridRanges[a]; isIdx {
+				if _, isIdx := gridRanges[a]; isIdx || strings.HasPrefix(a, "cnt:") {
 					if idx != "" {
 						return nil, nil, false
 					}
@@ -496,7 +525,7 @@ func (la launchAtoms) gridPair(a, b shape, same bool) ([]manifest.LaunchTest, bo
 		// c_k >= 1 + the sum over lower digits of c_i * (range_i - 1).
 		right := polyConst(1)
 		for _, lo := range ds[:k] {
-			right = right.plus(lo.c.times(poly{gridRanges[lo.idx]: 1}), 1).plus(lo.c, -1)
+			right = right.plus(lo.c.times(indexRange(lo.idx)), 1).plus(lo.c, -1)
 		}
 		left, ok1 := la.gridTerms(ds[k].c)
 		r, ok2 := la.gridTerms(right)
@@ -598,4 +627,108 @@ func gcd(a, b int64) int64 {
 		a, b = b, a%b
 	}
 	return a
+}
+
+// stridedCover is launchCover where a dimension's subscripts also add a
+// strided counter (strides) times the same constant: tile[ty + j][tx]
+// over j = 0, 8, 16, 24. The two accesses may see different values of
+// the counter, but those differ by a multiple of its modulus M: two
+// threads meet only if c*(t1 - t2) = k*M*s for the dimension's thread
+// part c*t and counter coefficient s, and when |M*s| exceeds what the
+// thread part can span over the block (|c| * (blockDim - 1), summed),
+// k is 0 and the thread part alone decides, as in launchCover. The
+// counter's references are dropped from the uses: its value need not
+// hold still, only its class.
+func (la launchAtoms) stridedCover(a, b shape, same bool, st strides) (string, []manifest.LaunchTest, []*Node, bool) {
+	if len(st) == 0 || len(a.dims) != len(b.dims) {
+		return "", nil, nil, false
+	}
+	a2, b2 := shape{bounds: a.bounds, lv: a.lv}, shape{bounds: b.bounds, lv: b.lv}
+	var tests []manifest.LaunchTest
+	stripped := false
+	for d := range a.dims {
+		ta, tb := a.dims[d], b.dims[d]
+		if ta.p != nil && tb.p != nil {
+			if key, s, ok := counterTerm(ta.p, tb.p, st); ok {
+				th, _, split := ta.p.split()
+				if !split || len(th) == 0 {
+					return "", nil, nil, false
+				}
+				// |M*s| - 1 >= the thread part's span: the sum of
+				// |c| * (blockDim - 1), the constant c's of each index.
+				left := poly{"": abs64(st[key]*s) - 1}
+				right := poly{}
+				for at, c := range th {
+					left[""] += abs64(c)
+					right["blockDim."+strings.TrimPrefix(at, "tid.")] += abs64(c)
+				}
+				l, ok1 := la.terms(left)
+				r, ok2 := la.terms(right)
+				if !ok1 || !ok2 {
+					return "", nil, nil, false
+				}
+				tests = append(tests, manifest.LaunchTest{Left: l, Right: r})
+				ta, tb = withoutCounter(ta, key, s), withoutCounter(tb, key, s)
+				stripped = true
+			}
+		}
+		a2.dims, b2.dims = append(a2.dims, ta), append(b2.dims, tb)
+	}
+	if !stripped {
+		return "", nil, nil, false
+	}
+	need, more, uses, ok := la.launchCover(a2, b2, same)
+	if !ok {
+		return "", nil, nil, false
+	}
+	return need, append(tests, more...), uses, true
+}
+
+// counterTerm finds, in two subscripts of one dimension, a strided
+// counter both add once, times the same constant, and in no other
+// monomial (nor inside an element's index, ld:...).
+func counterTerm(p, q poly, st strides) (string, int64, bool) {
+	keys := make([]string, 0, len(st))
+	for k := range st {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		atom := "u:" + key
+		s, t := p[atom], q[atom]
+		if s == 0 || s != t {
+			continue
+		}
+		clean := true
+		for _, x := range []poly{p, q} {
+			for m := range x {
+				if m != atom && strings.Contains(m, atom) {
+					clean = false
+				}
+			}
+		}
+		if clean {
+			return key, s, true
+		}
+	}
+	return "", 0, false
+}
+
+// withoutCounter is t less s times the counter key, and less the
+// counter's references.
+func withoutCounter(t term, key string, s int64) term {
+	out := term{p: t.p.plus(poly{"u:" + key: s}, -1)}
+	for _, use := range t.uses {
+		if use.Ref != key {
+			out.uses = append(out.uses, use)
+		}
+	}
+	return out
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
 }

@@ -231,6 +231,8 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 	// where a stride is 0 the accesses meet; tests of the launch, which
 	// the host makes, may be needed: launchproof.go).
 	la := newLaunchAtoms(ka.fn, ix.u, k.Params)
+	st := counterStrides(ka.fn, ix.u)
+	stable := func(uses []*Node) bool { return ix.stable(uses, k.reach) }
 	for _, u := range vars {
 		if u.c.target == 0 {
 			continue
@@ -258,7 +260,7 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 				if !ok {
 					break
 				}
-				n, ts, cs, used, proven := la.blockPair(pr[0], pr[1])
+				n, ts, cs, used, proven := la.blockPair(pr[0], pr[1], st, stable)
 				ok = proven
 				need = stricter(need, n)
 				tests = addTests(tests, ts)
@@ -310,6 +312,9 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 				ok = false
 				break
 			}
+			// Barriers do not order blocks: a loop's counter may be at
+			// any of its values at either access.
+			sh = ix.flows.counted(sh)
 			if a.write {
 				ws = append(ws, sh)
 			}

@@ -2,6 +2,7 @@ package passes
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -359,6 +360,330 @@ func (p poly) shifted(by map[string]int64) (poly, bool) {
 		if moved != "" && by[moved] != 0 {
 			sort.Strings(rest)
 			out = out.plus(poly{strings.Join(rest, "*"): c * by[moved]}, 1)
+		}
+	}
+	return out, true
+}
+
+// strides: uniform integer variables every value of which lies in one
+// residue class modulo a constant (key -> modulus >= 2). A loop that
+// tiles rows with for (j = 0; j < TILE; j += ROWS) runs j through 0,
+// ROWS, 2*ROWS... in one region: the proofs cannot read one value of j
+// there, but two values of j always differ by a multiple of ROWS
+// (stridedCover).
+type strides map[string]int64
+
+// counterStrides finds the strided variables: each assignment is a step
+// by a constant (++, --, += C, -= C) or sets a constant, the constants
+// all in one class modulo the steps' gcd; or, in place of the constants,
+// one starting value only (a parameter's argument, or one declaration
+// outside loops, whose uniform initializer runs once).
+func counterStrides(f *Func, u *uniformVars) strides {
+	params := map[string]bool{}
+	for _, p := range f.Params {
+		params[p.Key] = true
+	}
+	out := strides{}
+	for key, list := range u.assigns {
+		if !u.uniform[key] {
+			continue
+		}
+		var g int64
+		var consts []int64
+		once := 0 // starting values that are not constants
+		ok := true
+		for _, a := range list {
+			if !integerType(a.Type) {
+				ok = false
+				break
+			}
+			if a.Kind == "VarDecl" {
+				if c, isConst := constValue(a.Init); isConst {
+					consts = append(consts, c)
+				} else if insideLoop(u.src, a) {
+					ok = false
+				} else {
+					once++
+				}
+				continue
+			}
+			p := a.Parent
+			for p != nil && (p.Kind == "ParenExpr" || p.Kind == "UnexposedExpr") {
+				p = p.Parent
+			}
+			switch {
+			case p != nil && p.Kind == "UnaryOperator" && (p.Op == "++" || p.Op == "--"):
+				g = gcd(g, 1)
+			case p != nil && p.Kind == "CompoundAssignOperator" && len(p.Children) == 2 && (p.Op == "+=" || p.Op == "-="):
+				c, isConst := constValue(p.Children[1])
+				if !isConst {
+					ok = false
+				}
+				g = gcd(g, c)
+			case p != nil && p.Kind == "BinaryOperator" && p.Op == "=" && len(p.Children) == 2:
+				c, isConst := constValue(p.Children[1])
+				if !isConst {
+					ok = false
+				}
+				consts = append(consts, c)
+			default:
+				ok = false
+			}
+			if !ok {
+				break
+			}
+		}
+		if params[key] {
+			once++
+		}
+		if !ok || g < 2 || (once > 0 && len(consts) > 0) || once > 1 {
+			continue
+		}
+		for _, c := range consts {
+			if ((c-consts[0])%g+g)%g != 0 {
+				ok = false
+			}
+		}
+		if ok {
+			out[key] = g
+		}
+	}
+	return out
+}
+
+// reaching returns the right-hand side of the one assignment of ref's
+// variable (a local scalar assigned more than once, each time by a plain
+// = or its declaration) that every path to ref runs last: no path reaches
+// ref from the kernel's entry, or from another assignment, without it.
+// nil where there is none, or where the flows' budget is spent.
+func (vf *valueFlows) reaching(ref *Node) *Node {
+	v := ref.Ref
+	list := vf.u.assigns[v]
+	if v == "" || vf.u.unknown[v] || len(list) < 2 || len(list) > 8 {
+		return nil
+	}
+	for _, a := range list {
+		anchor, rhs := plainAssignment(a)
+		if anchor == nil || within(ref, anchor) {
+			continue
+		}
+		key := sinceKey{anchor, "reaching:" + v}
+		rf := vf.since[key]
+		if rf == nil && len(vf.since) >= maxFlows {
+			return nil
+		}
+		if rf == nil {
+			sites := map[*Node]int{anchor: anchorSite}
+			for _, b := range list {
+				if b == a {
+					continue
+				}
+				if within(b, anchor) {
+					return nil
+				}
+				site := b
+				if b.Kind == "VarDecl" {
+					if b.Init == nil {
+						return nil
+					}
+					site = b.Init
+				}
+				sites[site] = assignSite
+			}
+			rf = vf.ka.flowThrough(sites, true)
+			vf.since[key] = rf
+		}
+		if got, ok := rf.at[ref]; ok && len(got) == 1 && got[anchorSite] {
+			return rhs
+		}
+	}
+	return nil
+}
+
+// plainAssignment is a's assignment as a flow site (the declaration's
+// initializer, or the = expression) and its right-hand side; nil for
+// steps and compound assignments.
+func plainAssignment(a *Node) (site, rhs *Node) {
+	if a.Kind == "VarDecl" {
+		return a.Init, a.Init
+	}
+	p := a.Parent
+	for p != nil && (p.Kind == "ParenExpr" || p.Kind == "UnexposedExpr") {
+		p = p.Parent
+	}
+	if p != nil && p.Kind == "BinaryOperator" && p.Op == "=" && len(p.Children) == 2 && stripCasts(p.Children[0]) == a {
+		return p, p.Children[1]
+	}
+	return nil, nil
+}
+
+// loopRange reads the counter v of the for statement around at that
+// steps it: for (v = j0; v < C; v += S) with j0, C and S > 0 constants
+// and no other assignment to v in the body or the condition. In the body,
+// v is j0 + S*k for some k in [0, count). ok is false where the innermost
+// for that assigns v is not of that form.
+func (vf *valueFlows) loopRange(v string, at *Node) (j0, step, count int64, ok bool) {
+	if vf.u.unknown[v] {
+		return 0, 0, 0, false
+	}
+	src := vf.u.src
+	isV := func(n *Node) bool {
+		n = stripCasts(n)
+		return n != nil && n.Kind == "DeclRefExpr" && n.Ref == v
+	}
+	for cur, p := at, at.Parent; p != nil; cur, p = p, p.Parent {
+		if p.Kind != "ForStmt" || len(p.Children) == 0 || cur != p.Children[len(p.Children)-1] {
+			continue
+		}
+		init, cond, inc := forHeader(src, p)
+		if inc == nil || !within(inc, p) {
+			continue
+		}
+		steps := false
+		for _, a := range vf.u.assigns[v] {
+			steps = steps || within(a, inc)
+		}
+		if !steps {
+			continue
+		}
+		// The loop that steps v: its header must say all.
+		body := p.Children[len(p.Children)-1]
+		for _, a := range vf.u.assigns[v] {
+			if within(a, body) || (cond != nil && within(a, cond)) {
+				return 0, 0, 0, false
+			}
+		}
+		// The start: int v = j0 or v = j0.
+		var start *Node
+		if init != nil {
+			init.Walk(func(n *Node) bool {
+				switch {
+				case n.Kind == "VarDecl" && n.Key == v && n.Init != nil:
+					start = n.Init
+				case n.Kind == "BinaryOperator" && n.Op == "=" && len(n.Children) == 2 && isV(n.Children[0]):
+					start = n.Children[1]
+				}
+				return start == nil
+			})
+		}
+		if start == nil {
+			return 0, 0, 0, false
+		}
+		if j0, ok = constValue(start); !ok {
+			return 0, 0, 0, false
+		}
+		// The step: ++v, v++ or v += S, S > 0, alone in the increment.
+		x := stripCasts(inc)
+		switch {
+		case x.Kind == "UnaryOperator" && x.Op == "++" && len(x.Children) == 1 && isV(x.Children[0]):
+			step = 1
+		case x.Kind == "CompoundAssignOperator" && x.Op == "+=" && len(x.Children) == 2 && isV(x.Children[0]):
+			if step, ok = constValue(x.Children[1]); !ok || step <= 0 {
+				return 0, 0, 0, false
+			}
+		default:
+			return 0, 0, 0, false
+		}
+		// The bound: v < C or v <= C (C > v, C >= v).
+		c := stripCasts(cond)
+		if c == nil || c.Kind != "BinaryOperator" || len(c.Children) != 2 {
+			return 0, 0, 0, false
+		}
+		var hi int64
+		switch {
+		case isV(c.Children[0]) && (c.Op == "<" || c.Op == "<="):
+			hi, ok = constValue(c.Children[1])
+			if c.Op == "<" {
+				hi--
+			}
+		case isV(c.Children[1]) && (c.Op == ">" || c.Op == ">="):
+			hi, ok = constValue(c.Children[0])
+			if c.Op == ">" {
+				hi--
+			}
+		default:
+			ok = false
+		}
+		if !ok || hi-j0 > 1<<30 {
+			return 0, 0, 0, false
+		}
+		count = 1
+		if hi >= j0 {
+			count = (hi-j0)/step + 1
+		}
+		return j0, step, count, true
+	}
+	return 0, 0, 0, false
+}
+
+// counterAtom names the k of a loop counter j0 + S*k, k in [0, count):
+// "cnt:COUNT:KEY", an index of the grid proofs with a range of its own.
+func counterAtom(v string, count int64) string {
+	return "cnt:" + strconv.FormatInt(count, 10) + ":" + v
+}
+
+// counted is sh with each loop counter of its subscripts (loopRange)
+// read as j0 + S*k: two accesses, or two threads, may be at different
+// iterations, so k is an index of its own, bounded by the loop.
+func (vf *valueFlows) counted(sh shape) shape {
+	out := shape{lv: sh.lv, bounds: sh.bounds}
+	for _, d := range sh.dims {
+		if d.p == nil {
+			out.dims = append(out.dims, d)
+			continue
+		}
+		vars := map[string]bool{}
+		for _, use := range d.uses {
+			if vf.u.uniform[use.Ref] {
+				vars[use.Ref] = true
+			}
+		}
+		keys := make([]string, 0, len(vars))
+		for v := range vars {
+			keys = append(keys, v)
+		}
+		sort.Strings(keys)
+		for _, v := range keys {
+			j0, step, count, ok := vf.loopRange(v, sh.lv)
+			if !ok {
+				continue
+			}
+			p, ok := d.p.substituted("u:"+v, poly{"": j0, counterAtom(v, count): step})
+			if !ok {
+				continue
+			}
+			d = withoutCounter(term{p: p, uses: d.uses}, v, 0)
+		}
+		out.dims = append(out.dims, d)
+	}
+	return out
+}
+
+// substituted is p with atom replaced by the polynomial by; ok is false
+// where the atom is squared or inside an element's index.
+func (p poly) substituted(atom string, by poly) (poly, bool) {
+	out := poly{}
+	for m, c := range p {
+		var rest []string
+		n := 0
+		for _, a := range strings.Split(m, "*") {
+			switch {
+			case a == atom:
+				n++
+			case strings.Contains(a, atom):
+				return nil, false
+			case a != "":
+				rest = append(rest, a)
+			}
+		}
+		switch n {
+		case 0:
+			out = out.plus(poly{m: c}, 1)
+		case 1:
+			sort.Strings(rest)
+			out = out.plus(poly{strings.Join(rest, "*"): c}.times(by), 1)
+		default:
+			return nil, false
 		}
 	}
 	return out, true

@@ -297,3 +297,65 @@ __global__ void stepper(int *v, int n) {
       v[i + 1] = 2;
   }
 }
+
+// A 32x32 tile moved by a block of 32 x ROWS threads: each thread loads
+// rows ty, ty + 8, ty + 16, ty + 24 (j over 0, 8, 16, 24 in one region).
+// Two values of j differ by a multiple of 8: with blockDim.y <= 8, ty + j
+// is one row per (ty, j). The store's x and y are assigned again after
+// the barrier: the assignments that reach the store are read.
+__global__ void tile_rows(const float *in, float *out, int n) {
+  __shared__ float tile[32][33];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int x = blockIdx.x * 32 + tx;
+  int y = blockIdx.y * 32 + ty;
+  for (int j = 0; j < 32; j += 8)
+    tile[ty + j][tx] = in[(y + j) * n + x];
+  __syncthreads();
+  x = blockIdx.y * 32 + tx;
+  y = blockIdx.x * 32 + ty;
+  for (int j = 0; j < 32; j += 8)
+    out[(y + j) * n + x] = tile[tx][ty + j];
+}
+
+// Rows 4 apart: only blocks of at most 4 rows of threads keep ty + j one
+// row per thread and step; the store's loop runs past the tile (j < 64):
+// eight steps, so a block's rows reach the next block's.
+__global__ void tile_rows4(const float *in, float *out, int n) {
+  __shared__ float tile[32][33];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  for (int j = 0; j < 32; j += 4)
+    tile[ty + j][tx] = in[(blockIdx.y * 32 + ty + j) * n + blockIdx.x * 32 + tx];
+  __syncthreads();
+  for (int j = 0; j < 64; j += 8)
+    out[(blockIdx.x * 32 + ty + j) * n + blockIdx.y * 32 + tx] = tile[tx][ty];
+}
+
+// j starts at 0 in one loop and at 4 in the other, both stepping by 8:
+// its values are not one class modulo 8 (rows 4 and 12 of the second
+// loop sit between the first's), so nothing is proven.
+__global__ void tile_two_classes(float *out) {
+  __shared__ float tile[64][33];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int j;
+  for (j = 0; j < 32; j += 8)
+    tile[ty + j][tx] = 1.0f;
+  for (j = 4; j < 64; j += 8)
+    tile[ty + j][tx] = 2.0f;
+  __syncthreads();
+  out[blockIdx.x * 1024 + ty * 32 + tx] = tile[tx][ty];
+}
+
+// x is the block's element, then again the thread's own in the block:
+// the store reads the second. Reassigned under a condition (flip), both
+// reach the store: nothing is proven.
+__global__ void redefined(float *out, int flip) {
+  int x = threadIdx.x;
+  x = blockIdx.x * blockDim.x + threadIdx.x;
+  out[x] = 1.0f;
+}
+__global__ void redefined_maybe(float *out, int flip) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (flip)
+    x = threadIdx.x;
+  out[x] = 1.0f;
+}
