@@ -93,20 +93,19 @@ func unproven1D(l Launch) []string {
 }
 
 // interBlockProven returns, when launch l needs no block level, the note
-// that says why: every global variable the kernel writes is private to
-// each thread (Private targets, 1-D launch), so no two blocks can touch
-// one byte of it. Level 1 checks nothing else (races with atomics are
-// level 2's), and level 2 still replays the regions on copies.
+// that says why: no two threads of the launch, whatever their blocks,
+// touch one element of a global variable the kernel writes where either
+// writes it (gridRaceFree: thread-private targets in 1-D launches, or the
+// build's index proofs and this launch's tests), so no two blocks can
+// race on one. Level 1 checks nothing else (races with atomics are level
+// 2's), and level 2 still replays the regions on copies.
 func interBlockProven(l Launch) (string, bool) {
-	if !l.oneD() {
-		return "", false
-	}
 	var names []string
 	for _, t := range l.Kernel.Targets {
 		if t.Space != manifest.SpaceGlobal {
 			continue
 		}
-		if !t.Private {
+		if !l.gridRaceFree(t) {
 			return "", false
 		}
 		names = append(names, t.Name)
@@ -114,7 +113,7 @@ func interBlockProven(l Launch) (string, bool) {
 	if len(names) == 0 {
 		return "", false
 	}
-	return fmt.Sprintf("no check between blocks: each thread writes only its own elements of %s (proven by the build for 1-D launches)", strings.Join(names, ", ")), true
+	return fmt.Sprintf("no check between blocks: no two threads of the launch touch one element of %s where either writes it (proven by the build for this launch's sizes and arguments)", strings.Join(names, ", ")), true
 }
 
 // provenPhase names the one launch of a proven race-free run.
@@ -296,7 +295,8 @@ func warpLevelProven(l Launch, atomicPlain bool) (string, bool) {
 	}
 	var names []string
 	for _, t := range k.Targets {
-		if !l.blockRaceFree(t) {
+		// (No two threads of the launch is no two of a block.)
+		if !l.blockRaceFree(t) && !(t.Space == manifest.SpaceGlobal && l.gridRaceFree(t)) {
 			return "", false
 		}
 		names = append(names, t.Name)

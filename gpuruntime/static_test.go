@@ -1,6 +1,7 @@
 package gpuruntime
 
 import (
+	"strings"
 	"testing"
 
 	"ldcheck/privatize/manifest"
@@ -82,6 +83,42 @@ func TestEveryRegionMayRunOnce(t *testing.T) {
 		}
 		if got := kk.MayRunOnePass(); got != (len(tc.regions) > 0 && (tc.regions[1].OnePass || tc.regions[1].OnePassIf != "")) {
 			t.Errorf("%d regions: MayRunOnePass %v", len(tc.regions), got)
+		}
+	}
+}
+
+// TestInterBlockProven: level 1 is skipped only where every global target
+// is free of races over the whole launch, by thread-private subscripts (1-D
+// launches) or by grid proofs whose launch tests this launch passes; the
+// warp level counts a global target proven over the grid as proven in
+// each block.
+func TestInterBlockProven(t *testing.T) {
+	below := func(n int64) []manifest.LaunchTest { // n >= blockDim.x
+		return []manifest.LaunchTest{{Left: []manifest.LaunchTerm{{Coeff: n}}, Right: []manifest.LaunchTerm{{Coeff: 1, Factors: []string{"blockDim.x"}}}}}
+	}
+	shared := manifest.Target{Name: "s", Space: manifest.SpaceShared, BlockRaceFree: true}
+	for _, tc := range []struct {
+		name     string
+		targets  []manifest.Target
+		block    [3]uint32
+		inter    bool
+		noWarp   bool
+		wantNote string
+	}{
+		{"grid proof holds", []manifest.Target{{Name: "out", Space: manifest.SpaceGlobal, GridRaceFree: true, GridRaceFreeWhen: below(512)}, shared}, [3]uint32{512, 1, 1}, true, true, "out"},
+		{"grid test fails", []manifest.Target{{Name: "out", Space: manifest.SpaceGlobal, GridRaceFree: true, GridRaceFreeWhen: below(512)}, shared}, [3]uint32{1024, 1, 1}, false, false, ""},
+		{"private, 1-D", []manifest.Target{{Name: "y", Space: manifest.SpaceGlobal, Private: true}}, [3]uint32{256, 1, 1}, true, true, "y"},
+		{"private, 2-D", []manifest.Target{{Name: "y", Space: manifest.SpaceGlobal, Private: true}}, [3]uint32{16, 16, 1}, false, false, ""},
+		{"one global unproven", []manifest.Target{{Name: "out", Space: manifest.SpaceGlobal, GridRaceFree: true}, {Name: "sums", Space: manifest.SpaceGlobal}}, [3]uint32{256, 1, 1}, false, false, ""},
+		{"shared only", []manifest.Target{shared}, [3]uint32{256, 1, 1}, false, true, ""},
+	} {
+		l := Launch{Kernel: &manifest.Kernel{Name: "k", Instrumented: true, Targets: tc.targets}, Block: tc.block, Grid: [3]uint32{4, 1, 1}}
+		why, inter := interBlockProven(l)
+		if inter != tc.inter || (inter && !strings.Contains(why, tc.wantNote)) {
+			t.Errorf("%s: interBlockProven %v (%q), want %v naming %q", tc.name, inter, why, tc.inter, tc.wantNote)
+		}
+		if _, noWarp := warpLevelProven(l, false); noWarp != tc.noWarp {
+			t.Errorf("%s: warpLevelProven %v, want %v", tc.name, noWarp, tc.noWarp)
 		}
 	}
 }

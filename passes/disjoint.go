@@ -355,6 +355,10 @@ type indexer struct {
 	// definitions: the points where the definitions' variables are
 	// used, with no assignments of their own to check.
 	viaDef map[*Node]bool
+	// everyDef: read every local defined once as its definition, uniform
+	// ones too. The grid proofs need it: a uniform local (int base =
+	// blockIdx.x * N) holds one value per block, not one per launch.
+	everyDef bool
 }
 
 // op is n's operator, read from the macro's body where n has no text.
@@ -421,7 +425,7 @@ func (ix *indexer) poly(n *Node, depth int) (term, bool) {
 		// each iteration): its counter may then be versioned across the
 		// loop's step (versions.go); elsewhere it is one value, an atom.
 		def, uniform := ix.single[n.Ref], ix.u.uniform[n.Ref]
-		if def != nil && (!uniform || insideLoop(ix.u.src, def)) {
+		if def != nil && (!uniform || ix.everyDef || insideLoop(ix.u.src, def)) {
 			if t, ok := ix.definition(def, n, depth); ok || !uniform {
 				return t, ok
 			}

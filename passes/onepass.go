@@ -296,6 +296,8 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 	// Global targets no two threads of the launch can race on, whatever
 	// their blocks: every pair of accesses, in any regions (barriers do
 	// not order blocks), meets at one thread only (launchproof.go).
+	gx := *ix
+	gx.everyDef = true
 	for _, u := range vars {
 		if u.c.target == 0 || u.c.space != Global {
 			continue
@@ -307,7 +309,7 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 				ok = false
 				break
 			}
-			sh, shaped := ix.shapeOf(a)
+			sh, shaped := gx.shapeOf(a)
 			if !shaped {
 				ok = false
 				break
