@@ -524,7 +524,13 @@ func TestGridRaceFree(t *testing.T) {
 		// Every block writes the bias row: one block only.
 		{"bias_every_block", "w", "when 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z & 16 >= blockDim.x & 64 >= -16 + blockDim.x + 16*blockDim.y & 17 - blockDim.x >= 1 & 1 >= gridDim.x"},
 		{"first_block", "out", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z"},
-		{"stepper", "v", "unproven"},
+		// Block 0 writes v[i], block 1 v[i + 1]: one block, or n <= 1.
+		{"stepper", "v", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z & 1 >= gridDim.x & 1 >= param:1"},
+		// out[off + t + 256] is out[off + t] moved past the block's
+		// threads (256 >= blockDim.x) and within the segment of 512; with
+		// segments of 256 it is the next segment's.
+		{"seg_pairs", "out", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z & 512*param:2 >= 1 & 512 >= blockDim.x & 512*param:2 >= -512 + blockDim.x + 512*param:2 & 256 >= blockDim.x & 512 >= 256 + blockDim.x & 512*param:2 >= -256 + blockDim.x + 512*param:2"},
+		{"seg_pairs_overlap", "out", "unproven"},
 		// The store's x and y are those assigned after the barrier; j's
 		// values 0, 8, 16, 24 are a digit of the index between ty and
 		// blockIdx.x (32 rows a block: 8*n, 24 rows from j, the rest).

@@ -532,6 +532,9 @@ type shape struct {
 	dims   []term
 	bounds map[string]bound
 	lv     *Node // the element accessed: the outermost subscript
+	// counts: loop counters read as indexes of their own (counted) ->
+	// how many values each takes.
+	counts map[string]poly
 }
 
 // shapeOf reads access a: ok is false unless it is v[i][j]... (only

@@ -359,20 +359,6 @@ var gridRanges = map[string]string{
 	"blockIdx.x": "gridDim.x", "blockIdx.y": "gridDim.y", "blockIdx.z": "gridDim.z",
 }
 
-// indexRange is the number of values index idx takes: a launch size, or
-// a loop counter's count (counterAtom).
-func indexRange(idx string) poly {
-	if r, ok := gridRanges[idx]; ok {
-		return poly{r: 1}
-	}
-	count, _, _ := strings.Cut(strings.TrimPrefix(idx, "cnt:"), ":")
-	n, err := strconv.ParseInt(count, 10, 64)
-	if err != nil {
-		return nil
-	}
-	return polyConst(n)
-}
-
 // gridForm writes p as index -> coefficient plus a rest, every
 // coefficient and the rest in atoms the host can evaluate.
 func (la launchAtoms) gridForm(p poly) (map[string]poly, poly, bool) {
@@ -434,23 +420,45 @@ func (la launchAtoms) gridPair(a, b shape, same bool) ([]manifest.LaunchTest, bo
 			return la.gridApart(a, b)
 		}
 	}
+	// Loop counters (counted) take as many values as their loops run
+	// iterations: one range a counter, for both accesses.
+	ranges := map[string]poly{}
+	for _, sh := range []shape{a, b} {
+		for idx, n := range sh.counts {
+			if r, seen := ranges[idx]; seen && !r.equal(n) {
+				return nil, false
+			}
+			ranges[idx] = n
+		}
+	}
+	rangeOf := func(idx string) poly {
+		if r, ok := gridRanges[idx]; ok {
+			return poly{r: 1}
+		}
+		return ranges[idx]
+	}
+	var shift int64
 	if !ra.equal(rb) {
 		// The same coefficients, rests that differ by d: apart when every
 		// coefficient is a constant and d is not a multiple of their gcd
-		// (newVel[4*i] against newVel[4*i + 1]).
+		// (newVel[4*i] against newVel[4*i + 1]); else, below, when d
+		// moves the lowest digit past its range (out[off + t] against
+		// out[off + t + 512]).
 		d, ok := rb.plus(ra, -1).constant()
 		if !ok {
 			return la.gridApart(a, b)
 		}
 		g := int64(0)
+		constant := true
 		for _, c := range fa {
 			v, ok := c.constant()
-			if !ok {
-				return nil, false
-			}
+			constant = constant && ok
 			g = gcd(g, v)
 		}
-		return nil, g != 0 && d%g != 0
+		if constant && g != 0 && d%g != 0 {
+			return nil, true
+		}
+		shift = d
 	}
 	// One function of the indexes at both: one-to-one over the launch as
 	// a mixed radix, the digits in order of their coefficients (constants
@@ -486,7 +494,7 @@ func (la launchAtoms) gridPair(a, b shape, same bool) ([]manifest.LaunchTest, bo
 	sort.Strings(idxs) // the tests in one order every build
 	for _, idx := range idxs {
 		c := fa[idx]
-		if len(c) == 0 {
+		if len(c) == 0 || rangeOf(idx) == nil {
 			return nil, false
 		}
 		dg := digit{idx: idx, c: c}
@@ -521,11 +529,37 @@ func (la launchAtoms) gridPair(a, b shape, same bool) ([]manifest.LaunchTest, bo
 		}
 		return ds[i].idx < ds[j].idx
 	})
+	var lowExtra int64
+	if shift != 0 {
+		// Element f(x) + r at one access, f(x') + r + d at the other, with
+		// d = c0 * q for the lowest digit's coefficient c0: equal only if
+		// f(x) = f(y) where y is x' with its lowest digit moved up by q.
+		// With q at least that digit's range, the digits of y are apart
+		// from those of any x, and f is one-to-one over both when the
+		// lowest digit's range counts q more.
+		if len(ds) == 0 || ds[0].size != 0 {
+			return nil, false
+		}
+		c0 := ds[0].c[""]
+		if c0 == 0 || shift%c0 != 0 {
+			return nil, false
+		}
+		lowExtra = abs64(shift / c0)
+		r, ok := la.gridTerms(rangeOf(ds[0].idx))
+		if !ok {
+			return nil, false
+		}
+		tests = append(tests, manifest.LaunchTest{Left: []manifest.LaunchTerm{{Coeff: lowExtra}}, Right: r})
+	}
 	for k := 1; k < len(ds); k++ {
 		// c_k >= 1 + the sum over lower digits of c_i * (range_i - 1).
 		right := polyConst(1)
-		for _, lo := range ds[:k] {
-			right = right.plus(lo.c.times(indexRange(lo.idx)), 1).plus(lo.c, -1)
+		for i, lo := range ds[:k] {
+			n := rangeOf(lo.idx)
+			if i == 0 {
+				n = n.plus(polyConst(lowExtra), 1)
+			}
+			right = right.plus(lo.c.times(n), 1).plus(lo.c, -1)
 		}
 		left, ok1 := la.gridTerms(ds[k].c)
 		r, ok2 := la.gridTerms(right)
@@ -534,7 +568,39 @@ func (la launchAtoms) gridPair(a, b shape, same bool) ([]manifest.LaunchTest, bo
 		}
 		tests = append(tests, manifest.LaunchTest{Left: left, Right: r})
 	}
+	for _, t := range tests {
+		if neverHolds(t) {
+			return nil, false // (no launch is helped by the proof)
+		}
+	}
 	return tests, true
+}
+
+// neverHolds reports whether no launch passes test t: left - right is a
+// constant below 0 plus launch sizes (each at least 1) with coefficients
+// no larger than 0 (blockDim.x >= 1 + blockDim.x, 256 >= 256 + blockDim.x).
+func neverHolds(t manifest.LaunchTest) bool {
+	if t.Abs {
+		return false
+	}
+	diff := map[string]int64{}
+	for _, lt := range t.Left {
+		diff[strings.Join(lt.Factors, "*")] += lt.Coeff
+	}
+	for _, lt := range t.Right {
+		diff[strings.Join(lt.Factors, "*")] -= lt.Coeff
+	}
+	most := diff[""]
+	for f, c := range diff {
+		switch {
+		case f == "" || c == 0:
+		case c < 0 && gridRanges["tid."+strings.TrimPrefix(f, "blockDim.")] == f, c < 0 && gridRanges["blockIdx."+strings.TrimPrefix(f, "gridDim.")] == f:
+			most += c
+		default:
+			return false
+		}
+	}
+	return most < 0
 }
 
 // gridApart proves that a and b never touch one element, whatever blocks

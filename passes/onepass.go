@@ -316,7 +316,7 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 			}
 			// Barriers do not order blocks: a loop's counter may be at
 			// any of its values at either access.
-			sh = ix.flows.counted(sh)
+			sh = gx.counted(sh)
 			if a.write {
 				ws = append(ws, sh)
 			}

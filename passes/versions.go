@@ -2,7 +2,6 @@ package passes
 
 import (
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -518,13 +517,13 @@ func plainAssignment(a *Node) (site, rhs *Node) {
 }
 
 // loopRange reads the counter v of the for statement around at that
-// steps it: for (v = j0; v < C; v += S) with j0, C and S > 0 constants
-// and no other assignment to v in the body or the condition. In the body,
-// v is j0 + S*k for some k in [0, count). ok is false where the innermost
-// for that assigns v is not of that form.
-func (vf *valueFlows) loopRange(v string, at *Node) (j0, step, count int64, ok bool) {
+// steps it: for (v = j0; v < C; v += S) (or v <= C) with j0 and S > 0
+// constants and no other assignment to v in the body or the condition.
+// In the body, v is j0 + S*k for some k >= 0 with v below the bound.
+// ok is false where the innermost for that assigns v is not of that form.
+func (vf *valueFlows) loopRange(v string, at *Node) (j0, step int64, bound *Node, inclusive, ok bool) {
 	if vf.u.unknown[v] {
-		return 0, 0, 0, false
+		return 0, 0, nil, false, false
 	}
 	src := vf.u.src
 	isV := func(n *Node) bool {
@@ -536,7 +535,7 @@ func (vf *valueFlows) loopRange(v string, at *Node) (j0, step, count int64, ok b
 			continue
 		}
 		init, cond, inc := forHeader(src, p)
-		if inc == nil || !within(inc, p) {
+		if inc == nil {
 			continue
 		}
 		steps := false
@@ -550,7 +549,7 @@ func (vf *valueFlows) loopRange(v string, at *Node) (j0, step, count int64, ok b
 		body := p.Children[len(p.Children)-1]
 		for _, a := range vf.u.assigns[v] {
 			if within(a, body) || (cond != nil && within(a, cond)) {
-				return 0, 0, 0, false
+				return 0, 0, nil, false, false
 			}
 		}
 		// The start: int v = j0 or v = j0.
@@ -567,10 +566,10 @@ func (vf *valueFlows) loopRange(v string, at *Node) (j0, step, count int64, ok b
 			})
 		}
 		if start == nil {
-			return 0, 0, 0, false
+			return 0, 0, nil, false, false
 		}
 		if j0, ok = constValue(start); !ok {
-			return 0, 0, 0, false
+			return 0, 0, nil, false, false
 		}
 		// The step: ++v, v++ or v += S, S > 0, alone in the increment.
 		x := stripCasts(inc)
@@ -579,54 +578,38 @@ func (vf *valueFlows) loopRange(v string, at *Node) (j0, step, count int64, ok b
 			step = 1
 		case x.Kind == "CompoundAssignOperator" && x.Op == "+=" && len(x.Children) == 2 && isV(x.Children[0]):
 			if step, ok = constValue(x.Children[1]); !ok || step <= 0 {
-				return 0, 0, 0, false
+				return 0, 0, nil, false, false
 			}
 		default:
-			return 0, 0, 0, false
+			return 0, 0, nil, false, false
 		}
 		// The bound: v < C or v <= C (C > v, C >= v).
 		c := stripCasts(cond)
 		if c == nil || c.Kind != "BinaryOperator" || len(c.Children) != 2 {
-			return 0, 0, 0, false
+			return 0, 0, nil, false, false
 		}
-		var hi int64
 		switch {
 		case isV(c.Children[0]) && (c.Op == "<" || c.Op == "<="):
-			hi, ok = constValue(c.Children[1])
-			if c.Op == "<" {
-				hi--
-			}
+			return j0, step, c.Children[1], c.Op == "<=", true
 		case isV(c.Children[1]) && (c.Op == ">" || c.Op == ">="):
-			hi, ok = constValue(c.Children[0])
-			if c.Op == ">" {
-				hi--
-			}
-		default:
-			ok = false
+			return j0, step, c.Children[0], c.Op == ">=", true
 		}
-		if !ok || hi-j0 > 1<<30 {
-			return 0, 0, 0, false
-		}
-		count = 1
-		if hi >= j0 {
-			count = (hi-j0)/step + 1
-		}
-		return j0, step, count, true
+		return 0, 0, nil, false, false
 	}
-	return 0, 0, 0, false
+	return 0, 0, nil, false, false
 }
 
-// counterAtom names the k of a loop counter j0 + S*k, k in [0, count):
-// "cnt:COUNT:KEY", an index of the grid proofs with a range of its own.
-func counterAtom(v string, count int64) string {
-	return "cnt:" + strconv.FormatInt(count, 10) + ":" + v
-}
+// counterAtom names the k of a loop counter j0 + S*k: "cnt:KEY", an index
+// of the grid proofs whose number of values is in shape.counts.
+func counterAtom(v string) string { return "cnt:" + v }
 
 // counted is sh with each loop counter of its subscripts (loopRange)
 // read as j0 + S*k: two accesses, or two threads, may be at different
-// iterations, so k is an index of its own, bounded by the loop.
-func (vf *valueFlows) counted(sh shape) shape {
-	out := shape{lv: sh.lv, bounds: sh.bounds}
+// iterations, so k is an index of its own, with as many values as the
+// loop has iterations at most (a bound in the launch's constants: a
+// constant, a parameter the kernel never assigns, blockDim, gridDim).
+func (ix *indexer) counted(sh shape) shape {
+	out := shape{lv: sh.lv, bounds: sh.bounds, counts: map[string]poly{}}
 	for _, d := range sh.dims {
 		if d.p == nil {
 			out.dims = append(out.dims, d)
@@ -634,7 +617,7 @@ func (vf *valueFlows) counted(sh shape) shape {
 		}
 		vars := map[string]bool{}
 		for _, use := range d.uses {
-			if vf.u.uniform[use.Ref] {
+			if ix.u.uniform[use.Ref] {
 				vars[use.Ref] = true
 			}
 		}
@@ -644,14 +627,30 @@ func (vf *valueFlows) counted(sh shape) shape {
 		}
 		sort.Strings(keys)
 		for _, v := range keys {
-			j0, step, count, ok := vf.loopRange(v, sh.lv)
+			j0, step, bound, inclusive, ok := ix.flows.loopRange(v, sh.lv)
 			if !ok {
 				continue
 			}
-			p, ok := d.p.substituted("u:"+v, poly{"": j0, counterAtom(v, count): step})
+			b, ok := ix.poly(bound, 0)
 			if !ok {
 				continue
 			}
+			// Iterations: v runs over j0, j0 + S, ... below the bound
+			// (at most bound - j0 of them where the bound is not a
+			// constant: more values only make the proof's tests stricter).
+			last := b.p.plus(polyConst(j0), -1)
+			if inclusive {
+				last = last.plus(polyConst(1), 1)
+			}
+			count := last
+			if n, isConst := last.constant(); isConst {
+				count = polyConst(max(1, (n+step-1)/step))
+			}
+			p, ok := d.p.substituted("u:"+v, poly{"": j0, counterAtom(v): step})
+			if !ok {
+				continue
+			}
+			out.counts[counterAtom(v)] = count
 			d = withoutCounter(term{p: p, uses: d.uses}, v, 0)
 		}
 		out.dims = append(out.dims, d)

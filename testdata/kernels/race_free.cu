@@ -359,3 +359,25 @@ __global__ void redefined_maybe(float *out, int flip) {
     x = threadIdx.x;
   out[x] = 1.0f;
 }
+
+// A block scans segs segments of 512 elements, one after the other:
+// out[off + t] and out[off + t + 256] with off = (blockIdx.x * segs + g)
+// * 512. The second access is the first moved up 256, past every thread
+// of a block of at most 256: one-to-one over the launch.
+__global__ void seg_pairs(const int *in, int *out, int segs) {
+  for (int g = 0; g < segs; ++g) {
+    int off = (blockIdx.x * segs + g) * 512;
+    out[off + threadIdx.x] = in[off + threadIdx.x];
+    out[off + threadIdx.x + 256] = in[off + threadIdx.x + 256];
+  }
+}
+
+// Segments of 256 with the same two accesses: the second is the next
+// segment's first. No launch passes the tests.
+__global__ void seg_pairs_overlap(const int *in, int *out, int segs) {
+  for (int g = 0; g < segs; ++g) {
+    int off = (blockIdx.x * segs + g) * 256;
+    out[off + threadIdx.x] = in[off + threadIdx.x];
+    out[off + threadIdx.x + 256] = in[off + threadIdx.x + 256];
+  }
+}
