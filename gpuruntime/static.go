@@ -93,19 +93,19 @@ func unproven1D(l Launch) []string {
 }
 
 // interBlockProven returns, when launch l needs no block level, the note
-// that says why: no two threads of the launch, whatever their blocks,
-// touch one element of a global variable the kernel writes where either
-// writes it (gridRaceFree: thread-private targets in 1-D launches, or the
-// build's index proofs and this launch's tests), so no two blocks can
-// race on one. Level 1 checks nothing else (races with atomics are level
-// 2's), and level 2 still replays the regions on copies.
+// that says why: no two blocks touch one element of a global variable the
+// kernel writes (gridRaceFree: no two threads at all, thread-private
+// targets in 1-D launches or the build's index proofs; blocksApart: no two
+// threads of different blocks; both with this launch's tests), so no two
+// blocks can race on one. Level 1 checks nothing else (races with atomics
+// are level 2's), and level 2 still replays the regions on copies.
 func interBlockProven(l Launch) (string, bool) {
 	var names []string
 	for _, t := range l.Kernel.Targets {
 		if t.Space != manifest.SpaceGlobal {
 			continue
 		}
-		if !l.gridRaceFree(t) {
+		if !l.gridRaceFree(t) && !l.blocksApart(t) {
 			return "", false
 		}
 		names = append(names, t.Name)
@@ -113,7 +113,21 @@ func interBlockProven(l Launch) (string, bool) {
 	if len(names) == 0 {
 		return "", false
 	}
-	return fmt.Sprintf("no check between blocks: no two threads of the launch touch one element of %s where either writes it (proven by the build for this launch's sizes and arguments)", strings.Join(names, ", ")), true
+	return fmt.Sprintf("no check between blocks: no two blocks touch one element of %s (proven by the build for this launch's sizes and arguments)", strings.Join(names, ", ")), true
+}
+
+// blocksApart reports whether the build proved, for this launch, that no
+// two threads of different blocks touch one element of global target t.
+func (l Launch) blocksApart(t manifest.Target) bool {
+	if !t.BlocksApart {
+		return false
+	}
+	for _, lt := range t.BlocksApartWhen {
+		if !lt.HoldsIn(&l.Grid, l.Block, l.intParam) {
+			return false
+		}
+	}
+	return true
 }
 
 // provenPhase names the one launch of a proven race-free run.

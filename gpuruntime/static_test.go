@@ -111,6 +111,9 @@ func TestInterBlockProven(t *testing.T) {
 		{"private, 2-D", []manifest.Target{{Name: "y", Space: manifest.SpaceGlobal, Private: true}}, [3]uint32{16, 16, 1}, false, false, ""},
 		{"one global unproven", []manifest.Target{{Name: "out", Space: manifest.SpaceGlobal, GridRaceFree: true}, {Name: "sums", Space: manifest.SpaceGlobal}}, [3]uint32{256, 1, 1}, false, false, ""},
 		{"shared only", []manifest.Target{shared}, [3]uint32{256, 1, 1}, false, true, ""},
+		// Apart between blocks: no block level, but the warp level checks.
+		{"blocks apart", []manifest.Target{{Name: "cur", Space: manifest.SpaceGlobal, BlocksApart: true, BlocksApartWhen: below(128)}, shared}, [3]uint32{128, 1, 1}, true, false, "cur"},
+		{"blocks apart, test fails", []manifest.Target{{Name: "cur", Space: manifest.SpaceGlobal, BlocksApart: true, BlocksApartWhen: below(128)}, shared}, [3]uint32{256, 1, 1}, false, false, ""},
 	} {
 		l := Launch{Kernel: &manifest.Kernel{Name: "k", Instrumented: true, Targets: tc.targets}, Block: tc.block, Grid: [3]uint32{4, 1, 1}}
 		why, inter := interBlockProven(l)

@@ -537,7 +537,7 @@ func TestGridRaceFree(t *testing.T) {
 		{"tile_rows", "out", "when 1 >= blockDim.z & 1 >= gridDim.z & 32*param:2 >= 1 & 8*param:2 >= 1 & param:2 >= 1 & 32 >= blockDim.x & param:2 >= -32 + blockDim.x + 32*gridDim.y & 8*param:2 >= -32 + blockDim.x + blockDim.y*param:2 + 32*gridDim.y - param:2 & 32*param:2 >= -32 + blockDim.x + blockDim.y*param:2 + 32*gridDim.y + 23*param:2"},
 		// j < 64: 56 rows from j, past the block's 32 (no launch passes).
 		{"tile_rows4", "out", "when 1 >= blockDim.z & 1 >= gridDim.z & 32*param:2 >= 1 & 8*param:2 >= 1 & param:2 >= 1 & 32 >= blockDim.x & param:2 >= -32 + blockDim.x + 32*gridDim.y & 8*param:2 >= -32 + blockDim.x + blockDim.y*param:2 + 32*gridDim.y - param:2 & 32*param:2 >= -32 + blockDim.x + blockDim.y*param:2 + 32*gridDim.y + 55*param:2"},
-		{"redefined", "out", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z & blockDim.x >= 1 & blockDim.x >= blockDim.x"},
+		{"redefined", "out", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z & blockDim.x >= 1"},
 		{"redefined_maybe", "out", "unproven"},
 	}
 	checkTargets(t, a, tests, func(tg passes.Target) string {
@@ -554,6 +554,43 @@ func TestGridRaceFree(t *testing.T) {
 		}
 		return got
 	})
+}
+
+// TestBlocksApart: global targets no two blocks share, where threads of
+// one block may (every thread reads cur[q], one writes it).
+func TestBlocksApart(t *testing.T) {
+	lib := loadClang(t)
+	idx := analyze(t, lib, "../testdata/kernels/index_proofs.cu")
+	free := analyze(t, lib, "../testdata/kernels/race_free.cu")
+	describe := func(tg passes.Target) string {
+		if !tg.BlocksApart {
+			return "unproven"
+		}
+		got := "always"
+		for i, lt := range tg.BlocksApartWhen {
+			sep := " & "
+			if i == 0 {
+				sep, got = "when ", ""
+			}
+			got += sep + lt.String()
+		}
+		return got
+	}
+	// q = blockIdx.x * 8 + i over i < 8: the block's own eight elements.
+	checkTargets(t, idx, []struct{ kernel, target, want string }{
+		{"batched", "cur", "when 1 >= gridDim.y & 1 >= gridDim.z"},
+	}, describe)
+	checkTargets(t, free, []struct{ kernel, target, want string }{
+		// Only block 0 writes out; only block 0 and 1 write v, at v[i]
+		// and v[i + 1] over the same i: one block, or n <= 1.
+		{"first_block", "out", "when 1 >= gridDim.y & 1 >= gridDim.z"},
+		{"stepper", "v", "when 1 >= gridDim.y & 1 >= gridDim.z & 1 >= gridDim.x & 1 >= param:1"},
+		// Proven for every thread where blockDim.y and .z are 1; apart
+		// between blocks without those tests.
+		{"seg_pairs", "out", "when 1 >= gridDim.y & 1 >= gridDim.z & 512*param:2 >= 1 & 512 >= blockDim.x & 512*param:2 >= -512 + blockDim.x + 512*param:2 & 256 >= blockDim.x & 512 >= 256 + blockDim.x & 512*param:2 >= -256 + blockDim.x + 512*param:2"},
+		{"seg_pairs_overlap", "out", "unproven"},
+		{"redefined_maybe", "out", "unproven"},
+	}, describe)
 }
 
 func TestRaceFreeTargets(t *testing.T) {

@@ -405,8 +405,10 @@ func (la launchAtoms) gridTerms(p poly) ([]manifest.LaunchTerm, bool) {
 
 // gridPair proves that two threads of the launch (any blocks) touching
 // one element at a and b (one access when same) are one thread, or that
-// a and b never meet, with the launch tests the proof needs.
-func (la launchAtoms) gridPair(a, b shape, same bool) ([]manifest.LaunchTest, bool) {
+// a and b never meet, with the launch tests the proof needs. With
+// threadsFree, that they are in one block: the thread indexes the
+// subscripts do not name may differ.
+func (la launchAtoms) gridPair(a, b shape, same, threadsFree bool) ([]manifest.LaunchTest, bool) {
 	if len(a.dims) != 1 || len(b.dims) != 1 || a.dims[0].p == nil || b.dims[0].p == nil {
 		return nil, false
 	}
@@ -468,7 +470,7 @@ func (la launchAtoms) gridPair(a, b shape, same bool) ([]manifest.LaunchTest, bo
 	var tests []manifest.LaunchTest
 	one := []manifest.LaunchTerm{{Coeff: 1}}
 	for _, idx := range []string{"tid.x", "tid.y", "tid.z", "blockIdx.x", "blockIdx.y", "blockIdx.z"} {
-		if fa[idx] != nil {
+		if fa[idx] != nil || (threadsFree && strings.HasPrefix(idx, "tid.")) {
 			continue
 		}
 		ba, okA := a.bounds[idx]
@@ -568,12 +570,34 @@ func (la launchAtoms) gridPair(a, b shape, same bool) ([]manifest.LaunchTest, bo
 		}
 		tests = append(tests, manifest.LaunchTest{Left: left, Right: r})
 	}
+	kept := tests[:0]
 	for _, t := range tests {
 		if neverHolds(t) {
 			return nil, false // (no launch is helped by the proof)
 		}
+		if d, ok := constantGap(t); !ok || d < 0 {
+			kept = append(kept, t) // (8 >= 8 says nothing)
+		}
 	}
-	return tests, true
+	return kept, true
+}
+
+// constantGap is left - right of test t where no launch term is left in
+// it.
+func constantGap(t manifest.LaunchTest) (int64, bool) {
+	diff := map[string]int64{}
+	for _, lt := range t.Left {
+		diff[strings.Join(lt.Factors, "*")] += lt.Coeff
+	}
+	for _, lt := range t.Right {
+		diff[strings.Join(lt.Factors, "*")] -= lt.Coeff
+	}
+	for f, c := range diff {
+		if f != "" && c != 0 {
+			return 0, false
+		}
+	}
+	return diff[""], !t.Abs
 }
 
 // neverHolds reports whether no launch passes test t: left - right is a

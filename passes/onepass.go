@@ -324,25 +324,40 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 				rs = append(rs, sh)
 			}
 		}
-		var tests []manifest.LaunchTest
-		for i := 0; ok && i < len(ws); i++ {
-			for j := i; ok && j < len(ws); j++ {
-				ts, proven := la.gridPair(ws[i], ws[j], sameSite(ws[i], ws[j]))
-				ok = proven
-				tests = addTests(tests, ts)
-			}
-			for _, rd := range rs {
-				if !ok {
-					break
+		// Every pair, one a write, meets at one thread (threadsFree
+		// false) or in one block (true).
+		pairs := func(threadsFree bool) ([]manifest.LaunchTest, bool) {
+			var tests []manifest.LaunchTest
+			for i := range ws {
+				for j := i; j < len(ws); j++ {
+					ts, proven := la.gridPair(ws[i], ws[j], sameSite(ws[i], ws[j]), threadsFree)
+					if !proven {
+						return nil, false
+					}
+					tests = addTests(tests, ts)
 				}
-				ts, proven := la.gridPair(ws[i], rd, sameSite(ws[i], rd))
-				ok = proven
-				tests = addTests(tests, ts)
+				for _, rd := range rs {
+					ts, proven := la.gridPair(ws[i], rd, sameSite(ws[i], rd), threadsFree)
+					if !proven {
+						return nil, false
+					}
+					tests = addTests(tests, ts)
+				}
 			}
+			return tests, len(ws) > 0
 		}
-		if ok && len(ws) > 0 {
-			t := &k.Targets[u.c.target-1]
+		if !ok {
+			continue
+		}
+		t := &k.Targets[u.c.target-1]
+		if tests, proven := pairs(false); proven {
 			t.GridRaceFree, t.GridRaceFreeWhen = true, tests
+		}
+		// Apart between blocks, where that asks fewer tests of the launch
+		// (each thread of a block reads cur[q], one writes it: the block
+		// level need not check it, the warp level does).
+		if tests, proven := pairs(true); proven && (!t.GridRaceFree || len(tests) < len(t.GridRaceFreeWhen)) {
+			t.BlocksApart, t.BlocksApartWhen = true, tests
 		}
 	}
 	sort.Slice(k.Conditions, func(i, j int) bool {

@@ -212,6 +212,12 @@ type Target struct {
 	// when the tests GridRaceFreeWhen hold (launchproof.go).
 	GridRaceFree     bool                  `json:"grid_race_free,omitempty"`
 	GridRaceFreeWhen []manifest.LaunchTest `json:"grid_race_free_when,omitempty"`
+	// BlocksApart (global targets, where GridRaceFree is not proven): no
+	// two threads of different blocks touch one element of the variable,
+	// when the tests BlocksApartWhen hold (cur[q] with q = blockIdx.x * B
+	// + i: every thread of a block, no other block).
+	BlocksApart     bool                  `json:"blocks_apart,omitempty"`
+	BlocksApartWhen []manifest.LaunchTest `json:"blocks_apart_when,omitempty"`
 }
 
 // Unchecked is a variable ldcheck will not check, and why.

@@ -255,7 +255,7 @@ func kernelManifest(i int, k *passes.Kernel, globals []*passes.Variable) manifes
 	for _, t := range orderedTargets(k) {
 		mt := manifest.Target{Index: len(mk.Targets), Name: t.Name, Space: manifest.Space(t.Space), Kind: t.Kind, Param: manifest.NoParam, Type: t.Type, Bytes: t.Bytes,
 			BlockRaceFree: t.BlockRaceFree, BlockRaceFreeIf: t.BlockRaceFreeIf, BlockRaceFreeWhen: t.BlockRaceFreeWhen, BlockRaceFreeTested: t.BlockRaceFreeTested,
-			GridRaceFree: t.GridRaceFree, GridRaceFreeWhen: t.GridRaceFreeWhen}
+			GridRaceFree: t.GridRaceFree, GridRaceFreeWhen: t.GridRaceFreeWhen, BlocksApart: t.BlocksApart, BlocksApartWhen: t.BlocksApartWhen}
 		for pi, p := range k.Params {
 			if t.Kind == manifest.KindParam && p.Name == t.Name {
 				mt.Param, mt.Elem, mt.ElemSize, mt.Fields = pi, p.Elem, p.ElemSize, p.ElemFields

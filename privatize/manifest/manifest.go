@@ -279,6 +279,13 @@ type Target struct {
 	// and whose shared targets are block race-free needs no check.
 	GridRaceFree     bool         `json:"grid_race_free,omitempty"`
 	GridRaceFreeWhen []LaunchTest `json:"grid_race_free_when,omitempty"`
+	// BlocksApart (global targets): the build proved that no two threads
+	// of different blocks touch one element of the variable (threads of
+	// one block may), when every test in BlocksApartWhen holds. Races
+	// between blocks are then ruled out for it: a launch whose global
+	// targets all have it (or GridRaceFree) skips the block level.
+	BlocksApart     bool         `json:"blocks_apart,omitempty"`
+	BlocksApartWhen []LaunchTest `json:"blocks_apart_when,omitempty"`
 }
 
 // LaunchTest is a condition on a launch that a proof rests on, checked by

@@ -150,7 +150,9 @@ func (v *validator) kernel(i int, k *Kernel) {
 		v.check(!t.BlockRaceFreeTested || t.BlockRaceFree || t.BlockRaceFreeIf != "", "%s: block_race_free_tested without block_race_free or block_race_free_if", what)
 		v.check(!t.GridRaceFree || t.Space == SpaceGlobal, "%s: grid_race_free on a %s target (global targets only)", what, t.Space)
 		v.check(len(t.GridRaceFreeWhen) == 0 || t.GridRaceFree, "%s: grid_race_free_when without grid_race_free", what)
-		for i, lt := range append(append([]LaunchTest{}, t.BlockRaceFreeWhen...), t.GridRaceFreeWhen...) {
+		v.check(!t.BlocksApart || t.Space == SpaceGlobal, "%s: blocks_apart on a %s target (global targets only)", what, t.Space)
+		v.check(len(t.BlocksApartWhen) == 0 || t.BlocksApart, "%s: blocks_apart_when without blocks_apart", what)
+		for i, lt := range append(append(append([]LaunchTest{}, t.BlockRaceFreeWhen...), t.GridRaceFreeWhen...), t.BlocksApartWhen...) {
 			grid := i >= len(t.BlockRaceFreeWhen)
 			for _, side := range [][]LaunchTerm{lt.Left, lt.Right} {
 				for _, term := range side {
