@@ -5,11 +5,13 @@
 // between barriers), target variables, atomics, regions that run once
 // (per variable, or by index proofs over the subscripts: disjoint.go, with
 // the run-time stride tests they need, Kernel.Conditions; where a variable
-// can change between two accesses, and loop counters read across their
-// step: versions.go), targets no two
-// threads of a block, or of the grid, can race on (Target.BlockRaceFree,
-// GridRaceFree: onepass.go, with the tests of the launch the host makes
-// before it relies on them: launchproof.go),
+// can change between two accesses, loop counters read across their step,
+// strided and bounded counters, and the assignment that reaches a use:
+// versions.go), targets no two
+// threads of a block, or of the grid, can race on, and those no two blocks
+// share (Target.BlockRaceFree, GridRaceFree, BlocksApart: onepass.go, with
+// the tests of the launch the host makes before it relies on them:
+// launchproof.go),
 // the accesses a __threadfence() and an atomic ticket order (FenceOrder),
 // and unsupported constructs.
 //
