@@ -531,6 +531,9 @@ func TestGridRaceFree(t *testing.T) {
 		// segments of 256 it is the next segment's.
 		{"seg_pairs", "out", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z & 512*param:2 >= 1 & 512 >= blockDim.x & 512*param:2 >= -512 + blockDim.x + 512*param:2 & 256 >= blockDim.x & 512 >= 256 + blockDim.x & 512*param:2 >= -256 + blockDim.x + 512*param:2"},
 		{"seg_pairs_overlap", "out", "unproven"},
+		// t < 16 bounds the thread's digit, not blockDim.x.
+		{"guarded_cols", "out", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z"},
+		{"guarded_cols_wide", "out", "unproven"},
 		// The store's x and y are those assigned after the barrier; j's
 		// values 0, 8, 16, 24 are a digit of the index between ty and
 		// blockIdx.x (32 rows a block: 8*n, 24 rows from j, the rest).

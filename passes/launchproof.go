@@ -359,6 +359,32 @@ var gridRanges = map[string]string{
 	"blockIdx.x": "gridDim.x", "blockIdx.y": "gridDim.y", "blockIdx.z": "gridDim.z",
 }
 
+// guardedRange is how many values thread index idx can take at both a
+// and b where the guards of both bound it by constants (if (t < 16)):
+// from the lower of their lows to the higher of their highs.
+func guardedRange(a, b shape, idx string) (poly, bool) {
+	if !strings.HasPrefix(idx, "tid.") {
+		return nil, false
+	}
+	ba, okA := a.bounds[idx]
+	bb, okB := b.bounds[idx]
+	if !okA || !okB || !ba.hasHi || !bb.hasHi {
+		return nil, false
+	}
+	loA, ok1 := ba.lo.p.constant()
+	loB, ok2 := bb.lo.p.constant()
+	hiA, ok3 := ba.hi.p.constant()
+	hiB, ok4 := bb.hi.p.constant()
+	if !ok1 || !ok2 || !ok3 || !ok4 {
+		return nil, false
+	}
+	lo, hi := min(loA, loB, 0), max(hiA, hiB)
+	if lo < 0 || hi < lo {
+		return nil, false
+	}
+	return polyConst(hi - lo + 1), true
+}
+
 // gridForm writes p as index -> coefficient plus a rest, every
 // coefficient and the rest in atoms the host can evaluate.
 func (la launchAtoms) gridForm(p poly) (map[string]poly, poly, bool) {
@@ -434,6 +460,9 @@ func (la launchAtoms) gridPair(a, b shape, same, threadsFree bool) ([]manifest.L
 		}
 	}
 	rangeOf := func(idx string) poly {
+		if n, ok := guardedRange(a, b, idx); ok {
+			return n
+		}
 		if r, ok := gridRanges[idx]; ok {
 			return poly{r: 1}
 		}

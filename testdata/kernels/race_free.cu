@@ -381,3 +381,17 @@ __global__ void seg_pairs_overlap(const int *in, int *out, int segs) {
     out[off + threadIdx.x + 256] = in[off + threadIdx.x + 256];
   }
 }
+
+// Sixteen threads of a block store its sixteen sums: the guard bounds the
+// thread index, whatever the block's size. With 32 threads under the
+// guard, a block's stores reach the next block's.
+__global__ void guarded_cols(const float *in, float *out) {
+  int t = threadIdx.x;
+  if (t < 16)
+    out[blockIdx.x * 16 + t] = in[t];
+}
+__global__ void guarded_cols_wide(const float *in, float *out) {
+  int t = threadIdx.x;
+  if (t < 32)
+    out[blockIdx.x * 16 + t] = in[t];
+}
