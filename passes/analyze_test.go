@@ -631,6 +631,11 @@ func TestRaceFreeTargets(t *testing.T) {
 		{"tile_rows4", "tile", passes.FlatBlock + " when 4 >= blockDim.y"},
 		{"tile_two_classes", "tile", "unproven"},
 		{"stepper", "v", passes.LineBlock}, // thread 0 alone writes, in each block
+		// i = t + k * step over a block-stride loop: one element per
+		// thread and step where the step passes the block's threads.
+		{"block_stride", "s", passes.LineBlock},
+		{"block_stride16", "s", passes.LineBlock + " when 16 >= blockDim.x"},
+		{"block_stride_doubled", "s", passes.LineBlock + " when 1 >= blockDim.x"},
 	}
 	checkTargets(t, a, tests, func(tg passes.Target) string {
 		got := "unproven"

@@ -439,7 +439,7 @@ func (ix *indexer) poly(n *Node, depth int) (term, bool) {
 		if rhs := ix.flows.reaching(n); rhs != nil {
 			return ix.definition(rhs, n, depth)
 		}
-		return term{}, false
+		return ix.counter(n, depth)
 	case "UnaryOperator":
 		if len(n.Children) == 1 && (n.Op == "-" || n.Op == "+") {
 			t, ok := ix.poly(n.Children[0], depth+1)
@@ -473,6 +473,35 @@ func (ix *indexer) poly(n *Node, depth int) (term, bool) {
 		}
 	}
 	return term{}, false
+}
+
+// counter reads n, a reference of a for loop's counter that starts at a
+// value of the thread (for (i = t; i < n; i += blockDim.x)), as start +
+// step * u:i, the atom counting the loop's steps: the same for every
+// thread that runs the access in one region where a barrier in the body
+// keeps the threads in step, and left to the stability check (the
+// reference is among the uses) or to stridedCover, which reads it as any
+// number of steps.
+func (ix *indexer) counter(n *Node, depth int) (term, bool) {
+	start, step, _, _, ok := ix.flows.counterLoop(n.Ref, n)
+	if !ok {
+		return term{}, false
+	}
+	s := term{p: polyConst(1)}
+	if step != nil {
+		if s, ok = ix.poly(step, depth+1); !ok {
+			return term{}, false
+		}
+		if th, _, split := s.p.split(); !split || len(th) > 0 {
+			return term{}, false
+		}
+	}
+	t, ok := ix.poly(start, depth+1)
+	if !ok {
+		return term{}, false
+	}
+	p := t.p.plus(s.p.times(poly{"u:" + n.Ref: 1}), 1)
+	return term{p: p, uses: append(append(append([]*Node{}, t.uses...), s.uses...), n)}, true
 }
 
 // definition reads def, the initializer of the local n refers to. Its

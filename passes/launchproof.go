@@ -749,12 +749,13 @@ func gcd(a, b int64) int64 {
 }
 
 // stridedCover is launchCover where a dimension's subscripts also add a
-// strided counter (strides) times the same constant: tile[ty + j][tx]
-// over j = 0, 8, 16, 24. The two accesses may see different values of
-// the counter, but those differ by a multiple of its modulus M: two
-// threads meet only if c*(t1 - t2) = k*M*s for the dimension's thread
-// part c*t and counter coefficient s, and when |M*s| exceeds what the
-// thread part can span over the block (|c| * (blockDim - 1), summed),
+// strided counter (strides) times the same coefficient s: tile[ty + j][tx]
+// over j = 0, 8, 16, 24, or cent[i] over i = t, t + blockDim.x, ... (the
+// counter then counts the steps: modulus 1, s = blockDim.x). The two
+// accesses may see different values of the counter, but those differ by a
+// multiple of its modulus M: two threads meet only if c*(t1 - t2) =
+// k*M*s for the dimension's thread part c*t, and when |M*s| exceeds what
+// the thread part can span over the block (|c| * (blockDim - 1), summed),
 // k is 0 and the thread part alone decides, as in launchCover. The
 // counter's references are dropped from the uses: its value need not
 // hold still, only its class.
@@ -775,18 +776,18 @@ func (la launchAtoms) stridedCover(a, b shape, same bool, st strides) (string, [
 				}
 				// |M*s| - 1 >= the thread part's span: the sum of
 				// |c| * (blockDim - 1), the constant c's of each index.
-				left := poly{"": abs64(st[key]*s) - 1}
-				right := poly{}
+				step := s.times(polyConst(st[key]))
+				span := poly{"": 1}
 				for at, c := range th {
-					left[""] += abs64(c)
-					right["blockDim."+strings.TrimPrefix(at, "tid.")] += abs64(c)
+					span = span.plus(poly{"blockDim." + strings.TrimPrefix(at, "tid."): abs64(c), "": -abs64(c)}, 1)
 				}
-				l, ok1 := la.terms(left)
-				r, ok2 := la.terms(right)
-				if !ok1 || !ok2 {
+				t, ok := la.stepTest(step, span)
+				if !ok {
 					return "", nil, nil, false
 				}
-				tests = append(tests, manifest.LaunchTest{Left: l, Right: r})
+				if t != nil {
+					tests = append(tests, *t)
+				}
 				ta, tb = withoutCounter(ta, key, s), withoutCounter(tb, key, s)
 				stripped = true
 			}
@@ -803,10 +804,53 @@ func (la launchAtoms) stridedCover(a, b shape, same bool, st strides) (string, [
 	return need, append(tests, more...), uses, true
 }
 
+// stepTest is the launch test |step| >= span (nil where it always holds:
+// blockDim.x >= blockDim.x): step's sign is its coefficients' where they
+// are all positive over launch sizes, else it is tested as |step|.
+func (la launchAtoms) stepTest(step, span poly) (*manifest.LaunchTest, bool) {
+	positive := true
+	for m, c := range step {
+		for _, f := range strings.Split(m, "*") {
+			positive = positive && c > 0 && (f == "" || strings.HasPrefix(f, "blockDim.") || strings.HasPrefix(f, "gridDim."))
+		}
+	}
+	if v, ok := step.constant(); ok {
+		step, positive = polyConst(abs64(v)), true
+	}
+	if positive {
+		// step - span >= 0, its positive terms on the left.
+		diff := step.plus(span, -1)
+		if d, ok := diff.constant(); ok {
+			return nil, d >= 0
+		}
+		l, r := poly{}, poly{}
+		for m, c := range diff {
+			if c > 0 {
+				l[m] = c
+			} else {
+				r[m] = -c
+			}
+		}
+		lt, ok1 := la.terms(l)
+		rt, ok2 := la.terms(r)
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		return &manifest.LaunchTest{Left: lt, Right: rt}, true
+	}
+	lt, ok1 := la.terms(step)
+	rt, ok2 := la.terms(span)
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	return &manifest.LaunchTest{Left: lt, Abs: true, Right: rt}, true
+}
+
 // counterTerm finds, in two subscripts of one dimension, a strided
-// counter both add once, times the same constant, and in no other
+// counter both add once, times the same coefficient (a constant, or a
+// product of launch sizes and parameters: blockDim.x), and in no other
 // monomial (nor inside an element's index, ld:...).
-func counterTerm(p, q poly, st strides) (string, int64, bool) {
+func counterTerm(p, q poly, st strides) (string, poly, bool) {
 	keys := make([]string, 0, len(st))
 	for k := range st {
 		keys = append(keys, k)
@@ -814,29 +858,50 @@ func counterTerm(p, q poly, st strides) (string, int64, bool) {
 	sort.Strings(keys)
 	for _, key := range keys {
 		atom := "u:" + key
-		s, t := p[atom], q[atom]
-		if s == 0 || s != t {
-			continue
-		}
-		clean := true
-		for _, x := range []poly{p, q} {
-			for m := range x {
-				if m != atom && strings.Contains(m, atom) {
-					clean = false
-				}
-			}
-		}
-		if clean {
-			return key, s, true
+		sp, ok1 := coefficientOf(p, atom)
+		sq, ok2 := coefficientOf(q, atom)
+		if ok1 && ok2 && len(sp) > 0 && sp.equal(sq) {
+			return key, sp, true
 		}
 	}
-	return "", 0, false
+	return "", nil, false
+}
+
+// coefficientOf is the polynomial atom is multiplied by in p, where the
+// atom appears once in a monomial, beside launch sizes and parameters
+// only; ok is false where it appears otherwise (squared, times a thread
+// index or another variable, inside an element's index).
+func coefficientOf(p poly, atom string) (poly, bool) {
+	out := poly{}
+	for m, c := range p {
+		if !strings.Contains(m, atom) {
+			continue
+		}
+		n := 0
+		var rest []string
+		for _, f := range strings.Split(m, "*") {
+			switch {
+			case f == atom:
+				n++
+			case strings.Contains(f, atom), strings.HasPrefix(f, "tid."), strings.HasPrefix(f, "ld:"), strings.HasPrefix(f, "u:"):
+				// (Another variable, a parameter too: kept out, simply.)
+				return nil, false
+			default:
+				rest = append(rest, f)
+			}
+		}
+		if n != 1 {
+			return nil, false
+		}
+		out[strings.Join(rest, "*")] += c
+	}
+	return out, true
 }
 
 // withoutCounter is t less s times the counter key, and less the
 // counter's references.
-func withoutCounter(t term, key string, s int64) term {
-	out := term{p: t.p.plus(poly{"u:" + key: s}, -1)}
+func withoutCounter(t term, key string, s poly) term {
+	out := term{p: t.p.plus(s.times(poly{"u:" + key: 1}), -1)}
 	for _, use := range t.uses {
 		if use.Ref != key {
 			out.uses = append(out.uses, use)

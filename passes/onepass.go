@@ -232,6 +232,13 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 	// the host makes, may be needed: launchproof.go).
 	la := newLaunchAtoms(ka.fn, ix.u, k.Params)
 	st := counterStrides(ka.fn, ix.u)
+	// A counter that is not uniform is read as the steps of its loop
+	// (indexer.counter): every number of them is one class.
+	for key := range ix.u.assigns {
+		if !ix.u.uniform[key] && !ix.u.unknown[key] {
+			st[key] = 1
+		}
+	}
 	stable := func(uses []*Node) bool { return ix.stable(uses, k.reach) }
 	for _, u := range vars {
 		if u.c.target == 0 {

@@ -516,14 +516,15 @@ func plainAssignment(a *Node) (site, rhs *Node) {
 	return nil, nil
 }
 
-// loopRange reads the counter v of the for statement around at that
-// steps it: for (v = j0; v < C; v += S) (or v <= C) with j0 and S > 0
-// constants and no other assignment to v in the body or the condition.
-// In the body, v is j0 + S*k for some k >= 0 with v below the bound.
-// ok is false where the innermost for that assigns v is not of that form.
-func (vf *valueFlows) loopRange(v string, at *Node) (j0, step int64, bound *Node, inclusive, ok bool) {
+// counterLoop reads the for statement around at that steps v: the
+// expression v starts at (int v = start or v = start in the header), the
+// step (v += step, or nil for ++v and v++), and the bound of the
+// condition v < bound (v <= bound: inclusive; nil where the condition is
+// not of that form). ok is false where the innermost for that assigns v
+// does not step it there, or also assigns it in its body or condition.
+func (vf *valueFlows) counterLoop(v string, at *Node) (start, step, bound *Node, inclusive, ok bool) {
 	if vf.u.unknown[v] {
-		return 0, 0, nil, false, false
+		return nil, nil, nil, false, false
 	}
 	src := vf.u.src
 	isV := func(n *Node) bool {
@@ -549,11 +550,9 @@ func (vf *valueFlows) loopRange(v string, at *Node) (j0, step int64, bound *Node
 		body := p.Children[len(p.Children)-1]
 		for _, a := range vf.u.assigns[v] {
 			if within(a, body) || (cond != nil && within(a, cond)) {
-				return 0, 0, nil, false, false
+				return nil, nil, nil, false, false
 			}
 		}
-		// The start: int v = j0 or v = j0.
-		var start *Node
 		if init != nil {
 			init.Walk(func(n *Node) bool {
 				switch {
@@ -566,37 +565,47 @@ func (vf *valueFlows) loopRange(v string, at *Node) (j0, step int64, bound *Node
 			})
 		}
 		if start == nil {
-			return 0, 0, nil, false, false
+			return nil, nil, nil, false, false
 		}
-		if j0, ok = constValue(start); !ok {
-			return 0, 0, nil, false, false
-		}
-		// The step: ++v, v++ or v += S, S > 0, alone in the increment.
 		x := stripCasts(inc)
 		switch {
 		case x.Kind == "UnaryOperator" && x.Op == "++" && len(x.Children) == 1 && isV(x.Children[0]):
-			step = 1
 		case x.Kind == "CompoundAssignOperator" && x.Op == "+=" && len(x.Children) == 2 && isV(x.Children[0]):
-			if step, ok = constValue(x.Children[1]); !ok || step <= 0 {
-				return 0, 0, nil, false, false
-			}
+			step = x.Children[1]
 		default:
-			return 0, 0, nil, false, false
+			return nil, nil, nil, false, false
 		}
-		// The bound: v < C or v <= C (C > v, C >= v).
-		c := stripCasts(cond)
-		if c == nil || c.Kind != "BinaryOperator" || len(c.Children) != 2 {
-			return 0, 0, nil, false, false
+		if c := stripCasts(cond); c != nil && c.Kind == "BinaryOperator" && len(c.Children) == 2 {
+			switch {
+			case isV(c.Children[0]) && (c.Op == "<" || c.Op == "<="):
+				bound, inclusive = c.Children[1], c.Op == "<="
+			case isV(c.Children[1]) && (c.Op == ">" || c.Op == ">="):
+				bound, inclusive = c.Children[0], c.Op == ">="
+			}
 		}
-		switch {
-		case isV(c.Children[0]) && (c.Op == "<" || c.Op == "<="):
-			return j0, step, c.Children[1], c.Op == "<=", true
-		case isV(c.Children[1]) && (c.Op == ">" || c.Op == ">="):
-			return j0, step, c.Children[0], c.Op == ">=", true
-		}
+		return start, step, bound, inclusive, true
+	}
+	return nil, nil, nil, false, false
+}
+
+// loopRange is counterLoop where v starts at a constant j0, steps by a
+// constant S > 0 and is bounded: in the body, v is j0 + S*k for some k >=
+// 0 with v below the bound.
+func (vf *valueFlows) loopRange(v string, at *Node) (j0, step int64, bound *Node, inclusive, ok bool) {
+	start, by, bound, inclusive, ok := vf.counterLoop(v, at)
+	if !ok || bound == nil {
 		return 0, 0, nil, false, false
 	}
-	return 0, 0, nil, false, false
+	if j0, ok = constValue(start); !ok {
+		return 0, 0, nil, false, false
+	}
+	step = 1
+	if by != nil {
+		if step, ok = constValue(by); !ok || step <= 0 {
+			return 0, 0, nil, false, false
+		}
+	}
+	return j0, step, bound, inclusive, true
 }
 
 // counterAtom names the k of a loop counter j0 + S*k: "cnt:KEY", an index
@@ -651,7 +660,7 @@ func (ix *indexer) counted(sh shape) shape {
 				continue
 			}
 			out.counts[counterAtom(v)] = count
-			d = withoutCounter(term{p: p, uses: d.uses}, v, 0)
+			d = withoutCounter(term{p: p, uses: d.uses}, v, poly{})
 		}
 		out.dims = append(out.dims, d)
 	}

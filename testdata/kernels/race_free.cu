@@ -395,3 +395,32 @@ __global__ void guarded_cols_wide(const float *in, float *out) {
   if (t < 32)
     out[blockIdx.x * 16 + t] = in[t];
 }
+
+// The block loads a table into shared memory, blockDim.x elements a step:
+// thread t stores t, t + blockDim.x, ... (one element per thread and
+// step). Steps of 16 need blocks of at most 16 threads; starting at 2t,
+// steps of blockDim.x overlap the next step's (one-thread blocks only).
+__global__ void block_stride(const float *tab, float *out, int n) {
+  __shared__ float s[1024];
+  int t = threadIdx.x;
+  for (int i = t; i < 1024; i += blockDim.x)
+    s[i] = tab[i];
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + t] = s[(t * 7) % 1024];
+}
+__global__ void block_stride16(const float *tab, float *out, int n) {
+  __shared__ float s[1024];
+  int t = threadIdx.x;
+  for (int i = t; i < 1024; i += 16)
+    s[i] = tab[i];
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + t] = s[(t * 7) % 1024];
+}
+__global__ void block_stride_doubled(const float *tab, float *out, int n) {
+  __shared__ float s[2048];
+  int t = threadIdx.x;
+  for (int i = 2 * t; i < 2048; i += blockDim.x)
+    s[i] = tab[i];
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + t] = s[(t * 7) % 1024];
+}
