@@ -223,6 +223,10 @@ type checkRun struct {
 	// uncopiedNote is the note naming the shared targets level 2 runs
 	// uncopied ("" none): withdrawn if a one-pass run turns to two.
 	uncopiedNote string
+	// plainModule is the module plain launches run from ("" the checked
+	// one): level 1's, where a plain run is there for the tests of a
+	// proof (its kernels test them too, without level 2's code).
+	plainModule string
 }
 
 func (r *checkRun) phase(name string, f func() error) error {
@@ -399,8 +403,11 @@ func (r *checkRun) run() (*Result, error) {
 		name := provenPhase
 		if tested {
 			name = "kernel (run once, testing the strides of the proof)"
+			r.plainModule = BlockModule
 		}
-		if err := r.phase(name, func() error { return r.launch(ModePlain, 0, 0) }); err != nil {
+		err := r.phase(name, func() error { return r.launch(ModePlain, 0, 0) })
+		r.plainModule = ""
+		if err != nil {
 			return nil, err
 		}
 		failed := false
@@ -566,6 +573,8 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 		kind = BlockModule
 	case mode == ModeReplay && r.onePass:
 		kind = OnePassModule
+	case mode == ModePlain:
+		kind = r.plainModule
 	}
 	if mu, ok := r.b.(moduleUser); ok {
 		mu.UseModule(kind)
