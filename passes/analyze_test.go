@@ -543,20 +543,24 @@ func TestGridRaceFree(t *testing.T) {
 		{"redefined", "out", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z & blockDim.x >= 1"},
 		{"redefined_maybe", "out", "unproven"},
 	}
-	checkTargets(t, a, tests, func(tg passes.Target) string {
-		if !tg.GridRaceFree {
-			return "unproven"
+	checkTargets(t, a, tests, func(tg passes.Target) string { return provenWhen(tg.GridRaceFree, tg.GridRaceFreeWhen) })
+}
+
+// provenWhen writes a proof and the launch tests it rests on: "unproven",
+// "always", or "when TEST & TEST...".
+func provenWhen(proven bool, tests []manifest.LaunchTest) string {
+	if !proven {
+		return "unproven"
+	}
+	got := "always"
+	for i, lt := range tests {
+		sep := " & "
+		if i == 0 {
+			sep, got = "when ", ""
 		}
-		got := "always"
-		for i, lt := range tg.GridRaceFreeWhen {
-			sep := " & "
-			if i == 0 {
-				sep, got = "when ", ""
-			}
-			got += sep + lt.String()
-		}
-		return got
-	})
+		got += sep + lt.String()
+	}
+	return got
 }
 
 // TestBlocksApart: global targets no two blocks share, where threads of
@@ -565,20 +569,7 @@ func TestBlocksApart(t *testing.T) {
 	lib := loadClang(t)
 	idx := analyze(t, lib, "../testdata/kernels/index_proofs.cu")
 	free := analyze(t, lib, "../testdata/kernels/race_free.cu")
-	describe := func(tg passes.Target) string {
-		if !tg.BlocksApart {
-			return "unproven"
-		}
-		got := "always"
-		for i, lt := range tg.BlocksApartWhen {
-			sep := " & "
-			if i == 0 {
-				sep, got = "when ", ""
-			}
-			got += sep + lt.String()
-		}
-		return got
-	}
+	describe := func(tg passes.Target) string { return provenWhen(tg.BlocksApart, tg.BlocksApartWhen) }
 	// q = blockIdx.x * 8 + i over i < 8: the block's own eight elements.
 	checkTargets(t, idx, []struct{ kernel, target, want string }{
 		{"batched", "cur", "when 1 >= gridDim.y & 1 >= gridDim.z"},
