@@ -484,7 +484,9 @@ func (ix *indexer) poly(n *Node, depth int) (term, bool) {
 // number of steps.
 func (ix *indexer) counter(n *Node, depth int) (term, bool) {
 	start, step, _, _, ok := ix.flows.counterLoop(n.Ref, n)
-	if !ok {
+	// The start is read where the loop began, and the step where it
+	// runs: nothing they read may change before the access.
+	if !ok || !ix.flows.captured(start, n) || (step != nil && !ix.flows.captured(step, n)) {
 		return term{}, false
 	}
 	s := term{p: polyConst(1)}
