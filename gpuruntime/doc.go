@@ -6,8 +6,10 @@
 // What the build proved decides what runs (static.go): a launch whose
 // targets the manifest proves race-free for its sizes and arguments runs
 // once, as written; one whose targets are all free of races inside a
-// block skips the warp level; shared targets free of races inside a
-// block run uncopied at the warp level where every region runs once.
+// block skips the warp level; one whose global targets no two blocks
+// share (over the grid, or apart between blocks) skips the block level;
+// shared targets free of races inside a block run uncopied at the warp
+// level where every region runs once.
 //
 // It reads only the manifest and the compiled module of a build directory;
 // it must not import passes or privatize.
