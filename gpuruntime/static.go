@@ -119,10 +119,12 @@ func interBlockProven(l Launch) (string, bool) {
 // blocksApart reports whether the build proved, for this launch, that no
 // two threads of different blocks touch one element of global target t.
 func (l Launch) blocksApart(t manifest.Target) bool {
-	if !t.BlocksApart {
-		return false
-	}
-	for _, lt := range t.BlocksApartWhen {
+	return t.BlocksApart && l.passes(t.BlocksApartWhen)
+}
+
+// passes reports whether the launch passes every test of a grid proof.
+func (l Launch) passes(tests []manifest.LaunchTest) bool {
+	for _, lt := range tests {
 		if !lt.HoldsIn(&l.Grid, l.Block, l.intParam) {
 			return false
 		}
@@ -336,15 +338,7 @@ func (l Launch) gridRaceFree(t manifest.Target) bool {
 	if t.Private && l.oneD() {
 		return true
 	}
-	if !t.GridRaceFree {
-		return false
-	}
-	for _, lt := range t.GridRaceFreeWhen {
-		if !lt.HoldsIn(&l.Grid, l.Block, l.intParam) {
-			return false
-		}
-	}
-	return true
+	return t.GridRaceFree && l.passes(t.GridRaceFreeWhen)
 }
 
 // launchProven returns, when launch l needs no check, the note that says

@@ -184,10 +184,7 @@ func findUniform(f *Func) *uniformVars {
 			return true
 		}
 		u.assigns[n.Ref] = append(u.assigns[n.Ref], n)
-		p := n.Parent
-		for p != nil && (p.Kind == "ParenExpr" || p.Kind == "UnexposedExpr") {
-			p = p.Parent
-		}
+		p := outerExpr(n)
 		switch {
 		case p != nil && p.Kind == "BinaryOperator" && p.Op == "=" && len(p.Children) == 2:
 			as[n.Ref] = append(as[n.Ref], assign{at: n, rhs: p.Children[1]})

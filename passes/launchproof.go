@@ -614,13 +614,7 @@ func (la launchAtoms) gridPair(a, b shape, same, threadsFree bool) ([]manifest.L
 // constantGap is left - right of test t where no launch term is left in
 // it.
 func constantGap(t manifest.LaunchTest) (int64, bool) {
-	diff := map[string]int64{}
-	for _, lt := range t.Left {
-		diff[strings.Join(lt.Factors, "*")] += lt.Coeff
-	}
-	for _, lt := range t.Right {
-		diff[strings.Join(lt.Factors, "*")] -= lt.Coeff
-	}
+	diff := testGap(t)
 	for f, c := range diff {
 		if f != "" && c != 0 {
 			return 0, false
@@ -636,13 +630,7 @@ func neverHolds(t manifest.LaunchTest) bool {
 	if t.Abs {
 		return false
 	}
-	diff := map[string]int64{}
-	for _, lt := range t.Left {
-		diff[strings.Join(lt.Factors, "*")] += lt.Coeff
-	}
-	for _, lt := range t.Right {
-		diff[strings.Join(lt.Factors, "*")] -= lt.Coeff
-	}
+	diff := testGap(t)
 	most := diff[""]
 	for f, c := range diff {
 		switch {
@@ -654,6 +642,19 @@ func neverHolds(t manifest.LaunchTest) bool {
 		}
 	}
 	return most < 0
+}
+
+// testGap is left - right of test t, by the product of launch factors
+// of each term ("" for the constant).
+func testGap(t manifest.LaunchTest) map[string]int64 {
+	diff := map[string]int64{}
+	for _, lt := range t.Left {
+		diff[strings.Join(lt.Factors, "*")] += lt.Coeff
+	}
+	for _, lt := range t.Right {
+		diff[strings.Join(lt.Factors, "*")] -= lt.Coeff
+	}
+	return diff
 }
 
 // gridApart proves that a and b never touch one element, whatever blocks

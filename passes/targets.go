@@ -591,10 +591,7 @@ func strideVariables(body *Node, defs indexDefs) map[string]string {
 			return true
 		}
 		// The write: i += step, i = i + step, or i = base again.
-		p := n.Parent
-		for p != nil && (p.Kind == "ParenExpr" || p.Kind == "UnexposedExpr") {
-			p = p.Parent
-		}
+		p := outerExpr(n)
 		ok := false
 		switch {
 		case p == nil || len(p.Children) != 2:

@@ -171,10 +171,7 @@ func (vf *valueFlows) loopStep(v string) (site, decl *Node, step int64, ok bool)
 		if site != nil {
 			return nil, nil, 0, false
 		}
-		p := a.Parent
-		for p != nil && (p.Kind == "ParenExpr" || p.Kind == "UnexposedExpr") {
-			p = p.Parent
-		}
+		p := outerExpr(a)
 		switch {
 		case p != nil && p.Kind == "UnaryOperator" && p.Op == "++":
 			site, step = p, 1
@@ -406,10 +403,7 @@ func counterStrides(f *Func, u *uniformVars) strides {
 				}
 				continue
 			}
-			p := a.Parent
-			for p != nil && (p.Kind == "ParenExpr" || p.Kind == "UnexposedExpr") {
-				p = p.Parent
-			}
+			p := outerExpr(a)
 			switch {
 			case p != nil && p.Kind == "UnaryOperator" && (p.Op == "++" || p.Op == "--"):
 				g = gcd(g, 1)
@@ -499,6 +493,16 @@ func (vf *valueFlows) reaching(ref *Node) *Node {
 	return nil
 }
 
+// outerExpr is n's parent past parentheses and implicit conversions: the
+// operator that assigns a variable reference n, if one does.
+func outerExpr(n *Node) *Node {
+	p := n.Parent
+	for p != nil && (p.Kind == "ParenExpr" || p.Kind == "UnexposedExpr") {
+		p = p.Parent
+	}
+	return p
+}
+
 // plainAssignment is a's assignment as a flow site (the declaration's
 // initializer, or the = expression) and its right-hand side; nil for
 // steps and compound assignments.
@@ -506,10 +510,7 @@ func plainAssignment(a *Node) (site, rhs *Node) {
 	if a.Kind == "VarDecl" {
 		return a.Init, a.Init
 	}
-	p := a.Parent
-	for p != nil && (p.Kind == "ParenExpr" || p.Kind == "UnexposedExpr") {
-		p = p.Parent
-	}
+	p := outerExpr(a)
 	if p != nil && p.Kind == "BinaryOperator" && p.Op == "=" && len(p.Children) == 2 && stripCasts(p.Children[0]) == a {
 		return p, p.Children[1]
 	}
