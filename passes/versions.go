@@ -84,29 +84,38 @@ func (vf *valueFlows) unchangedSince(anchor *Node, vars []string, at *Node) bool
 		return true
 	}
 	sort.Strings(vars)
-	key := sinceKey{anchor, strings.Join(vars, ",")}
-	rf := vf.since[key]
-	if rf == nil && len(vf.since) >= maxFlows {
-		// Each flow is a pass over the body: a kernel with thousands of
-		// definitions would cost their product. Past the budget, no answer
-		// (the proofs that needed one are not made; the check runs).
-		return false
-	}
+	rf := vf.anchored(sinceKey{anchor, strings.Join(vars, ",")}, assigns)
 	if rf == nil {
-		sites := map[*Node]int{anchor: anchorSite}
-		for _, a := range assigns {
-			if a == anchor || within(a, anchor) {
-				// An assignment in the anchor's own statement: the flow
-				// cannot order them; no answer.
-				return false
-			}
-			sites[a] = assignSite
-		}
-		rf = vf.ka.flowThrough(sites, true)
-		vf.since[key] = rf
+		return false
 	}
 	got, ok := rf.at[at]
 	return ok && !got[assignSite]
+}
+
+// anchored is the flow whose region ends are key's anchor (anchorSite)
+// and the assignments (assignSite), cached under key; nil where there is
+// no answer: an assignment inside the anchor's own statement (the flow
+// cannot order them), or the budget spent. Each flow is a pass over the
+// body: a kernel with thousands of definitions would cost their product,
+// so past maxFlows the proofs that needed one are not made and the check
+// runs.
+func (vf *valueFlows) anchored(key sinceKey, assigns []*Node) *regionFlow {
+	if rf := vf.since[key]; rf != nil {
+		return rf
+	}
+	if len(vf.since) >= maxFlows {
+		return nil
+	}
+	sites := map[*Node]int{key.anchor: anchorSite}
+	for _, a := range assigns {
+		if a == key.anchor || within(a, key.anchor) {
+			return nil
+		}
+		sites[a] = assignSite
+	}
+	rf := vf.ka.flowThrough(sites, true)
+	vf.since[key] = rf
+	return rf
 }
 
 // within reports whether n is inside (or is) outer.
@@ -460,31 +469,22 @@ func (vf *valueFlows) reaching(ref *Node) *Node {
 		if anchor == nil || within(ref, anchor) {
 			continue
 		}
-		key := sinceKey{anchor, "reaching:" + v}
-		rf := vf.since[key]
-		if rf == nil && len(vf.since) >= maxFlows {
-			return nil
-		}
-		if rf == nil {
-			sites := map[*Node]int{anchor: anchorSite}
-			for _, b := range list {
-				if b == a {
-					continue
-				}
-				if within(b, anchor) {
+		var others []*Node
+		for _, b := range list {
+			if b == a {
+				continue
+			}
+			if b.Kind == "VarDecl" {
+				if b.Init == nil {
 					return nil
 				}
-				site := b
-				if b.Kind == "VarDecl" {
-					if b.Init == nil {
-						return nil
-					}
-					site = b.Init
-				}
-				sites[site] = assignSite
+				b = b.Init
 			}
-			rf = vf.ka.flowThrough(sites, true)
-			vf.since[key] = rf
+			others = append(others, b)
+		}
+		rf := vf.anchored(sinceKey{anchor, "reaching:" + v}, others)
+		if rf == nil {
+			return nil
 		}
 		if got, ok := rf.at[ref]; ok && len(got) == 1 && got[anchorSite] {
 			return rhs
