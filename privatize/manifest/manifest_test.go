@@ -91,6 +91,14 @@ func TestValidate(t *testing.T) {
 		{"site out of order", func(m *Manifest) { m.Sites = []Site{{ID: 3, File: "/src/reduce.cu", Line: 1, Col: 1, Kind: SiteRead}} }, "site 0: id 3, but it is entry 0"},
 		{"site without a place", func(m *Manifest) { m.Sites = []Site{{ID: 0, File: "reduce.cu", Line: 0, Col: 1, Kind: "store"}} }, `site 0: file "reduce.cu" is not an absolute path; site 0: 0:1 is not a place in the source; site 0: kind "store"`},
 		{"trace module outside the build", func(m *Manifest) { m.TraceCPU = "/tmp/x.so" }, `trace_cpu "/tmp/x.so" is not a file inside the build directory`},
+		{"blocks apart on shared", func(m *Manifest) { m.Kernels[0].Targets[0].BlocksApart = true }, "target partial: blocks_apart on a shared target (global targets only)"},
+		{"blocks apart tests alone", func(m *Manifest) {
+			m.Kernels[0].Targets[1].BlocksApartWhen = []LaunchTest{{Left: []LaunchTerm{{Coeff: 1}}, Right: []LaunchTerm{{Coeff: 1, Factors: []string{"gridDim.y"}}}}}
+		}, "target out: blocks_apart_when without blocks_apart"},
+		{"blocks apart test factor", func(m *Manifest) {
+			m.Kernels[0].Targets[1].BlocksApart = true
+			m.Kernels[0].Targets[1].BlocksApartWhen = []LaunchTest{{Left: []LaunchTerm{{Coeff: 1, Factors: []string{"param:9"}}}, Right: []LaunchTerm{{Coeff: 1}}}}
+		}, `target out: launch test param:9 >= 1: factor "param:9"`},
 		{"no kernels", func(m *Manifest) { m.Kernels = nil }, "no kernels"},
 		{"kernel twice", func(m *Manifest) { m.Kernels = append(m.Kernels, m.Kernels[0]) }, "kernel sum is listed twice"},
 		{"no symbol", func(m *Manifest) { m.Kernels[0].Symbol = "" }, `kernel sum: required field "symbol" is missing or empty`},
