@@ -540,8 +540,14 @@ func TestGridRaceFree(t *testing.T) {
 		{"tile_rows", "out", "when 1 >= blockDim.z & 1 >= gridDim.z & 32*param:2 >= 1 & 8*param:2 >= 1 & param:2 >= 1 & 32 >= blockDim.x & param:2 >= -32 + blockDim.x + 32*gridDim.y & 8*param:2 >= -32 + blockDim.x + blockDim.y*param:2 + 32*gridDim.y - param:2 & 32*param:2 >= -32 + blockDim.x + blockDim.y*param:2 + 32*gridDim.y + 23*param:2"},
 		// j < 64: 56 rows from j, past the block's 32 (no launch passes).
 		{"tile_rows4", "out", "when 1 >= blockDim.z & 1 >= gridDim.z & 32*param:2 >= 1 & 8*param:2 >= 1 & param:2 >= 1 & 32 >= blockDim.x & param:2 >= -32 + blockDim.x + 32*gridDim.y & 8*param:2 >= -32 + blockDim.x + blockDim.y*param:2 + 32*gridDim.y - param:2 & 32*param:2 >= -32 + blockDim.x + blockDim.y*param:2 + 32*gridDim.y + 55*param:2"},
-		{"redefined", "out", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z & blockDim.x >= 1"},
+		{"redefined", "out", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z"},
 		{"redefined_maybe", "out", "unproven"},
+		// y[gid / 32] by lane 0: a row per warp where blocks are whole
+		// warps (a block of 48 threads puts lane 0 of block 1 at block
+		// 0's thread 32's row).
+		{"warp_rows", "y", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z & blockDim.x >= 32*ceil(blockDim.x/32)"},
+		{"warp_rows_bits", "y", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z & blockDim.x >= 32*ceil(blockDim.x/32)"},
+		{"warp_rows_two_lanes", "y", "unproven"},
 	}
 	checkTargets(t, a, tests, func(tg passes.Target) string { return provenWhen(tg.GridRaceFree, tg.GridRaceFreeWhen) })
 }
@@ -584,6 +590,8 @@ func TestBlocksApart(t *testing.T) {
 		{"seg_pairs", "out", "when 1 >= gridDim.y & 1 >= gridDim.z & 512*param:2 >= 1 & 512 >= blockDim.x & 512*param:2 >= -512 + blockDim.x + 512*param:2 & 256 >= blockDim.x & 512 >= 256 + blockDim.x & 512*param:2 >= -256 + blockDim.x + 512*param:2"},
 		{"seg_pairs_overlap", "out", "unproven"},
 		{"redefined_maybe", "out", "unproven"},
+		// Lanes 0 and 1 of a warp meet at its row, in one block.
+		{"warp_rows_two_lanes", "y", "when 1 >= gridDim.y & 1 >= gridDim.z & blockDim.x >= 32*ceil(blockDim.x/32)"},
 	}, describe)
 }
 
@@ -627,6 +635,14 @@ func TestRaceFreeTargets(t *testing.T) {
 		{"block_stride", "s", passes.LineBlock},
 		{"block_stride16", "s", passes.LineBlock + " when 16 >= blockDim.x"},
 		{"block_stride_doubled", "s", passes.LineBlock + " when 1 >= blockDim.x"},
+		// Lane 0 of each warp: the warp's row and the lane cover the
+		// thread (t = 32 * w + lane).
+		{"warp_rows", "y", passes.LineBlock + " when blockDim.x >= 32*ceil(blockDim.x/32)"},
+		{"warp_rows_two_lanes", "y", "unproven"},
+		// acc[i / 64][i % 64] is acc's element i: folded with acc[w][s].
+		{"warp_acc", "acc", passes.LineBlock},
+		{"warp_acc_shared_row", "acc", "unproven"},
+		{"warp_acc_halves", "acc", "unproven"},
 	}
 	checkTargets(t, a, tests, func(tg passes.Target) string {
 		got := "unproven"

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"ldcheck/privatize/manifest"
 )
 
 // Index proofs for one-pass regions. A region that reads and writes one
@@ -356,6 +358,13 @@ type indexer struct {
 	// ones too. The grid proofs need it: a uniform local (int base =
 	// blockIdx.x * N) holds one value per block, not one per launch.
 	everyDef bool
+	// needs: where shapeOf reads an access, the launch tests its
+	// divisions rest on (warps.go); nil elsewhere, where such a division
+	// is not read.
+	needs *[]manifest.LaunchTest
+	// plain: read no division that rests on a launch test; missed says
+	// whether one was left unread.
+	plain, missed bool
 }
 
 // op is n's operator, read from the macro's body where n has no text.
@@ -467,9 +476,43 @@ func (ix *indexer) poly(n *Node, depth int) (term, bool) {
 			if s, ok := b.p.constant(); ok && s >= 0 && s < 31 {
 				return term{a.p.times(polyConst(1 << s)), uses}, true
 			}
+		case "/", "%":
+			if c, ok := b.p.constant(); ok && c >= 2 {
+				return ix.divided(a, c, ix.op(n) == "%", uses)
+			}
+		case ">>":
+			if s, ok := b.p.constant(); ok && s >= 1 && s < 31 {
+				return ix.divided(a, 1<<s, false, uses)
+			}
+		case "&":
+			for _, o := range [][2]term{{a, b}, {b, a}} {
+				if mask, ok := o[1].p.constant(); ok {
+					if c, ok := lowBits(mask); ok && c >= 2 {
+						return ix.divided(o[0], c, true, uses)
+					}
+				}
+			}
 		}
 	}
 	return term{}, false
+}
+
+// divided is a / c or a % c (warps.go). Where the reading rests on a
+// launch test it is made inside shapeOf only, which hands the tests to
+// the proofs with the shape (needs).
+func (ix *indexer) divided(a term, c int64, rem bool, uses []*Node) (term, bool) {
+	p, needs, ok := divided(a.p, c, rem)
+	if ok && len(needs) > 0 && ix.needs == nil {
+		ix.missed = ix.missed || ix.plain
+		return term{}, false
+	}
+	if !ok {
+		return term{}, false
+	}
+	if len(needs) > 0 {
+		*ix.needs = addTests(*ix.needs, needs)
+	}
+	return term{p, uses}, true
 }
 
 // counter reads n, a reference of a for loop's counter that starts at a
@@ -563,6 +606,14 @@ type shape struct {
 	// counts: loop counters read as indexes of their own (counted) ->
 	// how many values each takes.
 	counts map[string]poly
+	// needs: launch tests the reading of the subscripts and guards rests
+	// on (a row of warps: blockDim.x >= 32 * ceil(blockDim.x/32)). A
+	// proof from this shape holds only where they do.
+	needs []manifest.LaunchTest
+	// fold: where dimensions fold-1 and fold are read as one, the inner
+	// one's extent foldN (warps.go); 0 where none are.
+	fold  int
+	foldN int64
 }
 
 // shapeOf reads access a: ok is false unless it is v[i][j]... (only
@@ -584,6 +635,11 @@ func (ix *indexer) shapeOf(a access) (shape, bool) {
 		break
 	}
 	sh := shape{bounds: map[string]bound{}, lv: cur}
+	var needs []manifest.LaunchTest
+	if !ix.plain {
+		ix.needs = &needs
+		defer func() { ix.needs = nil }()
+	}
 	if len(subs) == 0 {
 		// A scalar (or a whole array): one element, so only guards that
 		// pin the thread's index can say one thread touches it.
@@ -591,6 +647,7 @@ func (ix *indexer) shapeOf(a access) (shape, bool) {
 			return shape{}, false
 		}
 		ix.guards(a.ref, sh.bounds)
+		sh.needs = needs
 		return sh, len(sh.bounds) > 0
 	}
 	known := false
@@ -602,12 +659,18 @@ func (ix *indexer) shapeOf(a access) (shape, bool) {
 		known = known || ok
 		sh.dims = append(sh.dims, t)
 	}
+	if k, n, x, ok := ix.foldedSubscripts(subs, a.ref.Type); ok {
+		sh.dims = append(append(append([]term{}, sh.dims[:k]...), x), sh.dims[k+2:]...)
+		sh.fold, sh.foldN, known = k+1, n, true
+	}
 	ix.guards(a.ref, sh.bounds)
 	if !known && len(sh.bounds) == 0 {
 		// No subscript read and no guard: nothing to prove with. (With
 		// guards, pinned indexes may still say one thread runs it.)
 		return shape{}, false
 	}
+	derivedBounds(sh)
+	sh.needs = needs
 	return sh, true
 }
 

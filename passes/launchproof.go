@@ -37,6 +37,18 @@ func newLaunchAtoms(f *Func, u *uniformVars, params []Param) launchAtoms {
 	return la
 }
 
+// name is the manifest's name for atom a, or ok false: the warps of a
+// block's row are named as they are.
+func (la launchAtoms) name(a string) (string, bool) {
+	if name, ok := la[a]; ok {
+		return name, true
+	}
+	if _, _, ok := manifest.CeilFactor(a); ok {
+		return a, true
+	}
+	return "", false
+}
+
 // integerType reports whether a parameter of C type typ is an integer the
 // host can read from its argument's bytes.
 func integerType(typ string) bool {
@@ -60,7 +72,7 @@ func (la launchAtoms) terms(p poly) ([]manifest.LaunchTerm, bool) {
 		t := manifest.LaunchTerm{Coeff: c}
 		if m != "" {
 			for _, a := range strings.Split(m, "*") {
-				name, ok := la[a]
+				name, ok := la.name(a)
 				if !ok {
 					return nil, false
 				}
@@ -150,7 +162,7 @@ func lowestBlock(p poly) (poly, bool) {
 			switch {
 			case strings.HasPrefix(a, "blockIdx."):
 				named = true
-			case strings.HasPrefix(a, "blockDim.") || strings.HasPrefix(a, "gridDim."):
+			case strings.HasPrefix(a, "blockDim.") || strings.HasPrefix(a, "gridDim.") || strings.HasPrefix(a, "ceil(blockDim."):
 			case a != "":
 				other = true
 			}
@@ -228,12 +240,19 @@ func (la launchAtoms) launchCover(a, b shape, same bool) (string, []manifest.Lau
 			if cl < 0 {
 				cl = -cl
 			}
+			n, ok0 := threadRange(lowAt)
 			left, ok1 := la.terms(ca[highAt])
-			right, ok2 := la.terms(poly{"blockDim." + strings.TrimPrefix(lowAt, "tid."): cl})
-			if !ok1 || !ok2 {
+			right, ok2 := la.terms(n.times(polyConst(cl)))
+			if !ok0 || !ok1 || !ok2 {
 				continue
 			}
 			test = &manifest.LaunchTest{Left: left, Abs: true, Right: right}
+			if settled, holds := constantTest(*test); settled {
+				if !holds {
+					continue
+				}
+				test = nil // (32 >= 32: the lanes under the warps)
+			}
 		}
 		for _, at := range atoms {
 			covered[at] = true
@@ -385,6 +404,57 @@ func guardedRange(a, b shape, idx string) (poly, bool) {
 	return polyConst(hi - lo + 1), true
 }
 
+// unnamedIndexes lists the indexes a grid subscript's digits (by) leave
+// out, which must then take one value: per thread dimension, the whole
+// index where the subscript names no part of it, else the part its
+// quotient or remainder by a divisor leaves (a warp's row names the warp,
+// not the lane). A subscript naming an index and a part of it, or parts
+// by two divisors, is not read: its digits are not independent. With
+// threadsFree no thread index is listed.
+func unnamedIndexes(by map[string]poly, threadsFree bool) ([]string, bool) {
+	var out []string
+	for _, d := range []string{"x", "y", "z"} {
+		whole := "tid." + d
+		var div int64
+		named := map[string]bool{}
+		for at := range by {
+			dim, c, _, ok := threadPart(at)
+			if !ok || dim != d {
+				continue
+			}
+			if c != 0 && div != 0 && c != div {
+				return nil, false
+			}
+			if c != 0 {
+				div = c
+			}
+			named[at] = true
+		}
+		if named[whole] && len(named) > 1 {
+			return nil, false
+		}
+		if threadsFree || named[whole] {
+			continue
+		}
+		parts := []string{whole}
+		if div != 0 {
+			c := strconv.FormatInt(div, 10)
+			parts = []string{whole + "/" + c, whole + "%" + c}
+		}
+		for _, p := range parts {
+			if !named[p] {
+				out = append(out, p)
+			}
+		}
+	}
+	for _, b := range []string{"blockIdx.x", "blockIdx.y", "blockIdx.z"} {
+		if by[b] == nil {
+			out = append(out, b)
+		}
+	}
+	return out, true
+}
+
 // gridForm writes p as index -> coefficient plus a rest, every
 // coefficient and the rest in atoms the host can evaluate.
 func (la launchAtoms) gridForm(p poly) (map[string]poly, poly, bool) {
@@ -394,14 +464,14 @@ func (la launchAtoms) gridForm(p poly) (map[string]poly, poly, bool) {
 		var others []string
 		if m != "" {
 			for _, a := range strings.Split(m, "*") {
-				if _, isIdx := gridRanges[a]; isIdx || strings.HasPrefix(a, "cnt:") {
+				if _, isIdx := gridRanges[a]; isIdx || isThreadAtom(a) || strings.HasPrefix(a, "cnt:") {
 					if idx != "" {
 						return nil, nil, false
 					}
 					idx = a
 					continue
 				}
-				if _, ok := la[a]; !ok && !strings.HasPrefix(a, "gridDim.") {
+				if _, ok := la.name(a); !ok && !strings.HasPrefix(a, "gridDim.") {
 					return nil, nil, false
 				}
 				others = append(others, a)
@@ -463,6 +533,9 @@ func (la launchAtoms) gridPair(a, b shape, same, threadsFree bool) ([]manifest.L
 		if n, ok := guardedRange(a, b, idx); ok {
 			return n
 		}
+		if n, ok := threadRange(idx); ok {
+			return n
+		}
 		if r, ok := gridRanges[idx]; ok {
 			return poly{r: 1}
 		}
@@ -498,10 +571,11 @@ func (la launchAtoms) gridPair(a, b shape, same, threadsFree bool) ([]manifest.L
 	// pinned by the guards of both (t == 0), or a launch size of 1.
 	var tests []manifest.LaunchTest
 	one := []manifest.LaunchTerm{{Coeff: 1}}
-	for _, idx := range []string{"tid.x", "tid.y", "tid.z", "blockIdx.x", "blockIdx.y", "blockIdx.z"} {
-		if fa[idx] != nil || (threadsFree && strings.HasPrefix(idx, "tid.")) {
-			continue
-		}
+	unnamed, ok := unnamedIndexes(fa, threadsFree)
+	if !ok {
+		return nil, false
+	}
+	for _, idx := range unnamed {
 		ba, okA := a.bounds[idx]
 		bb, okB := b.bounds[idx]
 		if okA && okB && ba.hasHi && bb.hasHi && ba.lo.p.equal(ba.hi.p) && bb.lo.p.equal(bb.hi.p) && (same || ba.lo.p.equal(bb.lo.p)) {
@@ -509,7 +583,15 @@ func (la launchAtoms) gridPair(a, b shape, same, threadsFree bool) ([]manifest.L
 				continue // one value for the whole launch
 			}
 		}
-		tests = append(tests, manifest.LaunchTest{Left: one, Right: []manifest.LaunchTerm{{Coeff: 1, Factors: []string{gridRanges[idx]}}}})
+		n, _ := threadRange(idx)
+		if _, isIdx := gridRanges[idx]; isIdx {
+			n = poly{gridRanges[idx]: 1}
+		}
+		r, ok := la.gridTerms(n)
+		if !ok {
+			return nil, false
+		}
+		tests = append(tests, manifest.LaunchTest{Left: one, Right: r})
 	}
 	type digit struct {
 		idx  string
@@ -542,12 +624,15 @@ func (la launchAtoms) gridPair(a, b shape, same, threadsFree bool) ([]manifest.L
 				dg.size = max(dg.size, len(strings.Split(m, "*")))
 				dg.mag += max(v, -v)
 			}
-			// A coefficient in the parameters must be positive.
+			// A coefficient in the parameters must be positive (launch
+			// sizes are).
 			left, ok := la.gridTerms(c)
 			if !ok {
 				return nil, false
 			}
-			tests = append(tests, manifest.LaunchTest{Left: left, Right: one})
+			if !launchSizes(c) {
+				tests = append(tests, manifest.LaunchTest{Left: left, Right: one})
+			}
 		}
 		ds = append(ds, dg)
 	}
@@ -609,6 +694,35 @@ func (la launchAtoms) gridPair(a, b shape, same, threadsFree bool) ([]manifest.L
 		}
 	}
 	return kept, true
+}
+
+// launchSizes reports whether p is a sum of positive multiples of launch
+// sizes (each at least 1).
+func launchSizes(p poly) bool {
+	for m, c := range p {
+		if c <= 0 || m == "" {
+			return false
+		}
+		for _, f := range strings.Split(m, "*") {
+			if !strings.HasPrefix(f, "blockDim.") && !strings.HasPrefix(f, "gridDim.") && !strings.HasPrefix(f, "ceil(blockDim.") {
+				return false
+			}
+		}
+	}
+	return len(p) > 0
+}
+
+// constantTest evaluates a test that names no launch factor: settled
+// false where it names one.
+func constantTest(t manifest.LaunchTest) (settled, holds bool) {
+	for _, side := range [][]manifest.LaunchTerm{t.Left, t.Right} {
+		for _, lt := range side {
+			if len(lt.Factors) > 0 {
+				return false, false
+			}
+		}
+	}
+	return true, t.Holds([3]uint32{1, 1, 1}, func(int) (int64, bool) { return 0, false })
 }
 
 // constantGap is left - right of test t where no launch term is left in
@@ -780,7 +894,11 @@ func (la launchAtoms) stridedCover(a, b shape, same bool, st strides) (string, [
 				step := s.times(polyConst(st[key]))
 				span := poly{"": 1}
 				for at, c := range th {
-					span = span.plus(poly{"blockDim." + strings.TrimPrefix(at, "tid."): abs64(c), "": -abs64(c)}, 1)
+					n, ok := threadRange(at)
+					if !ok {
+						return "", nil, nil, false
+					}
+					span = span.plus(n.times(polyConst(abs64(c))), 1).plus(polyConst(abs64(c)), -1)
 				}
 				t, ok := la.stepTest(step, span)
 				if !ok {
@@ -812,7 +930,7 @@ func (la launchAtoms) stepTest(step, span poly) (*manifest.LaunchTest, bool) {
 	positive := true
 	for m, c := range step {
 		for _, f := range strings.Split(m, "*") {
-			positive = positive && c > 0 && (f == "" || strings.HasPrefix(f, "blockDim.") || strings.HasPrefix(f, "gridDim."))
+			positive = positive && c > 0 && (f == "" || strings.HasPrefix(f, "blockDim.") || strings.HasPrefix(f, "gridDim.") || strings.HasPrefix(f, "ceil(blockDim."))
 		}
 	}
 	if v, ok := step.constant(); ok {

@@ -149,7 +149,7 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 				ws = append(ws, sh)
 			}
 		}
-		return ws, rs, true
+		return ws, rs, foldAlike(ws, rs)
 	}
 	proof := func(u rw, r Region) (string, []Condition, bool) {
 		var uses []*Node
@@ -161,6 +161,9 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 		need := AnyBlock
 		for _, w := range ws {
 			for _, rd := range rs {
+				if len(w.needs) > 0 || len(rd.needs) > 0 {
+					return "", nil, false // (decided in the kernel: no launch tests)
+				}
 				n, used, cs, ok := pairProof(w, rd)
 				if !ok || n != AnyBlock {
 					// One thread alone runs both (if (t == 0) sum += x), or
@@ -240,14 +243,16 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 		}
 	}
 	stable := func(uses []*Node) bool { return ix.stable(uses, k.reach) }
-	for _, u := range vars {
-		if u.c.target == 0 {
-			continue
-		}
-		need, ok := AnyBlock, true
-		var tests []manifest.LaunchTest
+	// blockProof proves u race-free in a block. With plain, no subscript
+	// is read through a division that rests on a launch test (warps.go):
+	// a proof that holds without one is preferred (a pinned thread needs
+	// no whole warps). missed says whether such a division was left
+	// unread.
+	blockProof := func(u rw, plain bool) (need string, tests []manifest.LaunchTest, conds []Condition, ok, missed bool) {
 		var uses []*Node
-		var conds []Condition
+		ix.plain, ix.missed = plain, false
+		defer func() { ix.plain, ix.missed = false, false }()
+		need, ok = AnyBlock, true
 		for _, r := range k.Regions {
 			if !ok || !any(u.writes, r) {
 				continue
@@ -270,7 +275,7 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 				n, ts, cs, used, proven := la.blockPair(pr[0], pr[1], st, stable)
 				ok = proven
 				need = stricter(need, n)
-				tests = addTests(tests, ts)
+				tests = addTests(addTests(addTests(tests, ts), pr[0].needs), pr[1].needs)
 				uses = append(uses, used...)
 				// Strides the proof needs nonzero are tested where both
 				// accesses run (LDC_TEST): a launch where one is 0 is
@@ -287,7 +292,19 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 				}
 			}
 		}
-		if ok && ix.stable(uses, k.reach) {
+		return need, tests, conds, ok && ix.stable(uses, k.reach), ix.missed
+	}
+	for _, u := range vars {
+		if u.c.target == 0 {
+			continue
+		}
+		need, tests, conds, ok, missed := blockProof(u, true)
+		if missed {
+			if n2, t2, c2, ok2, _ := blockProof(u, false); ok2 && (!ok || stricter(need, n2) != n2 || need == n2 && len(t2) < len(tests)) {
+				need, tests, conds, ok = n2, t2, c2, true
+			}
+		}
+		if ok {
 			t := &k.Targets[u.c.target-1]
 			t.BlockRaceFree, t.BlockRaceFreeIf, t.BlockRaceFreeWhen = need == AnyBlock, need, tests
 			t.BlockRaceFreeTested = len(conds) > 0
@@ -309,62 +326,10 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 		if u.c.target == 0 || u.c.space != Global {
 			continue
 		}
-		var ws, rs []shape
-		ok := true
-		for _, a := range u.acc {
-			if a.escape || a.atomic != "" || bindsReference(a.ref) {
-				ok = false
-				break
-			}
-			sh, shaped := gx.shapeOf(a)
-			if !shaped {
-				ok = false
-				break
-			}
-			// Barriers do not order blocks: a loop's counter may be at
-			// any of its values at either access.
-			sh = gx.counted(sh)
-			if a.write {
-				ws = append(ws, sh)
-			}
-			if a.read {
-				rs = append(rs, sh)
-			}
-		}
-		// Every pair, one a write, meets at one thread (threadsFree
-		// false) or in one block (true).
-		pairs := func(threadsFree bool) ([]manifest.LaunchTest, bool) {
-			var tests []manifest.LaunchTest
-			for i := range ws {
-				for j := i; j < len(ws); j++ {
-					ts, proven := la.gridPair(ws[i], ws[j], sameSite(ws[i], ws[j]), threadsFree)
-					if !proven {
-						return nil, false
-					}
-					tests = addTests(tests, ts)
-				}
-				for _, rd := range rs {
-					ts, proven := la.gridPair(ws[i], rd, sameSite(ws[i], rd), threadsFree)
-					if !proven {
-						return nil, false
-					}
-					tests = addTests(tests, ts)
-				}
-			}
-			return tests, len(ws) > 0
-		}
-		if !ok {
-			continue
-		}
-		t := &k.Targets[u.c.target-1]
-		if tests, proven := pairs(false); proven {
-			t.GridRaceFree, t.GridRaceFreeWhen = true, tests
-		}
-		// Apart between blocks, where that asks fewer tests of the launch
-		// (each thread of a block reads cur[q], one writes it: the block
-		// level need not check it, the warp level does).
-		if tests, proven := pairs(true); proven && (!t.GridRaceFree || len(tests) < len(t.GridRaceFreeWhen)) {
-			t.BlocksApart, t.BlocksApartWhen = true, tests
+		// As for the block proofs: without divisions that rest on launch
+		// tests where that proves as much.
+		if gridTarget(&k.Targets[u.c.target-1], u.acc, &gx, la, true) {
+			gridTarget(&k.Targets[u.c.target-1], u.acc, &gx, la, false)
 		}
 	}
 	sort.Slice(k.Conditions, func(i, j int) bool {
@@ -374,6 +339,74 @@ func (ka *kernelAnalysis) onePassPass(k *Kernel) {
 		}
 		return a.Expr < b.Expr
 	})
+}
+
+// gridTarget proves the global target t (accesses acc) race-free over the
+// grid, or apart between blocks, where no proof is recorded yet or this
+// one needs fewer tests of the launch. With plain, no subscript is read
+// through a division that rests on a launch test; missed says whether
+// such a division was left unread.
+func gridTarget(t *Target, acc []access, gx *indexer, la launchAtoms, plain bool) (missed bool) {
+	gx.plain, gx.missed = plain, false
+	defer func() { missed = gx.missed; gx.plain, gx.missed = false, false }()
+	var ws, rs []shape
+	ok := true
+	for _, a := range acc {
+		if a.escape || a.atomic != "" || bindsReference(a.ref) {
+			ok = false
+			break
+		}
+		sh, shaped := gx.shapeOf(a)
+		if !shaped {
+			ok = false
+			break
+		}
+		// Barriers do not order blocks: a loop's counter may be at
+		// any of its values at either access.
+		sh = gx.counted(sh)
+		if a.write {
+			ws = append(ws, sh)
+		}
+		if a.read {
+			rs = append(rs, sh)
+		}
+	}
+	ok = ok && foldAlike(ws, rs)
+	// Every pair, one a write, meets at one thread (threadsFree
+	// false) or in one block (true).
+	pairs := func(threadsFree bool) ([]manifest.LaunchTest, bool) {
+		var tests []manifest.LaunchTest
+		for i := range ws {
+			for j := i; j < len(ws); j++ {
+				ts, proven := la.gridPair(ws[i], ws[j], sameSite(ws[i], ws[j]), threadsFree)
+				if !proven {
+					return nil, false
+				}
+				tests = addTests(addTests(addTests(tests, ts), ws[i].needs), ws[j].needs)
+			}
+			for _, rd := range rs {
+				ts, proven := la.gridPair(ws[i], rd, sameSite(ws[i], rd), threadsFree)
+				if !proven {
+					return nil, false
+				}
+				tests = addTests(addTests(addTests(tests, ts), ws[i].needs), rd.needs)
+			}
+		}
+		return tests, len(ws) > 0
+	}
+	if !ok {
+		return
+	}
+	if tests, proven := pairs(false); proven && (!t.GridRaceFree || len(tests) < len(t.GridRaceFreeWhen)) {
+		t.GridRaceFree, t.GridRaceFreeWhen = true, tests
+	}
+	// Apart between blocks, where that asks fewer tests of the launch
+	// (each thread of a block reads cur[q], one writes it: the block
+	// level need not check it, the warp level does).
+	if tests, proven := pairs(true); proven && (!t.BlocksApart || len(tests) < len(t.BlocksApartWhen)) && (!t.GridRaceFree || len(tests) < len(t.GridRaceFreeWhen)) {
+		t.BlocksApart, t.BlocksApartWhen = true, tests
+	}
+	return
 }
 
 // readOnlyGlobals lists the global variables the kernel (and the device
@@ -459,7 +492,7 @@ func pinnedCover(a, b shape, same bool) (string, []*Node, bool) {
 // returns the uniform references the pins read.
 func pinCover(a, b shape, same bool, covered map[string]bool) []*Node {
 	var uses []*Node
-	for _, at := range []string{"tid.x", "tid.y", "tid.z"} {
+	for _, at := range threadAtomsOf(a.bounds) {
 		ba, okA := a.bounds[at]
 		bb, okB := b.bounds[at]
 		pinned := okA && okB && ba.hasHi && bb.hasHi && ba.lo.p.equal(ba.hi.p) && bb.lo.p.equal(bb.hi.p)
@@ -475,6 +508,7 @@ func pinCover(a, b shape, same bool, covered map[string]bool) []*Node {
 // coveredShape is the launch shape in which two threads that agree on the
 // covered indexes are one thread: the indexes not covered must be 0.
 func coveredShape(covered map[string]bool) (string, bool) {
+	covered = wholeCover(covered)
 	switch {
 	case covered["tid.x"] && covered["tid.y"] && covered["tid.z"]:
 		return AnyBlock, true

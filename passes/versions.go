@@ -311,7 +311,7 @@ func (vf *valueFlows) versioned(sh shape, at *Node, r Region, reach *Reach) shap
 		}
 		return term{p: p, uses: uses}, true
 	}
-	out := shape{lv: sh.lv, bounds: map[string]bound{}}
+	out := shape{lv: sh.lv, bounds: map[string]bound{}, needs: sh.needs, fold: sh.fold, foldN: sh.foldN}
 	for _, d := range sh.dims {
 		m, ok := move(d)
 		if !ok {
@@ -619,7 +619,7 @@ func counterAtom(v string) string { return "cnt:" + v }
 // loop has iterations at most (a bound in the launch's constants: a
 // constant, a parameter the kernel never assigns, blockDim, gridDim).
 func (ix *indexer) counted(sh shape) shape {
-	out := shape{lv: sh.lv, bounds: sh.bounds, counts: map[string]poly{}}
+	out := shape{lv: sh.lv, bounds: sh.bounds, counts: map[string]poly{}, needs: sh.needs, fold: sh.fold, foldN: sh.foldN}
 	for _, d := range sh.dims {
 		if d.p == nil {
 			out.dims = append(out.dims, d)

@@ -299,7 +299,9 @@ type LaunchTest struct {
 }
 
 // LaunchTerm is Coeff times the product of Factors, each "blockDim.x",
-// "blockDim.y", "blockDim.z", "gridDim.x" (.y, .z: grid tests only) or
+// "blockDim.y", "blockDim.z", "gridDim.x" (.y, .z: grid tests only),
+// "ceil(blockDim.x/C)" for a constant C >= 2 (the warps of 32 threads a
+// block's row spans, rounded up: the index of a warp is below it) or
 // "param:N" (the value of the kernel's integer parameter N, counted
 // from 0).
 type LaunchTerm struct {
@@ -360,6 +362,12 @@ func EvalTerms(ts []LaunchTerm, grid *[3]uint32, block [3]uint32, param func(int
 					return 0, false
 				}
 				x = int64(grid[f[len(f)-1]-'x'])
+			case strings.HasPrefix(f, "ceil("):
+				d, c, ok := CeilFactor(f)
+				if !ok {
+					return 0, false
+				}
+				x = (int64(block[d]) + c - 1) / c
 			case strings.HasPrefix(f, "param:"):
 				n, err := strconv.Atoi(strings.TrimPrefix(f, "param:"))
 				if err != nil {
@@ -378,6 +386,20 @@ func EvalTerms(ts []LaunchTerm, grid *[3]uint32, block [3]uint32, param func(int
 		sum += v
 	}
 	return sum, true
+}
+
+// CeilFactor reads a factor "ceil(blockDim.D/C)": the dimension (0 for
+// x) and C, or ok false.
+func CeilFactor(f string) (dim int, c int64, ok bool) {
+	in, found := strings.CutPrefix(f, "ceil(blockDim.")
+	if !found || !strings.HasSuffix(in, ")") || len(in) < 4 || in[1] != '/' || in[0] < 'x' || in[0] > 'z' {
+		return 0, 0, false
+	}
+	c, err := strconv.ParseInt(in[2:len(in)-1], 10, 64)
+	if err != nil || c < 2 || strconv.FormatInt(c, 10) != in[2:len(in)-1] {
+		return 0, 0, false
+	}
+	return int(in[0] - 'x'), c, true
 }
 
 // Holds evaluates t for a launch (see EvalTerms); a test it cannot

@@ -160,7 +160,8 @@ func (v *validator) kernel(i int, k *Kernel) {
 						n, err := strconv.Atoi(strings.TrimPrefix(f, "param:"))
 						okParam := strings.HasPrefix(f, "param:") && err == nil && n >= 0 && n < len(k.Params)
 						okGrid := grid && (f == "gridDim.x" || f == "gridDim.y" || f == "gridDim.z")
-						v.check(f == "blockDim.x" || f == "blockDim.y" || f == "blockDim.z" || okGrid || okParam, "%s: launch test %s: factor %q, want blockDim.x, .y, .z, gridDim's (grid tests) or param:N for a parameter", what, lt, f)
+						_, _, okCeil := CeilFactor(f)
+						v.check(f == "blockDim.x" || f == "blockDim.y" || f == "blockDim.z" || okGrid || okParam || okCeil, "%s: launch test %s: factor %q, want blockDim.x, .y, .z, ceil(blockDim.x/C), gridDim's (grid tests) or param:N for a parameter", what, lt, f)
 					}
 				}
 			}

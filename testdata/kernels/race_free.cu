@@ -424,3 +424,74 @@ __global__ void block_stride_doubled(const float *tab, float *out, int n) {
   __syncthreads();
   out[blockIdx.x * blockDim.x + t] = s[(t * 7) % 1024];
 }
+
+// Warp arithmetic. One warp per row: lane 0 of warp w = gid / 32 writes
+// y[w], which is one thread per row when the blocks are whole warps
+// (blockDim.x a multiple of 32). With lanes 0 and 1 both writing, two
+// threads meet at each row.
+__global__ void warp_rows(const float *x, float *y, int rows) {
+  int lane = threadIdx.x % 32;
+  int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  if (row >= rows)
+    return;
+  float v = x[row * 32 + lane];
+  if (lane == 0)
+    y[row] = v;
+}
+__global__ void warp_rows_two_lanes(const float *x, float *y, int rows) {
+  int lane = threadIdx.x % 32;
+  int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  if (row >= rows)
+    return;
+  float v = x[row * 32 + lane];
+  if (lane < 2)
+    y[row] = v;
+}
+// The same with shifts and masks: warp = t >> 5, lane = t & 31.
+__global__ void warp_rows_bits(const float *x, float *y, int rows) {
+  int lane = threadIdx.x & 31;
+  int row = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  if (row < rows && lane == 0)
+    y[row] = x[row];
+}
+
+// Per-warp accumulators: acc[w][s] is updated by lane 0 of warp w alone,
+// after the block clears acc as one row of elements (acc[i / 64][i % 64]
+// over a block-stride loop). Two warps sharing a row (w % 2), or two
+// threads clearing one element (i = t / 2), race.
+__global__ void warp_acc(float *out) {
+  __shared__ float acc[8][64];
+  int t = threadIdx.x, lane = t % 32, w = t / 32;
+  for (int i = t; i < 8 * 64; i += blockDim.x)
+    acc[i / 64][i % 64] = 0.0f;
+  __syncthreads();
+  for (int s = 0; s < 64; ++s)
+    if (lane == 0)
+      acc[w][s] += s * t;
+  __syncthreads();
+  if (t < 64) {
+    float total = 0.0f;
+    for (int v = 0; v < 8; ++v)
+      total += acc[v][t];
+    out[blockIdx.x * 64 + t] = total;
+  }
+}
+__global__ void warp_acc_shared_row(float *out) {
+  __shared__ float acc[8][64];
+  int t = threadIdx.x, lane = t % 32, w = t / 32;
+  for (int s = 0; s < 64; ++s)
+    if (lane == 0)
+      acc[w % 2][s] += s * t;
+  __syncthreads();
+  if (t < 64)
+    out[blockIdx.x * 64 + t] = acc[0][t];
+}
+__global__ void warp_acc_halves(float *out) {
+  __shared__ float acc[8][64];
+  int t = threadIdx.x;
+  int i = t / 2;
+  acc[i / 64][i % 64] = t;
+  __syncthreads();
+  if (t < 64)
+    out[blockIdx.x * 64 + t] = acc[0][t];
+}
