@@ -548,6 +548,14 @@ func TestGridRaceFree(t *testing.T) {
 		{"warp_rows", "y", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z & blockDim.x >= 32*ceil(blockDim.x/32)"},
 		{"warp_rows_bits", "y", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z & blockDim.x >= 32*ceil(blockDim.x/32)"},
 		{"warp_rows_two_lanes", "y", "unproven"},
+		// A grid-stride loop's count is the highest digit: no range
+		// needed. Stepping by blockDim.x, the blocks' chunks overlap
+		// unless there is one block.
+		{"grid_chunks", "out", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z"},
+		{"grid_chunks_overlap", "out", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z & blockDim.x >= blockDim.x*gridDim.x"},
+		// i = t, t + blockDim.x, ... below 64: one digit of 64 values.
+		{"block_stats", "stats", "when 1 >= blockDim.y & 1 >= blockDim.z & 1 >= gridDim.y & 1 >= gridDim.z"},
+		{"block_stats_overlap", "stats", "unproven"},
 	}
 	checkTargets(t, a, tests, func(tg passes.Target) string { return provenWhen(tg.GridRaceFree, tg.GridRaceFreeWhen) })
 }

@@ -610,6 +610,9 @@ type shape struct {
 	// on (a row of warps: blockDim.x >= 32 * ceil(blockDim.x/32)). A
 	// proof from this shape holds only where they do.
 	needs []manifest.LaunchTest
+	// covers: counters of a thread's block-stride loop read as one digit
+	// (threadStride) -> the thread index the digit names.
+	covers map[string]string
 	// fold: where dimensions fold-1 and fold are read as one, the inner
 	// one's extent foldN (warps.go); 0 where none are.
 	fold  int

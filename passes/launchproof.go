@@ -571,7 +571,27 @@ func (la launchAtoms) gridPair(a, b shape, same, threadsFree bool) ([]manifest.L
 	// pinned by the guards of both (t == 0), or a launch size of 1.
 	var tests []manifest.LaunchTest
 	one := []manifest.LaunchTerm{{Coeff: 1}}
-	unnamed, ok := unnamedIndexes(fa, threadsFree)
+	// A block-stride counter's digit names its thread index (threadStride).
+	named := map[string]poly{}
+	for idx, c := range fa {
+		named[idx] = c
+	}
+	for _, sh := range []shape{a, b} {
+		for idx, th := range sh.covers {
+			if fa[idx] == nil {
+				continue
+			}
+			if a.covers[idx] != b.covers[idx] || named[th] != nil {
+				return nil, false
+			}
+		}
+	}
+	for idx, th := range a.covers {
+		if fa[idx] != nil {
+			named[th] = fa[idx]
+		}
+	}
+	unnamed, ok := unnamedIndexes(named, threadsFree)
 	if !ok {
 		return nil, false
 	}
@@ -607,7 +627,7 @@ func (la launchAtoms) gridPair(a, b shape, same, threadsFree bool) ([]manifest.L
 	sort.Strings(idxs) // the tests in one order every build
 	for _, idx := range idxs {
 		c := fa[idx]
-		if len(c) == 0 || rangeOf(idx) == nil {
+		if len(c) == 0 {
 			return nil, false
 		}
 		dg := digit{idx: idx, c: c}
@@ -645,6 +665,13 @@ func (la launchAtoms) gridPair(a, b shape, same, threadsFree bool) ([]manifest.L
 		}
 		return ds[i].idx < ds[j].idx
 	})
+	// A digit whose range is not known (a grid-stride loop's count) can
+	// only be the highest: no coefficient above it needs its range.
+	for _, dg := range ds[:max(len(ds)-1, 0)] {
+		if rangeOf(dg.idx) == nil {
+			return nil, false
+		}
+	}
 	var lowExtra int64
 	if shift != 0 {
 		// Element f(x) + r at one access, f(x') + r + d at the other, with
@@ -653,7 +680,7 @@ func (la launchAtoms) gridPair(a, b shape, same, threadsFree bool) ([]manifest.L
 		// With q at least that digit's range, the digits of y are apart
 		// from those of any x, and f is one-to-one over both when the
 		// lowest digit's range counts q more.
-		if len(ds) == 0 || ds[0].size != 0 {
+		if len(ds) == 0 || ds[0].size != 0 || rangeOf(ds[0].idx) == nil {
 			return nil, false
 		}
 		c0 := ds[0].c[""]

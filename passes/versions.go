@@ -619,7 +619,7 @@ func counterAtom(v string) string { return "cnt:" + v }
 // loop has iterations at most (a bound in the launch's constants: a
 // constant, a parameter the kernel never assigns, blockDim, gridDim).
 func (ix *indexer) counted(sh shape) shape {
-	out := shape{lv: sh.lv, bounds: sh.bounds, counts: map[string]poly{}, needs: sh.needs, fold: sh.fold, foldN: sh.foldN}
+	out := shape{lv: sh.lv, bounds: sh.bounds, counts: map[string]poly{}, needs: sh.needs, fold: sh.fold, foldN: sh.foldN, covers: sh.covers}
 	for _, d := range sh.dims {
 		if d.p == nil {
 			out.dims = append(out.dims, d)
@@ -639,6 +639,10 @@ func (ix *indexer) counted(sh shape) shape {
 		for _, v := range keys {
 			j0, step, bound, inclusive, ok := ix.flows.loopRange(v, sh.lv)
 			if !ok {
+				if p, ok := ix.gridStride(d.p, v, sh.lv); ok {
+					out.counts[counterAtom(v)] = nil
+					d = withoutCounter(term{p: p, uses: d.uses}, v, poly{})
+				}
 				continue
 			}
 			b, ok := ix.poly(bound, 0)
@@ -663,9 +667,91 @@ func (ix *indexer) counted(sh shape) shape {
 			out.counts[counterAtom(v)] = count
 			d = withoutCounter(term{p: p, uses: d.uses}, v, poly{})
 		}
+		for _, use := range d.uses {
+			if ix.u.uniform[use.Ref] {
+				continue
+			}
+			if p, th, count, ok := ix.threadStride(d.p, use.Ref, use); ok {
+				if out.covers == nil {
+					out.covers = map[string]string{}
+				}
+				out.counts[counterAtom(use.Ref)], out.covers[counterAtom(use.Ref)] = count, th
+				d = withoutCounter(term{p: p, uses: d.uses}, use.Ref, poly{})
+				break
+			}
+		}
 		out.dims = append(out.dims, d)
 	}
 	return out
+}
+
+// gridStride reads uniform counter v of a grid-stride loop (for (base =
+// blockIdx.x * blockDim.x; base < n; base += gridDim.x * blockDim.x)) in
+// p as start + step * k, k an index of its own whose count is not known:
+// the grid proofs take it only as the highest digit, which needs none.
+// Start and step are in launch sizes and block indexes alone (no
+// variable that could change), the step a positive multiple of launch
+// sizes.
+func (ix *indexer) gridStride(p poly, v string, at *Node) (poly, bool) {
+	start, by, _, _, ok := ix.flows.counterLoop(v, at)
+	if !ok || by == nil {
+		return nil, false
+	}
+	s, ok1 := ix.poly(start, 0)
+	st, ok2 := ix.poly(by, 0)
+	if !ok1 || !ok2 || len(s.uses) > 0 || len(st.uses) > 0 || !launchSizes(st.p) {
+		return nil, false
+	}
+	for m := range s.p {
+		for _, f := range strings.Split(m, "*") {
+			if f != "" && !strings.HasPrefix(f, "blockIdx.") && !launchSizes(poly{f: 1}) {
+				return nil, false
+			}
+		}
+	}
+	return p.substituted("u:"+v, s.p.plus(st.p.times(poly{counterAtom(v): 1}), 1))
+}
+
+// threadStride reads a thread's block-stride counter (for (i = t; i < N;
+// i += blockDim.x), ref one of its references in p) as one digit: c*t +
+// c*blockDim.x*k, the counter's value times c, is c times an index of its
+// own that takes N values, and names the thread index t (th): two
+// threads of a block never share a value of it (t < blockDim.x).
+func (ix *indexer) threadStride(p poly, v string, ref *Node) (out poly, th string, count poly, ok bool) {
+	start, by, bound, inclusive, ok := ix.flows.counterLoop(v, ref)
+	if !ok || by == nil || bound == nil || !ix.flows.captured(start, ref) || !ix.flows.captured(by, ref) {
+		return nil, "", nil, false
+	}
+	s, ok1 := ix.poly(start, 0)
+	st, ok2 := ix.poly(by, 0)
+	b, ok3 := ix.poly(bound, 0)
+	if !ok1 || !ok2 || !ok3 || len(s.p) != 1 || len(b.uses) > 0 {
+		return nil, "", nil, false
+	}
+	for m, c := range s.p {
+		dim, div, _, isThread := threadPart(m)
+		if !isThread || div != 0 || c != 1 || !st.p.equal(poly{"blockDim." + dim: 1}) {
+			return nil, "", nil, false
+		}
+		th = m
+	}
+	// p holds c*t + c*blockDim.x*u:v, and neither elsewhere.
+	c := p[th]
+	step, ok := coefficientOf(p, "u:"+v)
+	if c == 0 || !ok || !step.equal(st.p.times(polyConst(c))) {
+		return nil, "", nil, false
+	}
+	rest := p.plus(poly{th: c}, -1).plus(st.p.times(poly{"u:" + v: c}), -1)
+	for m := range rest {
+		if strings.Contains(m, th) || strings.Contains(m, "u:"+v) {
+			return nil, "", nil, false
+		}
+	}
+	count = b.p
+	if inclusive {
+		count = count.plus(polyConst(1), 1)
+	}
+	return rest.plus(poly{counterAtom(v): c}, 1), th, count, true
 }
 
 // substituted is p with atom replaced by the polynomial by; ok is false

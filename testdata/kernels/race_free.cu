@@ -495,3 +495,37 @@ __global__ void warp_acc_halves(float *out) {
   if (t < 64)
     out[blockIdx.x * 64 + t] = acc[0][t];
 }
+
+// Loops over the grid. A block walks chunks of blockDim.x points, the
+// grid's blocks side by side (base += gridDim.x * blockDim.x): each point
+// has one thread. Stepping by blockDim.x alone, block 1's first chunk is
+// block 0's second (one block only).
+__global__ void grid_chunks(const float *x, float *out, int n) {
+  int t = threadIdx.x;
+  for (int base = blockIdx.x * blockDim.x; base < n; base += gridDim.x * blockDim.x) {
+    int p = base + t;
+    if (p < n)
+      out[p] = 2.0f * x[p];
+  }
+}
+__global__ void grid_chunks_overlap(const float *x, float *out, int n) {
+  int t = threadIdx.x;
+  for (int base = blockIdx.x * blockDim.x; base < n; base += blockDim.x) {
+    int p = base + t;
+    if (p < n)
+      out[p] = 2.0f * x[p];
+  }
+}
+// A block writes its 64 statistics with a block-stride loop: i takes each
+// of 0..63 once over the block's threads. With i below 128 the blocks'
+// parts (64 apart) overlap.
+__global__ void block_stats(const float *x, float *stats) {
+  int t = threadIdx.x;
+  for (int i = t; i < 64; i += blockDim.x)
+    stats[blockIdx.x * 64 + i] = x[i];
+}
+__global__ void block_stats_overlap(const float *x, float *stats) {
+  int t = threadIdx.x;
+  for (int i = t; i < 128; i += blockDim.x)
+    stats[blockIdx.x * 64 + i] = x[i];
+}
