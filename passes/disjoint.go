@@ -610,6 +610,9 @@ type shape struct {
 	// on (a row of warps: blockDim.x >= 32 * ceil(blockDim.x/32)). A
 	// proof from this shape holds only where they do.
 	needs []manifest.LaunchTest
+	// loose: the subscripts not read, read loosely (indexer.loose; nil
+	// where read), for modCover alone.
+	loose []poly
 	// covers: counters of a thread's block-stride loop read as one digit
 	// (threadStride) -> the thread index the digit names.
 	covers map[string]string
@@ -656,14 +659,18 @@ func (ix *indexer) shapeOf(a access) (shape, bool) {
 	known := false
 	for _, s := range subs {
 		t, ok := ix.subscript(s)
+		var lp poly
 		if !ok {
 			t = term{}
+			lp, _ = ix.loose(s, 0)
 		}
-		known = known || ok
+		known = known || ok || lp != nil
 		sh.dims = append(sh.dims, t)
+		sh.loose = append(sh.loose, lp)
 	}
 	if k, n, x, ok := ix.foldedSubscripts(subs, a.ref.Type); ok {
 		sh.dims = append(append(append([]term{}, sh.dims[:k]...), x), sh.dims[k+2:]...)
+		sh.loose = nil
 		sh.fold, sh.foldN, known = k+1, n, true
 	}
 	ix.guards(a.ref, sh.bounds)

@@ -156,7 +156,7 @@ func (sh shape) withFacts(facts map[string]int64) shape {
 	if len(facts) == 0 {
 		return sh
 	}
-	out := shape{lv: sh.lv, bounds: map[string]bound{}, needs: sh.needs, fold: sh.fold, foldN: sh.foldN}
+	out := shape{lv: sh.lv, bounds: map[string]bound{}, needs: sh.needs, fold: sh.fold, foldN: sh.foldN, loose: sh.loose}
 	for _, d := range sh.dims {
 		if d.p != nil {
 			d = term{p: d.p.substitute(facts), uses: d.uses}

@@ -305,6 +305,9 @@ func (la launchAtoms) blockPair(a, b shape, st strides, stable func([]*Node) boo
 	if n, tests, used, ok := la.stridedCover(a, b, sameSite(a, b), st); ok {
 		cs = append(cs, cand{n, tests, used})
 	}
+	if n, tests, used, ok := la.modCover(a, b, sameSite(a, b)); ok {
+		cs = append(cs, cand{n, tests, used})
+	}
 	kept := cs[:0]
 	for _, c := range cs {
 		if stable(c.uses) {

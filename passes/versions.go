@@ -311,7 +311,7 @@ func (vf *valueFlows) versioned(sh shape, at *Node, r Region, reach *Reach) shap
 		}
 		return term{p: p, uses: uses}, true
 	}
-	out := shape{lv: sh.lv, bounds: map[string]bound{}, needs: sh.needs, fold: sh.fold, foldN: sh.foldN}
+	out := shape{lv: sh.lv, bounds: map[string]bound{}, needs: sh.needs, fold: sh.fold, foldN: sh.foldN, loose: sh.loose}
 	for _, d := range sh.dims {
 		m, ok := move(d)
 		if !ok {

@@ -315,3 +315,124 @@ func foldAlike(groups ...[]shape) bool {
 	}
 	return true
 }
+
+// Columns of a thread: counts[bin * THREADS + t], bin read from the data.
+// Where a subscript is c*t + C*(anything) with C above what c*t spans
+// over the block (C >= |c| * (blockDim.x - 1) + 1), two threads meet only
+// at one residue mod C, which is c*t: the same t. The anything may be
+// any integer per thread and access: data (an opaque atom, loose), a
+// loop's counter at any iteration.
+
+// loose reads n as a polynomial where the parts it cannot read (v >> 2 &
+// 63 of a value v from memory) are atoms "any:OFFSET" of their own: the
+// proofs must take them as any integer, different at each thread and
+// access, as only modCover does.
+func (ix *indexer) loose(n *Node, depth int) (poly, bool) {
+	n = stripCasts(n)
+	if n == nil || depth > 16 || !integerType(n.Type) && n.Type != "" {
+		return nil, false
+	}
+	if t, ok := ix.poly(n, depth); ok {
+		return t.p, true
+	}
+	if n.Kind == "BinaryOperator" && len(n.Children) == 2 {
+		switch ix.op(n) {
+		case "+", "-", "*":
+			a, ok1 := ix.loose(n.Children[0], depth+1)
+			b, ok2 := ix.loose(n.Children[1], depth+1)
+			if ok1 && ok2 {
+				switch ix.op(n) {
+				case "+":
+					return a.plus(b, 1), true
+				case "-":
+					return a.plus(b, -1), true
+				}
+				return a.times(b), true
+			}
+		}
+	}
+	return poly{"any:" + strconv.Itoa(n.Pos.Offset): 1}, true
+}
+
+// modCover proves that two threads touching one element at a and b are
+// one thread, by one dimension whose subscripts are c*t + C*(anything)
+// at both (see above), with the guards' pins for the other indexes: the
+// launch shape and the test C >= |c| * (range(t) - 1) + 1, or ok false.
+// The range is the guards' where both bound t by constants.
+func (la launchAtoms) modCover(a, b shape, same bool) (string, []manifest.LaunchTest, []*Node, bool) {
+	if len(a.dims) != len(b.dims) {
+		return "", nil, nil, false
+	}
+	for d := range a.dims {
+		pa, pb := a.loosely(d), b.loosely(d)
+		if pa == nil || pb == nil {
+			continue
+		}
+		ta, ra, ok1 := pa.split()
+		tb, rb, ok2 := pb.split()
+		if !ok1 || !ok2 || len(ta) != 1 || len(tb) != 1 {
+			continue
+		}
+		var at string
+		var c int64
+		for x, k := range ta {
+			at, c = x, k
+		}
+		if tb[at] != c || c == 0 {
+			continue
+		}
+		// C: the gcd of every other coefficient, and of the constants'
+		// difference (each a multiple of C).
+		var g int64
+		for _, r := range []poly{ra, rb} {
+			for m, k := range r {
+				if m != "" {
+					g = gcd(g, k)
+				}
+			}
+		}
+		g = gcd(g, ra[""]-rb[""])
+		n, ok := threadRange(at)
+		if r, guarded := guardedRange(a, b, at); guarded {
+			n, ok = r, true // (if (t < 8): eight columns whatever the block)
+		}
+		// (A residue class per thread only in one-thread blocks is no
+		// proof worth a test.)
+		if g < 2*abs64(c) || !ok {
+			continue
+		}
+		// g - |c| + 1 >= |c| * range.
+		left, ok1 := la.terms(polyConst(g - abs64(c) + 1))
+		right, ok2 := la.terms(n.times(polyConst(abs64(c))))
+		if !ok1 || !ok2 {
+			continue
+		}
+		test := manifest.LaunchTest{Left: left, Right: right}
+		var tests []manifest.LaunchTest
+		if settled, holds := constantTest(test); !settled {
+			tests = []manifest.LaunchTest{test}
+		} else if !holds {
+			continue
+		}
+		covered := map[string]bool{at: true}
+		uses := pinCover(a, b, same, covered)
+		need, ok := coveredShape(covered)
+		if !ok {
+			continue
+		}
+		return need, tests, uses, true
+	}
+	return "", nil, nil, false
+}
+
+// loosely is dimension d's subscript, read loosely where it could not be
+// read at all (nil where neither).
+func (sh shape) loosely(d int) poly {
+	if sh.dims[d].p != nil {
+		return sh.dims[d].p
+	}
+	if d < len(sh.loose) {
+		return sh.loose[d]
+	}
+	return nil
+}

@@ -529,3 +529,26 @@ __global__ void block_stats_overlap(const float *x, float *stats) {
   for (int i = t; i < 128; i += blockDim.x)
     stats[blockIdx.x * 64 + i] = x[i];
 }
+
+// Per-thread columns of counters: thread t counts into column t of the
+// row its value picks (read from memory: any row), so two threads meet
+// only in blocks wider than a row. With two threads a column (t / 2),
+// they meet.
+__global__ void data_columns(const unsigned *in, unsigned *out) {
+  __shared__ unsigned char cols[64 * 128];
+  int t = threadIdx.x;
+  for (int b = 0; b < 64; ++b)
+    cols[b * 128 + t] = 0;
+  unsigned v = in[blockIdx.x * blockDim.x + t];
+  cols[((v >> 4) & 63) * 128 + t]++;
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + t] = cols[t];
+}
+__global__ void data_columns_paired(const unsigned *in, unsigned *out) {
+  __shared__ unsigned char cols[64 * 128];
+  int t = threadIdx.x;
+  unsigned v = in[blockIdx.x * blockDim.x + t];
+  cols[((v >> 4) & 63) * 128 + t / 2]++;
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + t] = cols[t];
+}
