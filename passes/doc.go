@@ -7,7 +7,8 @@
 // the run-time stride tests they need, Kernel.Conditions; where a variable
 // can change between two accesses, loop counters read across their step,
 // strided and bounded counters, and the assignment that reaches a use:
-// versions.go), targets no two
+// versions.go; warp and lane arithmetic, folded rows and per-thread
+// columns: warps.go), targets no two
 // threads of a block, or of the grid, can race on, and those no two blocks
 // share (Target.BlockRaceFree, GridRaceFree, BlocksApart: onepass.go, with
 // the tests of the launch the host makes before it relies on them:
