@@ -358,6 +358,8 @@ func (r *checkRun) run() (*Result, error) {
 	if why, ok := interBlockProven(l); ok && needBlock {
 		r.res.Notes = append(r.res.Notes, why)
 		needBlock = false
+	} else if why, ok := interBlockVoided(l); ok && needBlock {
+		r.res.Notes = append(r.res.Notes, why)
 	}
 	noWarpWhy, noWarp := warpLevelProven(l, r.wantsAtomicPlain())
 	// A proof that rests on tests in the kernel holds for this launch once
@@ -425,6 +427,9 @@ func (r *checkRun) run() (*Result, error) {
 		if err := r.restoreAll(); err != nil {
 			return nil, err
 		}
+	}
+	if why, ok := warpLevelVoided(l, r.wantsAtomicPlain()); ok {
+		r.res.Notes = append(r.res.Notes, why)
 	}
 	pristine := r.pristineLevel2()
 	if err := r.levelWarp(len(r.blockRW) > 0 || pristine, pristine); err != nil {

@@ -9,7 +9,8 @@
 // block skips the warp level; one whose global targets no two blocks
 // share (over the grid, or apart between blocks) skips the block level;
 // shared targets free of races inside a block run uncopied at the warp
-// level where every region runs once.
+// level where every region runs once. Where only the launch's failed
+// tests keep a level running, a note names them.
 //
 // It reads only the manifest and the compiled module of a build directory;
 // it must not import passes or privatize.

@@ -116,6 +116,69 @@ func interBlockProven(l Launch) (string, bool) {
 	return fmt.Sprintf("no check between blocks: no two blocks touch one element of %s (proven by the build for this launch's sizes and arguments)", strings.Join(names, ", ")), true
 }
 
+// interBlockVoided says, when the check between blocks runs only because
+// this launch fails tests the build's proofs rest on (every global target
+// is proven over the grid or apart between blocks, for some launches),
+// which tests those are: a block of 48 threads is not whole warps, and a
+// warp's row gid / 32 is then shared by two blocks.
+func interBlockVoided(l Launch) (string, bool) {
+	var parts []string
+	for _, t := range l.Kernel.Targets {
+		if t.Space != manifest.SpaceGlobal || l.gridRaceFree(t) || l.blocksApart(t) {
+			continue
+		}
+		var failed []string
+		switch {
+		case t.BlocksApart:
+			failed = l.failing(t.BlocksApartWhen)
+		case t.GridRaceFree:
+			failed = l.failing(t.GridRaceFreeWhen)
+		default:
+			return "", false
+		}
+		parts = append(parts, fmt.Sprintf("%s where %s", t.Name, strings.Join(failed, " and ")))
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	return fmt.Sprintf("checked between blocks because this launch fails the tests the build's proofs rest on: no two blocks touch one element of %s", strings.Join(parts, "; of ")), true
+}
+
+// warpLevelVoided is interBlockVoided for the check inside blocks: every
+// target is proven free of races inside a block for this launch's block
+// shape (or over the grid), but some proof's tests fail.
+func warpLevelVoided(l Launch, atomicPlain bool) (string, bool) {
+	k := l.Kernel
+	if !k.Instrumented || atomicPlain {
+		return "", false
+	}
+	var parts []string
+	for _, t := range k.Targets {
+		if l.blockRaceFree(t) || (t.Space == manifest.SpaceGlobal && l.gridRaceFree(t)) {
+			continue
+		}
+		if !t.BlockRaceFree && (t.BlockRaceFreeIf == "" || !l.blockHas(t.BlockRaceFreeIf)) {
+			return "", false
+		}
+		parts = append(parts, fmt.Sprintf("%s where %s", t.Name, strings.Join(l.failing(t.BlockRaceFreeWhen), " and ")))
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	return fmt.Sprintf("checked inside blocks because this launch fails the tests the build's proofs rest on: no two threads of a block touch one element of %s", strings.Join(parts, "; of ")), true
+}
+
+// failing lists the tests of a proof this launch fails, as C.
+func (l Launch) failing(tests []manifest.LaunchTest) []string {
+	var out []string
+	for _, lt := range tests {
+		if !lt.HoldsIn(&l.Grid, l.Block, l.intParam) {
+			out = append(out, lt.String())
+		}
+	}
+	return out
+}
+
 // blocksApart reports whether the build proved, for this launch, that no
 // two threads of different blocks touch one element of global target t.
 func (l Launch) blocksApart(t manifest.Target) bool {

@@ -125,3 +125,38 @@ func TestInterBlockProven(t *testing.T) {
 		}
 	}
 }
+
+// TestVoidedNotes names the launch tests that stand between a launch and
+// a skipped level, and only where they alone do.
+func TestVoidedNotes(t *testing.T) {
+	whole := []manifest.LaunchTest{{Left: []manifest.LaunchTerm{{Coeff: 1, Factors: []string{"blockDim.x"}}}, Right: []manifest.LaunchTerm{{Coeff: 32, Factors: []string{"ceil(blockDim.x/32)"}}}}}
+	rows := manifest.Target{Name: "y", Space: manifest.SpaceGlobal, GridRaceFree: true, GridRaceFreeWhen: whole, BlockRaceFreeIf: "block-1d", BlockRaceFreeWhen: whole}
+	for _, tc := range []struct {
+		name        string
+		targets     []manifest.Target
+		block       [3]uint32
+		inter, warp string // "" where no note
+	}{
+		{"whole warps", []manifest.Target{rows}, [3]uint32{64, 1, 1}, "", ""},
+		{"48 threads", []manifest.Target{rows}, [3]uint32{48, 1, 1}, "of y where blockDim.x >= 32*ceil(blockDim.x/32)", "of y where blockDim.x >= 32*ceil(blockDim.x/32)"},
+		// Another target without a proof: the tests are not the reason.
+		{"unproven beside", []manifest.Target{rows, {Name: "z", Space: manifest.SpaceGlobal}}, [3]uint32{48, 1, 1}, "", ""},
+		// A 2-D block: the block proof's shape fails, not a test.
+		{"2-D block", []manifest.Target{rows}, [3]uint32{48, 2, 1}, "of y where", ""},
+	} {
+		l := Launch{Kernel: &manifest.Kernel{Name: "k", Instrumented: true, Targets: tc.targets}, Block: tc.block, Grid: [3]uint32{4, 1, 1}}
+		for _, c := range []struct {
+			level string
+			want  string
+			f     func() (string, bool)
+		}{
+			{"between blocks", tc.inter, func() (string, bool) { return interBlockVoided(l) }},
+			{"inside blocks", tc.warp, func() (string, bool) { return warpLevelVoided(l, false) }},
+		} {
+			why, ok := c.f()
+			if ok != (c.want != "") || (ok && !strings.Contains(why, c.want)) {
+				t.Errorf("%s, %s: %v %q, want a note naming %q", tc.name, c.level, ok, why, c.want)
+			}
+		}
+	}
+}
