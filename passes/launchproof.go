@@ -162,7 +162,7 @@ func lowestBlock(p poly) (poly, bool) {
 			switch {
 			case strings.HasPrefix(a, "blockIdx."):
 				named = true
-			case strings.HasPrefix(a, "blockDim.") || strings.HasPrefix(a, "gridDim.") || strings.HasPrefix(a, "ceil(blockDim."):
+			case launchSize(a):
 			case a != "":
 				other = true
 			}
@@ -579,19 +579,13 @@ func (la launchAtoms) gridPair(a, b shape, same, threadsFree bool) ([]manifest.L
 	for idx, c := range fa {
 		named[idx] = c
 	}
-	for _, sh := range []shape{a, b} {
-		for idx, th := range sh.covers {
-			if fa[idx] == nil {
-				continue
-			}
-			if a.covers[idx] != b.covers[idx] || named[th] != nil {
-				return nil, false
-			}
+	for idx, c := range fa {
+		th := a.covers[idx]
+		if th != b.covers[idx] || (th != "" && named[th] != nil) {
+			return nil, false // (the digit and its thread index both named)
 		}
-	}
-	for idx, th := range a.covers {
-		if fa[idx] != nil {
-			named[th] = fa[idx]
+		if th != "" {
+			named[th] = c
 		}
 	}
 	unnamed, ok := unnamedIndexes(named, threadsFree)
@@ -726,6 +720,12 @@ func (la launchAtoms) gridPair(a, b shape, same, threadsFree bool) ([]manifest.L
 	return kept, true
 }
 
+// launchSize reports whether atom a is a launch size (blockDim's,
+// gridDim's, the warps of a block's row), each at least 1.
+func launchSize(a string) bool {
+	return strings.HasPrefix(a, "blockDim.") || strings.HasPrefix(a, "gridDim.") || strings.HasPrefix(a, "ceil(blockDim.")
+}
+
 // launchSizes reports whether p is a sum of positive multiples of launch
 // sizes (each at least 1).
 func launchSizes(p poly) bool {
@@ -734,7 +734,7 @@ func launchSizes(p poly) bool {
 			return false
 		}
 		for _, f := range strings.Split(m, "*") {
-			if !strings.HasPrefix(f, "blockDim.") && !strings.HasPrefix(f, "gridDim.") && !strings.HasPrefix(f, "ceil(blockDim.") {
+			if !launchSize(f) {
 				return false
 			}
 		}
@@ -960,7 +960,7 @@ func (la launchAtoms) stepTest(step, span poly) (*manifest.LaunchTest, bool) {
 	positive := true
 	for m, c := range step {
 		for _, f := range strings.Split(m, "*") {
-			positive = positive && c > 0 && (f == "" || strings.HasPrefix(f, "blockDim.") || strings.HasPrefix(f, "gridDim.") || strings.HasPrefix(f, "ceil(blockDim."))
+			positive = positive && c > 0 && (f == "" || launchSize(f))
 		}
 	}
 	if v, ok := step.constant(); ok {

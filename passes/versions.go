@@ -704,7 +704,7 @@ func (ix *indexer) gridStride(p poly, v string, at *Node) (poly, bool) {
 	}
 	for m := range s.p {
 		for _, f := range strings.Split(m, "*") {
-			if f != "" && !strings.HasPrefix(f, "blockIdx.") && !launchSizes(poly{f: 1}) {
+			if f != "" && !strings.HasPrefix(f, "blockIdx.") && !launchSize(f) {
 				return nil, false
 			}
 		}

@@ -71,12 +71,7 @@ func nonNegativeAtom(a string) bool {
 	if _, _, _, ok := threadPart(a); ok {
 		return true
 	}
-	for _, p := range []string{"blockIdx.", "blockDim.", "gridDim.", "ceil(blockDim.", "cnt:"} {
-		if strings.HasPrefix(a, p) {
-			return true
-		}
-	}
-	return false
+	return launchSize(a) || strings.HasPrefix(a, "blockIdx.") || strings.HasPrefix(a, "cnt:")
 }
 
 // divided is a / c (rem false) or a % c for a constant c >= 2 (see the
