@@ -570,9 +570,9 @@ type moduleUser interface {
 	ModuleSymbol(kind, name string) (DevPtr, int64, bool)
 }
 
-// launch writes the context and runs the user's kernel.
-func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) error {
-	kind := ""
+// useModuleFor makes the launches of mode run from their module (a
+// backend's occupancy figures are the module's in use, too).
+func (r *checkRun) useModuleFor(mode int32) (kind string) {
 	switch {
 	case mode == ModeBlock:
 		kind = BlockModule
@@ -584,6 +584,12 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 	if mu, ok := r.b.(moduleUser); ok {
 		mu.UseModule(kind)
 	}
+	return kind
+}
+
+// launch writes the context and runs the user's kernel.
+func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) error {
+	kind := r.useModuleFor(mode)
 	c := Ctx{Mode: mode, Pass: pass, AtomicMode: atomicMode}
 	if mode == ModeReplay && r.onePass {
 		c.OnePass = 1
@@ -642,6 +648,9 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 	// wait for level 2, run one block at a time.)
 	if mode == ModeReplay && (c.SharedInDyn != 0 || c.Iw.InDyn != 0) {
 		shared = r.sharedLaunch
+	}
+	if mode == ModeReplay && c.Segs.InDyn != 0 {
+		shared = max(shared, r.segs.sharedBytes())
 	}
 	return r.explain(r.b.Launch(r.l.Kernel.Name, r.l.Grid, r.l.Block, shared, r.args))
 }

@@ -81,8 +81,9 @@ type Segs struct {
 	SegBytes, Cap, TableMask                                           uint64
 	OffKeys, OffVals, OffSlots, OffPages, OffWritten, OffData, OffSnap uint64
 	NSeg                                                               int32
-	_                                                                  int32
+	InDyn                                                              int32  // the block's segment is in its dynamic shared memory, DynOffset bytes in
 	Pristine                                                           uint64 // the targets before the kernel, put back as each block starts (serial level 2)
+	DynOffset                                                          uint64
 }
 
 // Modes of the instrumented code (LDC_MODE_*).
@@ -106,7 +107,7 @@ const (
 	// FirstAtomicSlots is the atomic log's first room per thread; a
 	// kernel that needs more is run again with what it asked for.
 	FirstAtomicSlots = 16
-	CtxSize          = 1648
+	CtxSize          = 1656
 	RecordSize       = 56
 	TraceEntrySize   = 24
 )

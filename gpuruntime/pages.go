@@ -279,11 +279,29 @@ type segments struct {
 	status           DevPtr
 	slotBytes        int64
 	pristine         DevPtr // serial level 2: the targets' initial bytes, 0 otherwise
+	// inDyn: one segment in each block's dynamic shared memory, dynOffset
+	// bytes in; mem and busy are unused.
+	inDyn     bool
+	dynOffset int64
 }
 
 // segmentLayout places a segment's arrays for cap slots.
 func segmentLayout(cap, slotBytes int64) (table int64, off [7]int64, total int64) {
-	table = tableFor(2 * cap)
+	return layoutSegment(cap, slotBytes, tableFor(2*cap))
+}
+
+// sharedSegmentLayout is segmentLayout for a segment in shared memory:
+// the smallest table that stays half full (two keys a slot at most),
+// where the global one's floor of 1024 entries would take 12 KiB.
+func sharedSegmentLayout(cap, slotBytes int64) (table int64, off [7]int64, total int64) {
+	table = 16
+	for table < 4*cap {
+		table *= 2
+	}
+	return layoutSegment(cap, slotBytes, table)
+}
+
+func layoutSegment(cap, slotBytes, table int64) (_ int64, off [7]int64, total int64) {
 	sizes := []int64{table * 8, table * 4, cap * 16, cap * 16, cap * (slotBytes / 4), cap * slotBytes, cap * slotBytes}
 	at := int64(16) // the counters
 	for i, n := range sizes {
@@ -309,7 +327,22 @@ func (r *checkRun) newSegments(nseg, cap int64) (*segments, error) {
 	return s, nil
 }
 
+// newSharedSegments is a segment in every block's dynamic shared memory,
+// at offset: only the status words are device memory.
+func (r *checkRun) newSharedSegments(cap, offset int64) (*segments, error) {
+	s := &segments{nseg: 1, cap: cap, slotBytes: r.slotBytes, inDyn: true, dynOffset: offset}
+	s.table, s.off, s.segBytes = sharedSegmentLayout(cap, r.slotBytes)
+	var err error
+	if s.status, err = r.alloc(16); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 func (s *segments) reset(b Backend) error {
+	if s.inDyn {
+		return b.Memset(s.status, 0, 16)
+	}
 	if err := b.Memset(s.mem, 0, s.nseg*s.segBytes); err != nil {
 		return err
 	}
@@ -320,15 +353,32 @@ func (s *segments) reset(b Backend) error {
 }
 
 func (s *segments) release(r *checkRun) {
-	r.free(s.mem)
-	r.free(s.busy)
+	if !s.inDyn {
+		r.free(s.mem)
+		r.free(s.busy)
+	}
 	r.free(s.status)
 	if s.pristine != 0 {
 		r.free(s.pristine)
 	}
 }
 
-func (s *segments) bytes() int64 { return s.nseg*s.segBytes + s.nseg*4 + 16 }
+// bytes is the device memory the segments take.
+func (s *segments) bytes() int64 {
+	if s.inDyn {
+		return 16
+	}
+	return s.nseg*s.segBytes + s.nseg*4 + 16
+}
+
+// sharedBytes is the dynamic shared memory a launch needs for them: up to
+// the segment's end (0 when they are in device memory).
+func (s *segments) sharedBytes() int64 {
+	if s == nil || !s.inDyn {
+		return 0
+	}
+	return s.dynOffset + s.segBytes
+}
 
 // pristineBytes is the size of the targets' initial bytes, each at a
 // 16-byte-aligned offset, as ldc_seg_acquire walks them.
@@ -358,9 +408,14 @@ func (r *checkRun) withPristine(s *segments) error {
 }
 
 func (s *segments) ctx() Segs {
-	return Segs{Mem: uint64(s.mem), Busy: uint64(s.busy), Status: uint64(s.status), SegBytes: uint64(s.segBytes), Cap: uint64(s.cap), TableMask: uint64(s.table - 1),
+	c := Segs{Mem: uint64(s.mem), Busy: uint64(s.busy), Status: uint64(s.status), SegBytes: uint64(s.segBytes), Cap: uint64(s.cap), TableMask: uint64(s.table - 1),
 		OffKeys: uint64(s.off[0]), OffVals: uint64(s.off[1]), OffSlots: uint64(s.off[2]), OffPages: uint64(s.off[3]), OffWritten: uint64(s.off[4]),
-		OffData: uint64(s.off[5]), OffSnap: uint64(s.off[6]), NSeg: int32(s.nseg), Pristine: uint64(s.pristine)}
+		OffData: uint64(s.off[5]), OffSnap: uint64(s.off[6]), NSeg: int32(s.nseg), Pristine: uint64(s.pristine),
+		DynOffset: uint64(s.dynOffset)}
+	if s.inDyn {
+		c.InDyn = 1
+	}
+	return c
 }
 
 // state reads whether a segment ran out of room, and the most slots one

@@ -204,13 +204,20 @@ struct ldc_segs {
   unsigned *status;             // [0] a segment ran out of slots, [1] most slots one region wanted
   unsigned long long seg_bytes, cap, table_mask;
   unsigned long long off_keys, off_vals, off_slots, off_pages, off_written, off_data, off_snap;
-  int nseg, pad;
+  // in_dyn: each block's segment is in its own dynamic shared memory,
+  // dyn_offset bytes in (mem and busy unused). The segment's tables are
+  // taken and emptied with a chain of dependent atomics at every region a
+  // warp writes a global page in; in global memory each link is a round
+  // trip to L2 while the block's other warps wait at the barrier
+  // (ld_btree: most of level 2's time).
+  int nseg, in_dyn;
   // pristine: when not null, the kernel's global targets as they were
   // before it ran (each at a 16-byte-aligned offset, in allocation order),
   // and there is one segment: every block, when it takes the segment, puts
   // them back into the base, so it runs from the inputs as if it were
   // alone, whatever blocks ran before it (see ldc_seg_acquire).
   const unsigned char *pristine;
+  unsigned long long dyn_offset;
 };
 
 struct ldc_page_entry {
@@ -377,7 +384,7 @@ __constant__ struct ldc_ctx ldc_g;
   X(segs.mem) X(segs.busy) X(segs.status) X(segs.seg_bytes) X(segs.cap) \
   X(segs.table_mask) X(segs.off_keys) X(segs.off_vals) X(segs.off_slots) \
   X(segs.off_pages) X(segs.off_written) X(segs.off_data) X(segs.off_snap) \
-  X(segs.nseg) X(segs.pristine) X(shared_scratch) X(shared_per_block) \
+  X(segs.nseg) X(segs.in_dyn) X(segs.pristine) X(segs.dyn_offset) X(shared_scratch) X(shared_per_block) \
   X(shared_off) X(shared_bytes) X(nshared) X(atomic_mode) X(atomic_log) \
   X(atomic_overflow) X(records) X(nrecords) X(max_records) X(trace) X(ntrace) \
   X(max_trace) X(atomic_slots) X(shared_in_dyn) X(shared_direct) X(dyn_offset) X(compared) X(failed_test) X(one_pass) \
@@ -1044,7 +1051,10 @@ static __device__ LDC_ENGINE void ldc_seg_acquire() {
     bs->seg = 0;
     bs->seg_warps = 0;
     int n = ldc_g.segs.nseg;
-    {
+    if (ldc_g.segs.in_dyn) {
+      LDC_DYNAMIC_SHARED(unsigned char, ldc_dyn_shared);
+      bs->seg = (unsigned char *)ldc_dyn_shared + ldc_g.segs.dyn_offset;
+    } else {
       int g = (int)(ldc_block_linear() % (unsigned)n);
       while (atomicCAS(&ldc_g.segs.busy[g], 0, 1) != 0) {
         g = (g + 1) % n;
@@ -1062,6 +1072,18 @@ static __device__ LDC_ENGINE void ldc_seg_acquire() {
       bs->seg_index = g;
       bs->seg = ldc_g.segs.mem + (unsigned long long)g * ldc_g.segs.seg_bytes;
     }
+  }
+  if (ldc_g.segs.in_dyn) {
+    // Shared memory holds whatever the SM's last block left there: the
+    // counters, the table and the written flags start empty, as the host
+    // leaves a global segment (data and snapshots are written before
+    // they are read).
+    LDC_DYNAMIC_SHARED(unsigned char, ldc_dyn_shared);
+    uint4 *seg = (uint4 *)((unsigned char *)ldc_dyn_shared + ldc_g.segs.dyn_offset);
+    const uint4 zero = {0, 0, 0, 0};
+    unsigned tid = ldc_thread_linear(), nt = ldc_block_threads();
+    for (unsigned long long j = tid; j < ldc_g.segs.off_slots / 16; j += nt) seg[j] = zero;
+    for (unsigned long long j = ldc_g.segs.off_written / 16 + tid; j < ldc_g.segs.off_data / 16; j += nt) seg[j] = zero;
   }
   ldc_bar();
   if (ldc_g.segs.pristine) {
@@ -1099,7 +1121,7 @@ static __device__ LDC_ENGINE void ldc_seg_release(const struct ldc_thread *t) {
   if (ldc_thread_linear() == 0 && bs->seg) {
     __threadfence();
     if (bs->seg_peak) atomicMax(&ldc_g.segs.status[1], bs->seg_peak);
-    atomicExch(&ldc_g.segs.busy[bs->seg_index], 0);
+    if (!ldc_g.segs.in_dyn) atomicExch(&ldc_g.segs.busy[bs->seg_index], 0);
     bs->seg = 0;
   }
 }
