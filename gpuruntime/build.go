@@ -342,6 +342,9 @@ func compileNative(ctx context.Context, dir string, m *manifest.Manifest, opt Bu
 	if err != nil {
 		notes = append(notes, "no native device module (ldcheck run --unchecked cannot use the GPU): "+nativeFailure(err))
 	}
+	if m.NativePTX != "" && hasTestedTarget(m) {
+		notes = append(notes, compileTested(ctx, dir, m, opt, nvcc, arch, std, user, ptx)...)
+	}
 	if !opt.SkipCPU {
 		so := base + ".so"
 		flags := append([]string{"-DLDC_CPU", "-std=" + std}, user...)
@@ -359,6 +362,47 @@ func compileNative(ctx context.Context, dir string, m *manifest.Manifest, opt Bu
 		}
 	}
 	return notes
+}
+
+// hasTestedTarget says whether a proof of m rests on stride tests made as
+// the kernel runs (manifest Target.BlockRaceFreeTested).
+func hasTestedTarget(m *manifest.Manifest) bool {
+	for i := range m.Kernels {
+		for _, t := range m.Kernels[i].Targets {
+			if t.BlockRaceFreeTested {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// compileTested compiles the native source again with its stride tests
+// (-DLDC_NATIVE_TESTS, manifest TestedPTX), as the native module was
+// compiled (native: its PTX). A launch whose proofs leave it nothing to
+// check but those tests runs from it, at about the native kernel's speed.
+// Without it such launches run from level 1's module (slower, same
+// verdicts): a failure is a note.
+func compileTested(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOptions, nvcc, arch, std string, user []string, native string) []string {
+	src := filepath.Join(dir, m.NativeSource)
+	ptx := strings.TrimSuffix(native, ".ptx") + ".tested.ptx"
+	var args []string
+	var compiler string
+	if nvcc != "" {
+		compiler = nvcc
+		args = append([]string{"-ptx", "-O3", "-arch=" + arch, "-std=" + std, "-lineinfo", "-DLDC_NATIVE_TESTS"}, user...)
+	} else if compiler = findClang(opt.Clang); compiler != "" {
+		args = append(append(clangArgs(opt.ClangInclude, std), "-DLDC_NATIVE_TESTS"), user...)
+		args = append(args, "-S")
+	} else {
+		return nil
+	}
+	args = append(args, "-o", filepath.Join(dir, ptx), src)
+	if err := run(ctx, dir, compiler, args); err != nil {
+		return []string{"no tested native module (launches that only test strides run from level 1's module, slower): " + nativeFailure(err)}
+	}
+	m.TestedPTX = ptx
+	return []string{"tested native device module (stride tests only): " + ptx}
 }
 
 // nativeFailure is a compiler's complaint about the native source, in a

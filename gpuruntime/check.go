@@ -406,6 +406,13 @@ func (r *checkRun) run() (*Result, error) {
 		if tested {
 			name = "kernel (run once, testing the strides of the proof)"
 			r.plainModule = BlockModule
+			tm, err := r.testedModule()
+			if err != nil {
+				return nil, err
+			}
+			if tm {
+				r.plainModule = TestedModule
+			}
 		}
 		err := r.phase(name, func() error { return r.launch(ModePlain, 0, 0) })
 		r.plainModule = ""
@@ -438,6 +445,20 @@ func (r *checkRun) run() (*Result, error) {
 	r.confirmBlockRW()
 	r.firstRegionOnly()
 	return r.res, r.collectOutputs()
+}
+
+// testedModule says whether the backend holds the build's tested native
+// module (manifest TestedPTX), and points its tests at failed_test.
+func (r *checkRun) testedModule() (bool, error) {
+	mu, ok := r.b.(moduleUser)
+	if !ok {
+		return false, nil
+	}
+	addr, n, found := mu.ModuleSymbol(TestedModule, "ldc_native_failed")
+	if !found || n != 8 {
+		return false, nil
+	}
+	return true, r.b.Write(addr, u64(uint64(r.failedTest)))
 }
 
 // testFailed reads whether a test an index proof rests on failed in the

@@ -161,6 +161,11 @@ const (
 	// OnePassModule: level 2's launches in one pass a region (manifest
 	// OnePassPTX).
 	OnePassModule = "one-pass"
+	// TestedModule: the plain launch of a run whose only checks are the
+	// stride tests its proofs rest on (manifest TestedPTX): the user's
+	// kernels with those tests, compiled without a register cap, as the
+	// native module is.
+	TestedModule = "tested"
 )
 
 // LoadModule loads a module of the build that the launches of one kind
@@ -174,8 +179,14 @@ func (b *CUDABackend) LoadModule(kind, ptxPath string) error {
 		return err
 	}
 	// The runtime writes the context (ldc_g) into every module; the
-	// layout table never changes.
-	if err := b.prog.LoadAlternate(b.dev, kind, image, "ldc_g", "ldc_ctx_layout"); err != nil {
+	// layout table never changes. The tested module has neither, and
+	// the runtime writes where its tests record a failure.
+	if kind == TestedModule {
+		err = b.prog.LoadAlternateLimited(b.dev, kind, image, 0, "ldc_native_failed")
+	} else {
+		err = b.prog.LoadAlternate(b.dev, kind, image, "ldc_g", "ldc_ctx_layout")
+	}
+	if err != nil {
 		return fmt.Errorf("load %s: %w", ptxPath, err)
 	}
 	return nil

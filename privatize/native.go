@@ -15,8 +15,17 @@ func NativeName(instrumented string) string {
 
 // nativePrelude makes the few spellings the native source needs mean the
 // user's own text on the GPU; on the CPU backend (LDC_CPU) they are what
-// the CPU header can run.
-const nativePrelude = `#ifdef LDC_CPU
+// the CPU header can run. LDC_NATIVE_TEST is an index proof's stride test
+// (nativeTests): nothing, unless the source is compiled with
+// -DLDC_NATIVE_TESTS (manifest TestedPTX), where a failed test records its
+// line in *ldc_native_failed as the instrumented kernels' ldc_test does.
+const nativePrelude = `#ifdef LDC_NATIVE_TESTS
+__device__ int *ldc_native_failed;
+#define LDC_NATIVE_TEST(line, c) ((void)((c) != 0 || (atomicMax(ldc_native_failed, (line) > 0 ? (line) : 1), 0)))
+#else
+#define LDC_NATIVE_TEST(line, c) ((void)0)
+#endif
+#ifdef LDC_CPU
 #define LDC_INLINE_ASM(...) __trap() /* inline PTX cannot run on the CPU backend */
 #define LDC_NATIVE_TYPE(...) __VA_ARGS__
 #define LDC_NATIVE_EXTERN_SHARED(T, name, ...) LDC_DYNAMIC_SHARED(LDC_NATIVE_TYPE T, name)
@@ -51,6 +60,30 @@ func hostAndAsm(u *passes.Unit) edits {
 	return all
 }
 
+// nativeTests are the edits that put kernel k's stride tests (its
+// Conditions, in file f) into the native source, as the instrumented
+// source tests them: a launch whose only checks would be those tests runs
+// the user's kernels with them and nothing else (manifest TestedPTX),
+// where the instrumented module would cost several native runs. at skips
+// a test already placed (a template's instances share their text).
+func nativeTests(k *passes.Kernel, f *passes.SourceFile, at map[[3]int]bool) edits {
+	var es edits
+	for _, c := range k.Conditions {
+		key := [3]int{c.Offset, c.End, c.Line}
+		if at[key] {
+			continue
+		}
+		at[key] = true
+		line := 0
+		if c.Target {
+			line = c.Line
+		}
+		es.insert(c.Offset, fmt.Sprintf("(LDC_NATIVE_TEST(%d, %s), ", line, c.Expr), -3000)
+		es.insert(c.End, ")", 3000)
+	}
+	return es.inFile(f)
+}
+
 // native renders the user's file as written, for `ldcheck run --unchecked`:
 // host code left out as in the instrumented source, kernels and device
 // functions untouched (same lines, same signatures, so the same mangled
@@ -58,8 +91,8 @@ func hostAndAsm(u *passes.Unit) edits {
 // change is for the CPU backend: an extern __shared__ declaration there
 // becomes LDC_DYNAMIC_SHARED, while on the GPU the macro gives back the
 // declaration's own text.
-func native(u *passes.Unit, absPath, output, entries string) (string, error) {
-	es := hostAndAsm(u)
+func native(u *passes.Unit, absPath, output, entries string, tests edits) (string, error) {
+	es := append(hostAndAsm(u), tests...)
 	externShared := func(n *passes.Node) {
 		tokens := &kernelRewrite{src: n.File.Source, tokens: n.File.Tokens}
 		if n.Kind != "VarDecl" || n.Space != passes.Shared || !n.Extern || !strings.HasSuffix(n.Type, "[]") {
@@ -102,6 +135,9 @@ func native(u *passes.Unit, absPath, output, entries string) (string, error) {
 	}
 	var out strings.Builder
 	fmt.Fprintf(&out, "// %s as written, for `ldcheck run --unchecked`: host code left out, nothing instrumented.\n// Made by ldcheck build; do not edit: rebuild with `ldcheck build`.\n", absPath)
+	if len(tests) > 0 {
+		out.WriteString("// The index proofs' stride tests (LDC_NATIVE_TEST) are compiled in only with -DLDC_NATIVE_TESTS.\n")
+	}
 	out.WriteString(nativePrelude)
 	fmt.Fprintf(&out, "#line 1 %q\n", absPath)
 	out.WriteString(body)

@@ -69,6 +69,10 @@ func TestNative(t *testing.T) {
 				t.Fatalf("native body has %d lines, the source %d", len(lines), len(want))
 			}
 			for i, l := range lines {
+				l, ok := stripNativeTests(l)
+				if !ok {
+					t.Errorf("line %d: a stride test that does not wrap one expression: %s", i+1, lines[i])
+				}
 				if strings.Contains(strings.ToLower(nativeMarks.ReplaceAllString(l, "")), "ldc_") {
 					t.Errorf("line %d has an ldcheck hook: %s", i+1, l)
 				}
@@ -90,6 +94,25 @@ func TestNative(t *testing.T) {
 			if m.NativePTX == "" || m.NativeCPU == "" {
 				t.Fatalf("native modules missing: ptx %q cpu %q\n%s", m.NativePTX, m.NativeCPU, strings.Join(built.Notes, "\n"))
 			}
+			// A proof resting on stride tests gets the tested module, with
+			// the word its tests record a failure through. (The compiler
+			// may drop a test it proves true: ld_scan's 2*step, with step
+			// shifted a known number of times.)
+			tested := false
+			for _, k := range m.Kernels {
+				for _, tg := range k.Targets {
+					tested = tested || tg.BlockRaceFreeTested
+				}
+			}
+			if tested != (m.TestedPTX != "") {
+				t.Errorf("a proof rests on tests: %v; tested module %q\n%s", tested, m.TestedPTX, strings.Join(built.Notes, "\n"))
+			}
+			if tested {
+				tp, _ := os.ReadFile(filepath.Join(dir, m.TestedPTX))
+				if !strings.Contains(string(tp), ".global .align 8 .u64 ldc_native_failed") {
+					t.Errorf("the tested module records no failure")
+				}
+			}
 			ptx, _ := os.ReadFile(filepath.Join(dir, m.NativePTX))
 			for _, k := range m.Kernels {
 				if k.Symbol != "" && !strings.Contains(string(ptx), ".entry "+k.Symbol+"(") {
@@ -100,5 +123,47 @@ func TestNative(t *testing.T) {
 				t.Errorf("native PTX mentions ldc_")
 			}
 		})
+	}
+}
+
+// stripNativeTests takes the stride tests (privatize's nativeTests,
+// "(LDC_NATIVE_TEST(LINE, EXPR), ACCESS)") out of a native line, leaving
+// ACCESS as the user wrote it; ok is false for a wrapper that does not
+// close.
+func stripNativeTests(l string) (string, bool) {
+	const open = "(LDC_NATIVE_TEST("
+	for {
+		i := strings.Index(l, open)
+		if i < 0 {
+			return l, true
+		}
+		// The test's own parentheses, then ", ", then the access up to
+		// the wrapper's closing parenthesis.
+		depth, j := 1, i+len(open)
+		for ; j < len(l) && depth > 0; j++ {
+			switch l[j] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+		}
+		if depth != 0 || !strings.HasPrefix(l[j:], ", ") {
+			return l, false
+		}
+		start := j + 2
+		depth, j = 1, start
+		for ; j < len(l) && depth > 0; j++ {
+			switch l[j] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+		}
+		if depth != 0 {
+			return l, false
+		}
+		l = l[:i] + l[start:j-1] + l[j:]
 	}
 }

@@ -104,6 +104,8 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		es = append(es, memoryCallEdits(f.Body, f.File, u, sites).inFile(f.File)...)
 	}
 	var macros, entries strings.Builder
+	var tests edits // the native source's stride tests (nativeTests)
+	testAt := map[[3]int]bool{}
 	funcs := map[string]*passes.Func{}
 	for _, f := range u.Funcs {
 		funcs[f.Name] = f
@@ -138,6 +140,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 				mk.Instrumented, mk.Reason = false, err.Error()
 			} else {
 				es = append(es, ke.inFile(kr.fn.File)...)
+				tests = append(tests, nativeTests(kr.k, kr.fn.File, testAt)...)
 				macros.WriteString(mac)
 				mk.SharedTracked, mk.SharedUntracked = kr.sharedTracked, kr.sharedUntracked
 			}
@@ -162,7 +165,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		out.WriteByte('\n')
 	}
 	fmt.Fprintf(&out, "#line 1 \"%s (ldcheck entry points)\"\n#ifdef LDC_CPU\n%s#endif\n", m.Output, entries.String())
-	nat, err := native(u, absPath, m.Output, entries.String())
+	nat, err := native(u, absPath, m.Output, entries.String(), tests)
 	if err != nil {
 		return nil, err
 	}

@@ -283,7 +283,7 @@ func compileBuild(c *cli.Context, dir string, m *manifest.Manifest) (*gpuruntime
 		return nil, err
 	}
 	deviceOnly := c.Bool("device-only")
-	m.PTX, m.Arch, m.NativePTX, m.TracePTX, m.DetPTX, m.IntraWarpPTX, m.BlockPTX, m.OnePassPTX = "", "", "", "", "", "", "", ""
+	m.PTX, m.Arch, m.NativePTX, m.TracePTX, m.DetPTX, m.IntraWarpPTX, m.BlockPTX, m.OnePassPTX, m.TestedPTX = "", "", "", "", "", "", "", "", ""
 	if !deviceOnly {
 		m.CPU, m.NativeCPU, m.TraceCPU = "", "", ""
 	}

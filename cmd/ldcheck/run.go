@@ -716,6 +716,13 @@ func openBackend(dir string, m *manifest.Manifest, name string, mod module) (gpu
 						notes = append(notes, fmt.Sprintf("level 1 runs from the checked module: %v", lerr))
 					}
 				}
+				if mod == checkedModule && m.TestedPTX != "" {
+					// A launch whose only checks are its proofs' stride
+					// tests runs from it; without it, from level 1's.
+					if lerr := b.LoadModule(gpuruntime.TestedModule, filepath.Join(dir, m.TestedPTX)); lerr != nil {
+						notes = append(notes, fmt.Sprintf("launches that only test strides run from level 1's module: %v", lerr))
+					}
+				}
 				if mod == checkedModule && m.OnePassPTX != "" {
 					// Level 2 in one pass a region runs from its own
 					// module; without it, with both passes (slower).

@@ -337,13 +337,20 @@ func (p *Program) allowShared(f *progFunc, shared int) error {
 // own names the variables the caller writes in every module itself (and
 // that kernels do not write): see AlternateGlobal.
 func (p *Program) LoadAlternate(dev Device, key string, image []byte, own ...string) error {
+	return p.LoadAlternateLimited(dev, key, image, p.home.limit, own...)
+}
+
+// LoadAlternateLimited is LoadAlternate with the alternate compiled with
+// at most maxRegisters registers per thread (0: no limit) instead of the
+// home module's limit.
+func (p *Program) LoadAlternateLimited(dev Device, key string, image []byte, maxRegisters int, own ...string) error {
 	if p.own == nil {
 		p.own = map[string]bool{}
 	}
 	for _, n := range own {
 		p.own[n] = true
 	}
-	alt, err := LoadProgramLimited(p.d, dev, image, p.home.limit)
+	alt, err := LoadProgramLimited(p.d, dev, image, maxRegisters)
 	if err != nil {
 		return err
 	}

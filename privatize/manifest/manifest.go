@@ -81,6 +81,11 @@ type Manifest struct {
 	// restores and jumps. Empty: no kernel's regions can all end after
 	// one pass, or not built.
 	OnePassPTX string `json:"one_pass_ptx,omitempty"`
+	// TestedPTX is the device module of launches whose only checks are
+	// the stride tests their proofs rest on (Target.BlockRaceFreeTested):
+	// the native source compiled with -DLDC_NATIVE_TESTS. Empty: those
+	// launches run from BlockPTX (or the checked module).
+	TestedPTX string `json:"tested_ptx,omitempty"`
 }
 
 // Site is one traced access expression of the user's source.

@@ -24,7 +24,7 @@ func (m *Manifest) Validate() error {
 	for _, f := range []struct{ field, path string }{
 		{"instrumented", m.Output}, {"ptx", m.PTX}, {"cubin", m.Cubin}, {"cpu", m.CPU},
 		{"native_source", m.NativeSource}, {"native_ptx", m.NativePTX}, {"native_cpu", m.NativeCPU},
-		{"trace_ptx", m.TracePTX}, {"trace_cpu", m.TraceCPU},
+		{"trace_ptx", m.TracePTX}, {"trace_cpu", m.TraceCPU}, {"tested_ptx", m.TestedPTX},
 	} {
 		v.check(f.path == "" || filepath.IsLocal(f.path), "%s %q is not a file inside the build directory", f.field, f.path)
 	}
