@@ -412,6 +412,7 @@ func (r *checkRun) run() (*Result, error) {
 			}
 			if tm {
 				r.plainModule = TestedModule
+				name = "kernel as written with its proofs' stride tests (run once)"
 			}
 		}
 		err := r.phase(name, func() error { return r.launch(ModePlain, 0, 0) })

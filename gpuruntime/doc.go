@@ -10,7 +10,11 @@
 // share (over the grid, or apart between blocks) skips the block level;
 // shared targets free of races inside a block run uncopied at the warp
 // level where every region runs once. Where only the launch's failed
-// tests keep a level running, a note names them.
+// tests keep a level running, a note names them; where only the stride
+// tests a proof rests on are left to check, the GPU runs the user's
+// kernels with those tests alone (the tested native module). Level 2's
+// copies of global pages (a segment per block) live in the block's shared
+// memory when they fit (level2.go), else in device memory (pages.go).
 //
 // It reads only the manifest and the compiled module of a build directory;
 // it must not import passes or privatize.
