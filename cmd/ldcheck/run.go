@@ -716,7 +716,7 @@ func openBackend(dir string, m *manifest.Manifest, name string, mod module) (gpu
 						notes = append(notes, fmt.Sprintf("level 1 runs from the checked module: %v", lerr))
 					}
 				}
-				if mod == checkedModule && m.TestedPTX != "" {
+				if (mod == checkedModule || mod == intraWarpModule) && m.TestedPTX != "" {
 					// A launch whose only checks are its proofs' stride
 					// tests runs from it; without it, from level 1's.
 					if lerr := b.LoadModule(gpuruntime.TestedModule, filepath.Join(dir, m.TestedPTX)); lerr != nil {

@@ -382,13 +382,15 @@ func (p *Program) AlternateGlobal(key, name string) (DevicePtr, int64, bool) {
 	return g.p, g.n, g.ok
 }
 
-// ownOnly reports whether every module-scope variable is one the caller
-// keeps in each module itself.
-func (p *Program) ownOnly() bool {
+// ownOnly reports whether every module-scope variable that module v also
+// has is one the caller keeps in each module itself: then a launch from v
+// needs no copies. (An alternate built from other source, the tested
+// native module, lacks the runtime's own variables.)
+func (p *Program) ownOnly(v *variant) bool {
 	for _, n := range p.vars {
 		// ($str...: the compiler's string literals, which kernels
 		// cannot write.)
-		if !p.own[n] && !strings.HasPrefix(n, "$") {
+		if !p.own[n] && !strings.HasPrefix(n, "$") && v.global(p.d, n).ok {
 			return false
 		}
 	}
@@ -433,7 +435,7 @@ func (p *Program) Launch(name string, grid, block [3]int, shared int, s Stream, 
 		}
 		return err
 	}
-	if v == p.home || (from != p && v == from.home && p.ownOnly()) {
+	if v == p.home || (from != p && v == from.home && p.ownOnly(v)) {
 		return launch()
 	}
 	if err := p.d.CtxSynchronize(); err != nil {
