@@ -415,7 +415,16 @@ func (r *checkRun) run() (*Result, error) {
 				name = "kernel as written with its proofs' stride tests (run once)"
 			}
 		}
-		err := r.phase(name, func() error { return r.launch(ModePlain, 0, 0) })
+		launch := func() error { return r.launch(ModePlain, 0, 0) }
+		if r.plainModule == TestedModule {
+			// The user's kernels with their tests: no context to write
+			// (the tests' word is set), just the launch.
+			launch = func() error {
+				r.useModuleFor(ModePlain)
+				return r.explain(r.b.Launch(r.l.Kernel.Name, r.l.Grid, r.l.Block, r.l.Shared, r.args))
+			}
+		}
+		err := r.phase(name, launch)
 		r.plainModule = ""
 		if err != nil {
 			return nil, err
