@@ -161,14 +161,13 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 		if err != nil {
 			return err
 		}
-		full, peak, wasShared := false, int64(0), false
+		full, peak, sharedCap := false, int64(0), int64(0)
 		if r.segs != nil {
 			if full, peak, err = r.segs.state(r.b); err != nil {
 				return err
 			}
-			wasShared = r.segs.inDyn
-			if wasShared {
-				segCap = r.segs.cap
+			if r.segs.inDyn {
+				sharedCap = r.segs.cap
 			}
 			r.segs.release(r)
 			r.segs = nil
@@ -237,12 +236,15 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 			_, _, need := segmentLayout(peak, r.slotBytes)
 			return r.tooSmall(need, fmt.Sprintf("level 2's private copies (a block's warps wrote %d pages in one region)", peak))
 		}
-		old := segCap
-		segCap = min(max(2*segCap, peak+peak/4+16), fit)
-		where := ""
-		if wasShared {
-			where = " in device memory"
-			inGlobal = true
+		old, where := segCap, ""
+		if sharedCap > 0 {
+			// The blocks of a void launch stop at the first region that
+			// wanted too much: its peak is a floor. Device memory's first
+			// guess (segCap) then, or the peak if that is more.
+			old, where, inGlobal = sharedCap, " in device memory", true
+			segCap = min(max(segCap, peak+peak/4+16), fit)
+		} else {
+			segCap = min(max(2*segCap, peak+peak/4+16), fit)
 		}
 		r.res.Notes = append(r.res.Notes, fmt.Sprintf("a block's warps wrote more than %d pages in one region; level 2 ran again with room for %d%s", old, segCap, where))
 	}

@@ -1054,6 +1054,8 @@ static __device__ LDC_ENGINE void ldc_seg_acquire() {
     if (ldc_g.segs.in_dyn) {
       LDC_DYNAMIC_SHARED(unsigned char, ldc_dyn_shared);
       bs->seg = (unsigned char *)ldc_dyn_shared + ldc_g.segs.dyn_offset;
+      // -2: another block's segment ran out of room; the launch is void.
+      if (*(volatile unsigned *)&ldc_g.segs.status[0]) bs->seg_index = -2;
     } else {
       int g = (int)(ldc_block_linear() % (unsigned)n);
       while (atomicCAS(&ldc_g.segs.busy[g], 0, 1) != 0) {
@@ -1086,6 +1088,9 @@ static __device__ LDC_ENGINE void ldc_seg_acquire() {
     for (unsigned long long j = ldc_g.segs.off_written / 16 + tid; j < ldc_g.segs.off_data / 16; j += nt) seg[j] = zero;
   }
   ldc_bar();
+#if !defined(LDC_CPU)
+  if (ldc_g.segs.in_dyn && bs->seg_index == -2) asm volatile("exit;"); // (see ldc_seg_check)
+#endif
   if (ldc_g.segs.pristine) {
     // One block at a time, each from the kernel's inputs. Level 2 compares
     // a block's warps; bytes that other blocks also write (level 1 found
@@ -1663,6 +1668,18 @@ template <int fin> static __device__ LDC_ENGINE unsigned long long ldc_seg_check
   // No global page written in this region (the same for every thread of
   // the block): nothing to check or empty, and no barrier to wait at.
   if (nslots == 0 && npages == 0) return 0;
+#if !defined(LDC_CPU)
+  // A segment in shared memory that ran out of room made the launch void:
+  // level 2 runs again with its copies in device memory. The block stops
+  // here, all its threads together (cnt is the same for all of them after
+  // the barrier), and blocks yet to start stop as they start
+  // (ldc_seg_acquire), so a void launch costs little more than the
+  // regions up to the first that wanted too much. (On the CPU they run on.)
+  if (ldc_g.segs.in_dyn && nslots > ldc_g.segs.cap) {
+    if (tid == 0) atomicMax(&ldc_g.segs.status[1], nslots);
+    asm volatile("exit;");
+  }
+#endif
   if (nslots > ldc_g.segs.cap) nslots = (unsigned)ldc_g.segs.cap;
   unsigned long long wps = ldc_g.pool.slot_bytes / 4;
   struct ldc_page_entry *pl = ldc_seg_pages(seg);
