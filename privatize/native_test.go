@@ -139,31 +139,33 @@ func stripNativeTests(l string) (string, bool) {
 		}
 		// The test's own parentheses, then ", ", then the access up to
 		// the wrapper's closing parenthesis.
-		depth, j := 1, i+len(open)
-		for ; j < len(l) && depth > 0; j++ {
-			switch l[j] {
-			case '(':
-				depth++
-			case ')':
-				depth--
-			}
-		}
-		if depth != 0 || !strings.HasPrefix(l[j:], ", ") {
+		j := closing(l, i+len(open))
+		if j < 0 || !strings.HasPrefix(l[j:], ", ") {
 			return l, false
 		}
 		start := j + 2
-		depth, j = 1, start
-		for ; j < len(l) && depth > 0; j++ {
-			switch l[j] {
-			case '(':
-				depth++
-			case ')':
-				depth--
-			}
-		}
-		if depth != 0 {
+		end := closing(l, start)
+		if end < 0 {
 			return l, false
 		}
-		l = l[:i] + l[start:j-1] + l[j:]
+		l = l[:i] + l[start:end-1] + l[end:]
 	}
+}
+
+// closing is the index just past the parenthesis that closes one opened
+// before l[from:], -1 when none does.
+func closing(l string, from int) int {
+	depth := 1
+	for j := from; j < len(l); j++ {
+		switch l[j] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		}
+	}
+	return -1
 }
