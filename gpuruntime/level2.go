@@ -17,16 +17,7 @@ import (
 // residentBlocks is how many blocks of the launch can run at once: that
 // many segments let every running block hold one.
 func (r *checkRun) residentBlocks() int {
-	type resident interface {
-		Resident(kernel string, block [3]uint32, shared int64) (int, error)
-	}
-	n := 0
-	r.useModuleFor(ModeReplay) // level 2's module: its registers decide
-	if rb, ok := r.b.(resident); ok {
-		if v, err := rb.Resident(r.l.Kernel.Name, r.l.Block, r.sharedLaunch); err == nil {
-			n = v
-		}
-	}
+	n := r.level2Resident(r.sharedLaunch)
 	if n <= 0 {
 		n = 2 * runtime.NumCPU()
 		if r.b.Name() == "cuda" {
@@ -34,6 +25,25 @@ func (r *checkRun) residentBlocks() int {
 		}
 	}
 	return min(n, r.l.blocks())
+}
+
+// level2Resident is how many blocks of level 2's launch, with shared
+// bytes of dynamic shared memory each, the backend runs at once; 0 when it
+// cannot tell.
+func (r *checkRun) level2Resident(shared int64) int {
+	type resident interface {
+		Resident(kernel string, block [3]uint32, shared int64) (int, error)
+	}
+	r.useModuleFor(ModeReplay) // level 2's module: its registers decide
+	rb, ok := r.b.(resident)
+	if !ok {
+		return 0
+	}
+	n, err := rb.Resident(r.l.Kernel.Name, r.l.Block, shared)
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // levelWarp runs level 2. serial runs one block at a time (one segment
@@ -265,33 +275,18 @@ const maxSharedSlots = 32
 // registers leave unused is free. A region that wants more voids the
 // launch, and level 2 runs again in device memory.
 func (r *checkRun) sharedSegmentCap(estimate int64) (cap, offset int64, err error) {
+	if estimate > maxSharedSlots {
+		return 0, 0, nil // level 1 says a region may want more
+	}
 	limit, err := r.b.SharedLimit(r.l.Kernel.Name)
 	if err != nil {
 		return 0, 0, err
 	}
 	offset = (max(r.l.Shared, r.sharedLaunch) + 15) / 16 * 16
-	resident := func(shared int64) int {
-		type residency interface {
-			Resident(kernel string, block [3]uint32, shared int64) (int, error)
-		}
-		rb, ok := r.b.(residency)
-		if !ok {
-			return 0
-		}
-		n, err := rb.Resident(r.l.Kernel.Name, r.l.Block, shared)
-		if err != nil {
-			return -1
-		}
-		return n
-	}
-	r.useModuleFor(ModeReplay)
-	without := resident(offset)
+	without := r.level2Resident(offset)
 	fits := func(c int64) bool {
 		_, _, n := sharedSegmentLayout(c, r.slotBytes)
-		return offset+n <= limit && resident(offset+n) >= without
-	}
-	if estimate > maxSharedSlots {
-		return 0, offset, nil
+		return offset+n <= limit && r.level2Resident(offset+n) >= without
 	}
 	lo, hi := int64(0), int64(maxSharedSlots)
 	for lo < hi {
