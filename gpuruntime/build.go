@@ -318,25 +318,14 @@ func compileNative(ctx context.Context, dir string, m *manifest.Manifest, opt Bu
 	base := strings.TrimSuffix(m.NativeSource, ".cu")
 	ptx := base + ".ptx"
 	var err error
-	switch {
-	case opt.SkipDevice:
-	case nvcc != "":
-		args := append([]string{"-ptx", "-O3", "-arch=" + arch, "-std=" + std, "-lineinfo"}, user...)
-		args = append(args, "-o", filepath.Join(dir, ptx), src)
-		if err = run(ctx, dir, nvcc, args); err == nil {
+	if compiler, args := nativePTXCommand(opt, nvcc, arch, std, user); compiler != "" && !opt.SkipDevice {
+		if err = run(ctx, dir, compiler, append(args, "-o", filepath.Join(dir, ptx), src)); err == nil {
 			m.NativePTX = ptx
-			notes = append(notes, fmt.Sprintf("native device module (for --unchecked): %s (nvcc, %s)", ptx, arch))
-		}
-	default:
-		clang := findClang(opt.Clang)
-		if clang == "" {
-			break
-		}
-		args := append(clangArgs(opt.ClangInclude, std), user...)
-		args = append(args, "-S", "-o", filepath.Join(dir, ptx), src)
-		if err = run(ctx, dir, clang, args); err == nil {
-			m.NativePTX = ptx
-			notes = append(notes, fmt.Sprintf("native device module (for --unchecked): %s (clang, sm_80 PTX)", ptx))
+			how := "nvcc, " + arch
+			if nvcc == "" {
+				how = "clang, sm_80 PTX"
+			}
+			notes = append(notes, fmt.Sprintf("native device module (for --unchecked): %s (%s)", ptx, how))
 		}
 	}
 	if err != nil {
@@ -364,6 +353,20 @@ func compileNative(ctx context.Context, dir string, m *manifest.Manifest, opt Bu
 	return notes
 }
 
+// nativePTXCommand is the compiler and its flags (all but -o and the
+// source) that make PTX of the native source as a user would: nvcc -O3
+// with its defaults, or clang-15 with the instrumented build's target
+// flags; "" when neither is there.
+func nativePTXCommand(opt BuildOptions, nvcc, arch, std string, user []string) (string, []string) {
+	if nvcc != "" {
+		return nvcc, append([]string{"-ptx", "-O3", "-arch=" + arch, "-std=" + std, "-lineinfo"}, user...)
+	}
+	if clang := findClang(opt.Clang); clang != "" {
+		return clang, append(append(clangArgs(opt.ClangInclude, std), user...), "-S")
+	}
+	return "", nil
+}
+
 // hasTestedTarget says whether a proof of m rests on stride tests made as
 // the kernel runs (manifest Target.BlockRaceFreeTested).
 func hasTestedTarget(m *manifest.Manifest) bool {
@@ -386,19 +389,11 @@ func hasTestedTarget(m *manifest.Manifest) bool {
 func compileTested(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOptions, nvcc, arch, std string, user []string, native string) []string {
 	src := filepath.Join(dir, m.NativeSource)
 	ptx := strings.TrimSuffix(native, ".ptx") + ".tested.ptx"
-	var args []string
-	var compiler string
-	if nvcc != "" {
-		compiler = nvcc
-		args = append([]string{"-ptx", "-O3", "-arch=" + arch, "-std=" + std, "-lineinfo", "-DLDC_NATIVE_TESTS"}, user...)
-	} else if compiler = findClang(opt.Clang); compiler != "" {
-		args = append(append(clangArgs(opt.ClangInclude, std), "-DLDC_NATIVE_TESTS"), user...)
-		args = append(args, "-S")
-	} else {
+	compiler, args := nativePTXCommand(opt, nvcc, arch, std, append([]string{"-DLDC_NATIVE_TESTS"}, user...))
+	if compiler == "" {
 		return nil
 	}
-	args = append(args, "-o", filepath.Join(dir, ptx), src)
-	if err := run(ctx, dir, compiler, args); err != nil {
+	if err := run(ctx, dir, compiler, append(args, "-o", filepath.Join(dir, ptx), src)); err != nil {
 		return []string{"no tested native module (launches that only test strides run from level 1's module, slower): " + nativeFailure(err)}
 	}
 	m.TestedPTX = ptx
