@@ -39,8 +39,10 @@ runs once, since its second run would repeat the first. Where every region
 of the launch runs once (and the intra-warp and atomic-plain checks are
 off), level 2 runs from a module without the replays' code ("one pass and
 a check at every barrier"). On the GPU the
-instrumented kernels are compiled with at most 128 registers a thread
-(environment LDCHECK_MAX_REGISTERS=N sets another cap, 0 none).
+instrumented kernels are compiled with at most 128 registers a thread,
+fewer (down to 64) where that lets a second block of a launch onto each SM
+(blocks of 320 to 512 threads); environment LDCHECK_MAX_REGISTERS=N sets
+another cap, 0 none.
 
 Private copies of global memory are pages (about 128 bytes, whole elements)
 copied when a unit first writes them, so their memory grows with what the
@@ -178,10 +180,10 @@ func runRun(c *cli.Context) error {
 	// native module; without one, the checked module runs it once.
 	_, req.proven = gpuruntime.Proven(l)
 	req.proven = req.proven && !req.unchecked && !req.det
-	b, bnotes, err := openBackend(req.dir, req.m, req.backend, req.moduleToLoad(c))
+	b, bnotes, err := openBackend(req.dir, req.m, req.backend, req.moduleToLoad(c), int(req.spec.Block.Count()))
 	if err != nil && req.proven {
 		req.proven = false
-		b, bnotes, err = openBackend(req.dir, req.m, req.backend, req.moduleToLoad(c))
+		b, bnotes, err = openBackend(req.dir, req.m, req.backend, req.moduleToLoad(c), int(req.spec.Block.Count()))
 	}
 	req.notes = append(req.notes, bnotes...)
 	if err != nil {
@@ -520,7 +522,7 @@ func runChecked(b gpuruntime.Backend, l gpuruntime.Launch, opt gpuruntime.Option
 // plainOutputs runs the launch as written, from the native module, and
 // puts its outputs in res.
 func (req *runRequest) plainOutputs(l gpuruntime.Launch, opt gpuruntime.Options, res *gpuruntime.Result) error {
-	nb, _, err := openBackend(req.dir, req.m, req.backend, nativeModule)
+	nb, _, err := openBackend(req.dir, req.m, req.backend, nativeModule, int(req.spec.Block.Count()))
 	if err != nil {
 		return err
 	}
@@ -632,25 +634,17 @@ func orderDependentAtomics(m *manifest.Manifest, k *manifest.Kernel) []string {
 // for experiments on occupancy; 0: the compiler's choice).
 const registerCapEnv = "LDCHECK_MAX_REGISTERS"
 
-// defaultRegisterCap is the instrumented kernels' register limit when
-// registerCapEnv is unset. The checks at the barriers take instrumented
-// kernels to 130-255 registers a thread; at 128 a block of 256 threads
-// has two blocks an SM instead of one, and ptxas spills little. Measured
-// on the H100: matmul2048 91 -> 54 ms, ld_btree 283 -> 182 ms, ld_nbody
-// 50 -> 43 ms, none slower (benchmarks/RESULTS.md). Lower caps spill
-// more than the warps they add gain (64 and 40, sixth session).
-const defaultRegisterCap = 128
-
-// registerCap is the register limit of the instrumented kernels; a
-// malformed registerCapEnv is bad input, not a silent default.
-func registerCap() (cap int, explicit bool, err error) {
+// registerCap is the register limit of the instrumented kernels for blocks
+// of threads threads: gpuruntime.RegisterCapFor unless registerCapEnv says
+// otherwise; a malformed registerCapEnv is bad input, not a silent default.
+func registerCap(threads int) (cap int, explicit bool, err error) {
 	s := os.Getenv(registerCapEnv)
 	if s == "" {
-		return defaultRegisterCap, false, nil
+		return gpuruntime.RegisterCapFor(threads), false, nil
 	}
 	v, err := strconv.Atoi(s)
 	if err != nil || v < 0 || v > 255 {
-		return 0, true, fmt.Errorf("%s=%q: want the registers a thread may use, 16 to 255, or 0 for no cap (unset: %d)", registerCapEnv, s, defaultRegisterCap)
+		return 0, true, fmt.Errorf("%s=%q: want the registers a thread may use, 16 to 255, or 0 for no cap (unset: %d for blocks of up to 256 threads, less for larger ones)", registerCapEnv, s, gpuruntime.RegisterCap)
 	}
 	return v, true, nil
 }
@@ -667,7 +661,7 @@ const (
 
 // openBackend picks the backend; auto prefers a usable GPU and says why
 // it falls back to the CPU. mod says which of the build's modules to load.
-func openBackend(dir string, m *manifest.Manifest, name string, mod module) (gpuruntime.Backend, []string, error) {
+func openBackend(dir string, m *manifest.Manifest, name string, mod module, threads int) (gpuruntime.Backend, []string, error) {
 	native := mod == nativeModule
 	var notes []string
 	symbols := map[string]string{}
@@ -697,7 +691,7 @@ func openBackend(dir string, m *manifest.Manifest, name string, mod module) (gpu
 			// The instrumented kernels are compiled with a cap on their
 			// registers; the native module (the user's kernels as
 			// written) is left alone.
-			cap, explicit, capErr := registerCap()
+			cap, explicit, capErr := registerCap(threads)
 			if capErr != nil {
 				return nil, notes, &exitError{exitInput, capErr}
 			}

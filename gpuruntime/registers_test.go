@@ -1,0 +1,25 @@
+package gpuruntime
+
+import "testing"
+
+func TestRegisterCapFor(t *testing.T) {
+	for _, c := range []struct{ threads, want int }{
+		{32, RegisterCap},
+		{256, RegisterCap}, // two blocks fit at 128
+		{288, 96},
+		{320, 96},
+		{384, 80},
+		{448, 72},
+		{512, 64},
+		{640, RegisterCap}, // a second block would need fewer than 64: one block, from a variant for its size
+		{1024, RegisterCap},
+	} {
+		got := RegisterCapFor(c.threads)
+		if got != c.want {
+			t.Errorf("RegisterCapFor(%d) = %d, want %d", c.threads, got, c.want)
+		}
+		if got != RegisterCap && 2*c.threads*got > registersPerSM {
+			t.Errorf("RegisterCapFor(%d) = %d: two blocks need %d registers, more than an SM has", c.threads, got, 2*c.threads*got)
+		}
+	}
+}
