@@ -60,6 +60,9 @@ func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOpt
 	base := strings.TrimSuffix(m.Output, ".cu")
 	nvcc, arch, std, user := toolchain(opt)
 	ptx := base + ".ptx"
+	if err := removeSASS(dir); err != nil {
+		return nil, err
+	}
 	switch {
 	case opt.SkipDevice:
 	case nvcc != "":
@@ -120,6 +123,9 @@ func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOpt
 	}
 	if m.NativeSource != "" {
 		b.Notes = append(b.Notes, compileNative(ctx, dir, m, opt, nvcc, arch, std, user)...)
+	}
+	if nvcc != "" && !opt.SkipDevice {
+		b.Notes = append(b.Notes, compileSASS(ctx, dir, nvcc, sassArch(opt), sassModules(m))...)
 	}
 	return b, nil
 }
@@ -285,7 +291,9 @@ func toolchain(opt BuildOptions) (nvcc, arch, std string, user []string) {
 	}
 	arch = opt.Arch
 	if arch == "" {
-		arch = detectArch()
+		if arch = detectArch(); arch == "" {
+			arch = "sm_80"
+		}
 	}
 	return nvcc, arch, std, user
 }
@@ -444,7 +452,8 @@ func run(ctx context.Context, dir, tool string, args []string) error {
 	return nil
 }
 
-// detectArch asks nvidia-smi for the GPU's compute capability.
+// detectArch asks nvidia-smi for the GPU's compute capability: "" when
+// there is no GPU (or no nvidia-smi).
 func detectArch() string {
 	out, err := exec.Command("nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader").Output()
 	if err == nil {
@@ -453,7 +462,7 @@ func detectArch() string {
 			return "sm_" + v
 		}
 	}
-	return "sm_80"
+	return ""
 }
 
 // WriteRuntimeInclude writes ldcheck_rt.h into a fresh dir (which must not

@@ -32,6 +32,7 @@ type CUDABackend struct {
 	prog    *cuda.Program
 	symbols map[string]string // kernel name -> module symbol
 	Device  string
+	arch    string // sm_XX, for the build's SASS
 	allocs  map[DevPtr]int64
 	// textures are the texture objects made for arguments, destroyed at
 	// Close (before their memory, which is in allocs).
@@ -91,6 +92,11 @@ func openCUDA(ptxPath string, symbols map[string]string, maxRegisters int) (*CUD
 	}
 	name, _ := d.DeviceGetName(dev)
 	b := &CUDABackend{d: d, dev: dev, ctx: ctx, symbols: symbols, Device: name, allocs: map[DevPtr]int64{}}
+	major, err1 := d.DeviceGetAttribute(cuda.AttrComputeCapabilityMajor, dev)
+	minor, err2 := d.DeviceGetAttribute(cuda.AttrComputeCapabilityMinor, dev)
+	if err1 == nil && err2 == nil {
+		b.arch = fmt.Sprintf("sm_%d%d", major, minor)
+	}
 	if ptxPath == "" {
 		ok = true
 		return b, nil
@@ -99,7 +105,7 @@ func openCUDA(ptxPath string, symbols map[string]string, maxRegisters int) (*CUD
 	if err != nil {
 		return nil, err
 	}
-	prog, err := cuda.LoadProgramLimited(d, dev, image, maxRegisters)
+	prog, err := cuda.LoadProgramSASS(d, dev, image, b.readSASS(ptxPath, maxRegisters), maxRegisters)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", ptxPath, err)
 	}
@@ -107,6 +113,41 @@ func openCUDA(ptxPath string, symbols map[string]string, maxRegisters int) (*CUD
 	ok = true
 	return b, nil
 }
+
+// SASSPath is where a build keeps the cubin that ptxas made of its PTX
+// module ptx for arch (sm_XX) with at most regs registers a thread (0: no
+// cap). A run on such a GPU with that cap loads it instead of having the
+// driver's JIT compile the PTX (tens of seconds for an instrumented
+// module, on every first run of a build).
+func SASSPath(ptx, arch string, regs int) string {
+	return fmt.Sprintf("%s.%s.r%d.cubin", strings.TrimSuffix(ptx, ".ptx"), arch, regs&^7)
+}
+
+// readSASS is the build's cubin of ptxPath for this GPU and register cap:
+// nil when there is none, or when it is older than the PTX (a PTX
+// compiled again since; the driver would run stale code).
+func (b *CUDABackend) readSASS(ptxPath string, regs int) []byte {
+	if b.arch == "" {
+		return nil
+	}
+	path := SASSPath(ptxPath, b.arch, regs)
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	if pst, err := os.Stat(ptxPath); err != nil || st.ModTime().Before(pst.ModTime()) {
+		return nil
+	}
+	sass, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	return sass
+}
+
+// Prebuilt reports whether the checked (or native) module came from the
+// build's SASS rather than the driver's JIT.
+func (b *CUDABackend) Prebuilt() bool { return b.prog != nil && b.prog.Prebuilt() }
 
 func (b *CUDABackend) Name() string { return "cuda" }
 
@@ -182,9 +223,10 @@ func (b *CUDABackend) LoadModule(kind, ptxPath string) error {
 	// layout table never changes. The tested module has neither, and
 	// the runtime writes where its tests record a failure.
 	if kind == TestedModule {
-		err = b.prog.LoadAlternateLimited(b.dev, kind, image, 0, "ldc_native_failed")
+		err = b.prog.LoadAlternateSASS(b.dev, kind, image, b.readSASS(ptxPath, 0), 0, "ldc_native_failed")
 	} else {
-		err = b.prog.LoadAlternate(b.dev, kind, image, "ldc_g", "ldc_ctx_layout")
+		limit := b.prog.HomeLimit()
+		err = b.prog.LoadAlternateSASS(b.dev, kind, image, b.readSASS(ptxPath, limit), limit, "ldc_g", "ldc_ctx_layout")
 	}
 	if err != nil {
 		return fmt.Errorf("load %s: %w", ptxPath, err)

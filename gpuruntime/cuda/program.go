@@ -78,6 +78,7 @@ type Program struct {
 	maxThreads   int // per block, the device's
 	regsPerBlock int
 	smCount      int
+	prebuilt     bool // the home module came from SASS, not the JIT
 
 	// alts are other images of the same kernels (other builds of the
 	// source), by name, that launches run from while useAlt names one:
@@ -135,6 +136,17 @@ func LoadProgram(d *Driver, dev Device, image []byte) (*Program, error) {
 // most maxRegisters registers per thread (CU_JIT_MAX_REGISTERS; 0: no
 // limit). Variants for larger blocks have lower limits still.
 func LoadProgramLimited(d *Driver, dev Device, image []byte, maxRegisters int) (*Program, error) {
+	return LoadProgramSASS(d, dev, image, nil, maxRegisters)
+}
+
+// LoadProgramSASS is LoadProgramLimited with the home module loaded from
+// sass, a cubin that ptxas made of image for this GPU with the same
+// register limit, when the driver takes it: the JIT, which takes seconds
+// to tens of seconds for an instrumented module, is then skipped. When it
+// does not (nil, another GPU's, or newer than the driver), the home module
+// is compiled from image as LoadProgramLimited does. Variants are always
+// compiled from image.
+func LoadProgramSASS(d *Driver, dev Device, image, sass []byte, maxRegisters int) (*Program, error) {
 	p := &Program{d: d, image: append([]byte(nil), image...), consts: map[string]bool{}, limited: map[int]*variant{}}
 	var err error
 	if p.maxThreads, err = d.DeviceGetAttribute(AttrMaxThreadsPerBlock, dev); err != nil {
@@ -146,13 +158,22 @@ func LoadProgramLimited(d *Driver, dev Device, image []byte, maxRegisters int) (
 	if p.smCount, err = d.DeviceGetAttribute(AttrMultiprocessorCount, dev); err != nil {
 		return nil, err
 	}
-	var opts *JITOptions
-	if maxRegisters > 0 {
-		opts = &JITOptions{MaxRegisters: maxRegisters &^ 7}
+	var mod Module
+	if len(sass) > 0 {
+		if mod, err = d.ModuleLoadData(sass); err != nil {
+			mod = 0 // not for this GPU or driver: compile the PTX
+		} else {
+			p.prebuilt = true
+		}
 	}
-	mod, _, err := d.ModuleLoadDataEx(image, opts)
-	if err != nil {
-		return nil, err
+	if mod == 0 {
+		var opts *JITOptions
+		if maxRegisters > 0 {
+			opts = &JITOptions{MaxRegisters: maxRegisters &^ 7}
+		}
+		if mod, _, err = d.ModuleLoadDataEx(image, opts); err != nil {
+			return nil, err
+		}
 	}
 	p.home = newVariant(maxRegisters&^7, mod)
 	for _, v := range ptxVariables(image) {
@@ -165,6 +186,13 @@ func LoadProgramLimited(d *Driver, dev Device, image []byte, maxRegisters int) (
 func newVariant(limit int, mod Module) *variant {
 	return &variant{limit: limit, mod: mod, funcs: map[string]*progFunc{}, globals: map[string]progGlobal{}}
 }
+
+// Prebuilt reports whether the home module was loaded from SASS rather
+// than compiled from PTX.
+func (p *Program) Prebuilt() bool { return p.prebuilt }
+
+// HomeLimit is the home module's register limit (0: none).
+func (p *Program) HomeLimit() int { return p.home.limit }
 
 // Module is the home module.
 func (p *Program) Module() Module { return p.home.mod }
@@ -344,13 +372,19 @@ func (p *Program) LoadAlternate(dev Device, key string, image []byte, own ...str
 // at most maxRegisters registers per thread (0: no limit) instead of the
 // home module's limit.
 func (p *Program) LoadAlternateLimited(dev Device, key string, image []byte, maxRegisters int, own ...string) error {
+	return p.LoadAlternateSASS(dev, key, image, nil, maxRegisters, own...)
+}
+
+// LoadAlternateSASS is LoadAlternateLimited with the alternate's home
+// module from sass when the driver takes it (see LoadProgramSASS).
+func (p *Program) LoadAlternateSASS(dev Device, key string, image, sass []byte, maxRegisters int, own ...string) error {
 	if p.own == nil {
 		p.own = map[string]bool{}
 	}
 	for _, n := range own {
 		p.own[n] = true
 	}
-	alt, err := LoadProgramLimited(p.d, dev, image, maxRegisters)
+	alt, err := LoadProgramSASS(p.d, dev, image, sass, maxRegisters)
 	if err != nil {
 		return err
 	}

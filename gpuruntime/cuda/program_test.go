@@ -382,3 +382,48 @@ func TestProgramAlternates(t *testing.T) {
 		}
 	}
 }
+
+// TestProgramSASS: a cubin the driver takes is the home module (no JIT,
+// one load); one it refuses leaves the home module to the JIT, with the
+// register limit asked for.
+func TestProgramSASS(t *testing.T) {
+	d, dev := fakeContext(t)
+	loads := func(p *Program) uint64 {
+		g, _, err := d.ModuleGetGlobal(p.Module(), "fake_module_loads")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n [1]uint64
+		if err := CopyDtoH(d, n[:], DevicePtr(g)); err != nil {
+			t.Fatal(err)
+		}
+		return n[0]
+	}
+	p, err := LoadProgramSASS(d, dev, []byte(programPTX), []byte("a cubin"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := loads(p)
+	if !p.Prebuilt() {
+		t.Error("a cubin the driver loads: Prebuilt() = false")
+	}
+	if v := p.Variables(); !slices.Contains(v, "counter") {
+		t.Errorf("variables of a program from SASS = %v: they come from the PTX and must include counter", v)
+	}
+	p.Close()
+
+	q, err := LoadProgramSASS(d, dev, []byte(programPTX), []byte("FAIL: a cubin for another GPU"), 100)
+	if err != nil {
+		t.Fatalf("a refused cubin must fall back to the PTX: %v", err)
+	}
+	defer q.Close()
+	if q.Prebuilt() {
+		t.Error("a refused cubin: Prebuilt() = true")
+	}
+	if got := loads(q) - before; got != 1 {
+		t.Errorf("a refused cubin then the PTX: %d successful loads, want 1", got)
+	}
+	if limit, err := q.RegisterLimit("heavy", 256); err != nil || limit != 96 || q.HomeLimit() != 96 {
+		t.Errorf("RegisterLimit(heavy, 256) = %d, %v, HomeLimit() = %d: want the home module JIT-compiled at 96 (100 rounded down)", limit, err, q.HomeLimit())
+	}
+}
