@@ -36,7 +36,7 @@ ldcheck run --unchecked. Kernels that cannot be instrumented are listed with the
 run unchecked.`,
 		Flags: append(compilerFlags(),
 			&cli.StringFlag{Name: "o", Usage: "write the build to `DIR` (default FILE.ldcheck next to FILE.cu)"},
-			&cli.StringFlag{Name: "arch", Usage: "GPU architecture `sm_XX` for nvcc (default: the GPU present, else sm_80)"},
+			&cli.StringFlag{Name: "arch", Usage: "GPU architecture `sm_XX` for nvcc and ptxas (default: the GPU present, else sm_80 PTX and no cubins)"},
 			&cli.StringFlag{Name: "nvcc", Usage: "`PATH` of nvcc (default: nvcc on PATH; without it, clang-15 makes PTX)"},
 		),
 		OnUsageError: usageError,
@@ -309,10 +309,12 @@ func compileCommand() *cli.Command {
 		Description: `compile recompiles the instrumented source that ldcheck build left in DIR: the
 device module (nvcc when on PATH or --nvcc, else clang-15) and the CPU library,
 and the same for the native source (the kernels as written, for --unchecked).
+With nvcc, ptxas also compiles the modules a run loads first for the GPU
+(--arch, else the GPU present), so that runs skip the driver's JIT.
 Use it to build on a machine with libclang and finish on a GPU machine that has
 nvcc but no libclang.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "arch", Usage: "GPU architecture `sm_XX` for nvcc (default: the GPU present, else sm_80)"},
+			&cli.StringFlag{Name: "arch", Usage: "GPU architecture `sm_XX` for nvcc and ptxas (default: the GPU present, else sm_80 PTX and no cubins)"},
 			&cli.StringFlag{Name: "nvcc", Usage: "`PATH` of nvcc (default: nvcc on PATH)"},
 			&cli.BoolFlag{Name: "device-only", Usage: "recompile the device module only; keep the CPU library"},
 		},
