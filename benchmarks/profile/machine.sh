@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds in .dev/rs, tools in .dev/bin, generators in .dev/gen, carried as .dev/pack.tgz (see RESULTS.md).
+# GPU machine. prep: unpack, compile every build (nvcc + ptxas SASS, 12 at once),
+# generate every real-size input; then time a checked run of ld_btree (cold JIT cache).
+# run: the whole suite (or "P1,P2") in one realsize run, builds already compiled.
+#   OUT=dir benchmarks/profile/machine.sh prep
+#   OUT=dir benchmarks/profile/machine.sh run [P1,P2,...] [extra realsize flags]
+set -u
+cd "$(dirname "$0")/../.."
+ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+if [ "$1" = prep ]; then
+  t=$(date +%s%N)
+  [ -f .dev/pack.tgz ] && tar xzf .dev/pack.tgz
+  echo "unpack $(ms $t) ms"; t=$(date +%s%N)
+  for d in benchmarks/*/gen; do p=$(basename $(dirname $d)); o=/tmp/inputs/$p-real
+    [ -f $o/.done ] || { mkdir -p $o; (.dev/gen/$p -out $o -size real >/dev/null 2>&1 && touch $o/.done) & }
+  done
+  ls .dev/rs | xargs -P 12 -I{} sh -c ".dev/bin/ldcheck compile --device-only --arch sm_90 .dev/rs/{} >.dev/rs/{}.compile.txt 2>&1 || echo COMPILEFAIL {}"
+  wait
+  echo "compile+gen $(ms $t) ms; cubins: $(ls .dev/rs/*/*.cubin | wc -l); builds: $(ls -d .dev/rs/*/ | wc -l)"
+  grep -h "SASS" .dev/rs/*.compile.txt | sort | uniq -c | sort -rn | head -5 | cut -c1-200
+  cp .dev/rs/ld_btree.compile.txt $OUT/ 2>/dev/null
+  p=ld_btree; L=$(sed "s#@INPUTS@#/tmp/inputs/$p-real#g" benchmarks/$p/launch)
+  for k in 1 2; do t=$(date +%s%N); .dev/bin/ldcheck run --backend cuda -v $L .dev/rs/$p >$OUT/btree-$k.txt 2>&1; echo "btree checked run $k: rc $? wall $(ms $t) ms; $(grep ' ms' $OUT/btree-$k.txt | sed 's/  */ /g' | tr '\n' '|')"; done
+  exit 0
+fi
+P=${2:-$(ls .dev/rs | grep -v '\.' | tr '\n' ',' | sed 's/,$//')}
+shift; shift
+t=$(date +%s%N)
+.dev/bin/realsize -only "$P" -arch '' -n 3 -racecheck=false -timeout 150s -ldcheck .dev/bin/ldcheck \
+  -gen .dev/gen -inputs /tmp/inputs -log "$OUT/rs.log" "$@" .dev/rs benchmarks >"$OUT/rs.txt" 2>&1
+echo "realsize rc $? wall $(ms $t) ms"
+grep -h "^#" "$OUT/rs.log" | grep -v '^# *\$ \|(exit' >"$OUT/phases.txt"
+grep -A45 "^program" "$OUT/rs.txt" | cut -c1-125
