@@ -145,10 +145,6 @@ func (b *CUDABackend) readSASS(ptxPath string, regs int) []byte {
 	return sass
 }
 
-// Prebuilt reports whether the checked (or native) module came from the
-// build's SASS rather than the driver's JIT.
-func (b *CUDABackend) Prebuilt() bool { return b.prog != nil && b.prog.Prebuilt() }
-
 func (b *CUDABackend) Name() string { return "cuda" }
 
 func (b *CUDABackend) Alloc(n int64) (DevPtr, error) {

@@ -41,7 +41,7 @@ off), level 2 runs from a module without the replays' code ("one pass and
 a check at every barrier"). On the GPU the
 instrumented kernels are compiled with at most 128 registers a thread,
 fewer (down to 64) where that lets a second block of a launch onto each SM
-(blocks of 320 to 512 threads); environment LDCHECK_MAX_REGISTERS=N sets
+(blocks of 288 to 512 threads); environment LDCHECK_MAX_REGISTERS=N sets
 another cap, 0 none.
 
 Private copies of global memory are pages (about 128 bytes, whole elements)
