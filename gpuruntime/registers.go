@@ -11,23 +11,28 @@ import "ldcheck/gpuruntime/cuda"
 // 99 ms, matmul2048 2.3x) (benchmarks/RESULTS.md).
 const RegisterCap = 128
 
-// minRegisterCap is the lowest cap RegisterCapFor chooses: below it ptxas
-// spills more than a second block gains.
-const minRegisterCap = 64
+// LargeBlockRegisterCap is the register limit of the instrumented kernels
+// for blocks of 288 to 512 threads: at 128 one block fills an SM, at 64 two
+// (or more) fit. A block alone on an SM leaves it idle at every barrier of
+// the checks while its slowest warp catches up; a second block fills those
+// gaps. Measured on the H100: ld_bisect (512 threads) 175 -> 110 ms at
+// 64. One cap for every size in the range, rather than the most each
+// size allows (96 for 320 threads, 80 for 384), so that a build compiles
+// SASS for two caps only: ld_em_racy (320 threads) ran in 43.1 ms at 96
+// and 43.7 ms at 64. Below 64, ptxas spills more than a second block
+// gains.
+const LargeBlockRegisterCap = 64
 
 // RegisterCapFor is the register limit of the instrumented kernels for a
-// launch of blocks of threads threads: RegisterCap, lowered (to no less
-// than 64) where that lets a second block onto each SM. A block alone on
-// an SM leaves it idle at every barrier of the checks while its slowest
-// warp catches up; a second block fills those gaps. Measured on the H100:
-// ld_bisect (512 threads) 175 -> 110 ms at 64, ld_em_racy (320 threads)
-// 71 -> 43 ms at 96.
+// launch of blocks of threads threads: RegisterCap, or
+// LargeBlockRegisterCap where that lets a second block onto each SM
+// where 128 does not. Larger blocks (640 threads and more) keep
+// RegisterCap: no cap of 64 or more fits two of them.
 func RegisterCapFor(threads int) int {
-	c := cuda.MaxRegistersFor(2*threads, registersPerSM)
-	if c >= RegisterCap || c < minRegisterCap {
-		return RegisterCap
+	if c := cuda.MaxRegistersFor(2*threads, registersPerSM); c < RegisterCap && c >= LargeBlockRegisterCap {
+		return LargeBlockRegisterCap
 	}
-	return c
+	return RegisterCap
 }
 
 // registersPerSM is the register file of an SM (and the most a block may

@@ -6,12 +6,12 @@ func TestRegisterCapFor(t *testing.T) {
 	for _, c := range []struct{ threads, want int }{
 		{32, RegisterCap},
 		{256, RegisterCap}, // two blocks fit at 128
-		{288, 96},
-		{320, 96},
-		{384, 80},
-		{448, 72},
-		{512, 64},
-		{640, RegisterCap}, // a second block would need fewer than 64: one block, from a variant for its size
+		{288, LargeBlockRegisterCap},
+		{320, LargeBlockRegisterCap},
+		{384, LargeBlockRegisterCap},
+		{448, LargeBlockRegisterCap},
+		{512, LargeBlockRegisterCap}, // the last size two blocks of which fit at 64
+		{640, RegisterCap},           // a second block would need fewer than 64: one block, from a variant for its size
 		{1024, RegisterCap},
 	} {
 		got := RegisterCapFor(c.threads)

@@ -21,15 +21,19 @@ type sassModule struct {
 }
 
 // sassModules are the modules a run loads at its start or on its common
-// paths (the checked, level-1, one-pass, tracing, native and tested
-// modules), each with the register cap a run of blocks of up to 256
-// threads loads it with. The deterministic and intra-warp modules are
-// left to the JIT: only their modes load them.
+// paths: the checked, level-1 and one-pass modules with each register cap
+// a run may load them with (RegisterCap, and LargeBlockRegisterCap for
+// blocks of 288 to 512 threads, where the JIT took 27 to 62 s of a first
+// run on the H100), and the tracing, native and tested modules uncapped.
+// The deterministic and intra-warp modules are left to the JIT: only
+// their modes load them.
 func sassModules(m *manifest.Manifest) []sassModule {
 	var out []sassModule
-	for _, p := range []string{m.PTX, m.BlockPTX, m.OnePassPTX} {
-		if p != "" {
-			out = append(out, sassModule{p, RegisterCap})
+	for _, regs := range []int{RegisterCap, LargeBlockRegisterCap} {
+		for _, p := range []string{m.PTX, m.BlockPTX, m.OnePassPTX} {
+			if p != "" {
+				out = append(out, sassModule{p, regs})
+			}
 		}
 	}
 	for _, p := range []string{m.TracePTX, m.NativePTX, m.TestedPTX} {

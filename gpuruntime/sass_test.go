@@ -33,7 +33,7 @@ echo "$*" > "$out"
 }
 
 // TestCompileSASS: each module a run loads first is compiled for the arch
-// with the register cap a run loads it with; a failure is a note naming
+// with each register cap a run may load it with; a failure is a note naming
 // the module; stale cubins are removed first; without an arch nothing is
 // compiled.
 func TestCompileSASS(t *testing.T) {
@@ -55,6 +55,8 @@ func TestCompileSASS(t *testing.T) {
 	for f, want := range map[string]string{
 		"k.sm_90.r128.cubin":     "-arch=sm_90 -maxrregcount=128 -o k.sm_90.r128.cubin k.ptx",
 		"k.blk.sm_90.r128.cubin": "-arch=sm_90 -maxrregcount=128 -o k.blk.sm_90.r128.cubin k.blk.ptx",
+		"k.sm_90.r64.cubin":      "-arch=sm_90 -maxrregcount=64 -o k.sm_90.r64.cubin k.ptx",
+		"k.blk.sm_90.r64.cubin":  "-arch=sm_90 -maxrregcount=64 -o k.blk.sm_90.r64.cubin k.blk.ptx",
 		"native.sm_90.r0.cubin":  "-arch=sm_90 -o native.sm_90.r0.cubin native.ptx",
 	} {
 		got, err := os.ReadFile(filepath.Join(dir, f))

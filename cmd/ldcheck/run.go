@@ -40,8 +40,8 @@ of the launch runs once (and the intra-warp and atomic-plain checks are
 off), level 2 runs from a module without the replays' code ("one pass and
 a check at every barrier"). On the GPU the
 instrumented kernels are compiled with at most 128 registers a thread,
-fewer (down to 64) where that lets a second block of a launch onto each SM
-(blocks of 288 to 512 threads); environment LDCHECK_MAX_REGISTERS=N sets
+and 64 where that lets a second block of a launch onto each SM (blocks of
+288 to 512 threads); environment LDCHECK_MAX_REGISTERS=N sets
 another cap, 0 none.
 
 Private copies of global memory are pages (about 128 bytes, whole elements)
@@ -644,7 +644,7 @@ func registerCap(threads int) (cap int, explicit bool, err error) {
 	}
 	v, err := strconv.Atoi(s)
 	if err != nil || v < 0 || v > 255 {
-		return 0, true, fmt.Errorf("%s=%q: want the registers a thread may use, 16 to 255, or 0 for no cap (unset: %d for blocks of up to 256 threads, less for larger ones)", registerCapEnv, s, gpuruntime.RegisterCap)
+		return 0, true, fmt.Errorf("%s=%q: want the registers a thread may use, 16 to 255, or 0 for no cap (unset: %d, or %d for blocks of 288 to 512 threads)", registerCapEnv, s, gpuruntime.RegisterCap, gpuruntime.LargeBlockRegisterCap)
 	}
 	return v, true, nil
 }
