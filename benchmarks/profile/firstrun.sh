@@ -14,7 +14,8 @@ for p in $P; do o=/tmp/inputs/$p-real
 done
 for p in $P; do ( s=$(date +%s%N); .dev/bin/ldcheck compile --device-only --arch sm_90 .dev/rs/$p >.dev/rs/$p.compile.txt 2>&1 || echo COMPILEFAIL $p; echo "compile $p $(ms $s) ms" ) & done
 wait
-echo "prep $(ms $t) ms; cubins: $(ls .dev/rs/ld_bisect/*.cubin | xargs -n1 basename | tr '\n' ' ')"
+first=${P%% *}
+echo "prep $(ms $t) ms; cubins of $first: $(ls .dev/rs/$first/ | grep cubin | tr '\n' ' ')"
 t=$(date +%s%N)
 .dev/bin/realsize -only "$(echo $P | tr ' ' ',')" -arch '' -n 3 -racecheck=false -timeout 150s -ldcheck .dev/bin/ldcheck \
   -gen .dev/gen -inputs /tmp/inputs -log "$OUT/rs.log" "$@" .dev/rs benchmarks >"$OUT/rs.txt" 2>&1
