@@ -3,8 +3,10 @@ package gpuruntime
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 	"unsafe"
 
 	"ldcheck/gpuruntime/cuda"
@@ -33,6 +35,9 @@ type CUDABackend struct {
 	symbols map[string]string // kernel name -> module symbol
 	Device  string
 	arch    string // sm_XX, for the build's SASS
+	// modules names the PTX files loaded: "" the home module, else the
+	// kind of an alternate (LoadModule).
+	modules map[string]string
 	allocs  map[DevPtr]int64
 	// textures are the texture objects made for arguments, destroyed at
 	// Close (before their memory, which is in allocs).
@@ -110,6 +115,7 @@ func openCUDA(ptxPath string, symbols map[string]string, maxRegisters int) (*CUD
 		return nil, fmt.Errorf("load %s: %w", ptxPath, err)
 	}
 	b.prog = prog
+	b.modules = map[string]string{"": filepath.Base(ptxPath)}
 	ok = true
 	return b, nil
 }
@@ -227,7 +233,43 @@ func (b *CUDABackend) LoadModule(kind, ptxPath string) error {
 	if err != nil {
 		return fmt.Errorf("load %s: %w", ptxPath, err)
 	}
+	b.modules[kind] = filepath.Base(ptxPath)
 	return nil
+}
+
+// JITNote says, when the driver compiled PTX for this run for a second
+// or more in all (no cubin of the build matched the GPU and the register
+// cap), which modules and how long: the reason a first run is slow, and
+// what avoids it. "" otherwise.
+func (b *CUDABackend) JITNote() string {
+	if b.prog == nil {
+		return ""
+	}
+	return jitNote(b.prog.JITs(), b.modules, b.arch)
+}
+
+// jitNote is JITNote for the driver's compiles jits of the modules named
+// in modules (by alternate kind, "" the home module) on a GPU of arch.
+func jitNote(jits []cuda.JIT, modules map[string]string, arch string) string {
+	var total time.Duration
+	var parts []string
+	for _, j := range jits {
+		total += j.Took
+		regs := "uncapped"
+		if j.Limit > 0 {
+			regs = fmt.Sprintf("at %d registers", j.Limit)
+		}
+		parts = append(parts, fmt.Sprintf("%s %s (%.1f s)", modules[j.Alternate], regs, j.Took.Seconds()))
+	}
+	if total < time.Second {
+		return ""
+	}
+	gpu, flag := "this GPU", ""
+	if arch != "" {
+		gpu, flag = arch, " --arch "+arch
+	}
+	return fmt.Sprintf("the driver compiled PTX for this run, %.1f s in all (%s): the build has no SASS it could load for %s at those register caps (none, older than its PTX, or refused). ldcheck compile%s DIR, on a machine with nvcc and ptxas, makes SASS for the caps runs pick (%d and %d registers); a cap set with LDCHECK_MAX_REGISTERS is compiled by the driver (and kept in its cache)",
+		total.Seconds(), strings.Join(parts, ", "), gpu, flag, RegisterCap, LargeBlockRegisterCap)
 }
 
 // OnePass reports whether the build's one-pass module is loaded.

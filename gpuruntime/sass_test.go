@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"ldcheck/gpuruntime/cuda"
 	"ldcheck/privatize/manifest"
 )
 
@@ -113,5 +114,30 @@ func TestReadSASS(t *testing.T) {
 	}
 	if b.readSASS(ptx, 128) != nil {
 		t.Error("a cubin older than its PTX was read")
+	}
+}
+
+// TestJITNote: a run that waited a second or more on the driver's JIT
+// says which modules, at which caps, for how long, and what makes the
+// SASS; a run whose compiles were quick (the driver's cache) says
+// nothing.
+func TestJITNote(t *testing.T) {
+	modules := map[string]string{"": "kernel.ldcheck.ptx", BlockModule: "kernel.ldcheck.blk.ptx"}
+	quick := []cuda.JIT{{Limit: 64, Took: 300 * time.Millisecond}, {Alternate: BlockModule, Limit: 64, Took: 200 * time.Millisecond}}
+	if n := jitNote(quick, modules, "sm_90"); n != "" {
+		t.Errorf("0.5 s of JIT: note %q, want none", n)
+	}
+	if n := jitNote(nil, modules, "sm_90"); n != "" {
+		t.Errorf("no JIT: note %q, want none", n)
+	}
+	slow := []cuda.JIT{{Limit: 96, Took: 20 * time.Second}, {Alternate: BlockModule, Limit: 96, Took: 7 * time.Second}}
+	n := jitNote(slow, modules, "sm_90")
+	for _, want := range []string{"27.0 s in all", "kernel.ldcheck.ptx at 96 registers (20.0 s)", "kernel.ldcheck.blk.ptx at 96 registers (7.0 s)", "sm_90", "ldcheck compile --arch sm_90 DIR", "128 and 64 registers"} {
+		if !strings.Contains(n, want) {
+			t.Errorf("note %q: want %q in it", n, want)
+		}
+	}
+	if n := jitNote(slow, modules, ""); !strings.Contains(n, "for this GPU") || !strings.Contains(n, "ldcheck compile DIR") {
+		t.Errorf("unknown arch: note %q", n)
 	}
 }

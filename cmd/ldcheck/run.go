@@ -219,6 +219,12 @@ func runRun(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if cb, ok := b.(*gpuruntime.CUDABackend); ok {
+		// (Before the tracing reruns close it.)
+		if n := cb.JITNote(); n != "" {
+			res.Notes = append(res.Notes, n)
+		}
+	}
 
 	if len(res.Races) > 0 && !req.unchecked {
 		if !c.Bool("explain") {

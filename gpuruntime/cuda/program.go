@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 	"unsafe"
 )
 
@@ -79,6 +80,7 @@ type Program struct {
 	regsPerBlock int
 	smCount      int
 	prebuilt     bool // the home module came from SASS, not the JIT
+	jits         []JIT
 
 	// alts are other images of the same kernels (other builds of the
 	// source), by name, that launches run from while useAlt names one:
@@ -171,9 +173,11 @@ func LoadProgramSASS(d *Driver, dev Device, image, sass []byte, maxRegisters int
 		if maxRegisters > 0 {
 			opts = &JITOptions{MaxRegisters: maxRegisters &^ 7}
 		}
+		start := time.Now()
 		if mod, _, err = d.ModuleLoadDataEx(image, opts); err != nil {
 			return nil, err
 		}
+		p.jits = append(p.jits, JIT{Limit: maxRegisters &^ 7, Took: time.Since(start)})
 	}
 	p.home = newVariant(maxRegisters&^7, mod)
 	for _, v := range ptxVariables(image) {
@@ -190,6 +194,34 @@ func newVariant(limit int, mod Module) *variant {
 // Prebuilt reports whether the home module was loaded from SASS rather
 // than compiled from PTX.
 func (p *Program) Prebuilt() bool { return p.prebuilt }
+
+// JIT is one compile of a program's PTX by the driver: what a run pays
+// where no SASS was loaded (seconds to tens of seconds for an instrumented
+// module), said to the user so that a slow first run has its reason.
+type JIT struct {
+	Alternate string // "" for the program's own image, else the alternate's key
+	Limit     int    // the register limit it was compiled with (0: none)
+	Took      time.Duration
+}
+
+// JITs lists the driver's compiles of the program's PTX so far, its own
+// (home module, then variants for other register limits), then each
+// alternate's in key order.
+func (p *Program) JITs() []JIT {
+	out := append([]JIT(nil), p.jits...)
+	keys := make([]string, 0, len(p.alts))
+	for k := range p.alts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, j := range p.alts[k].JITs() {
+			j.Alternate = k
+			out = append(out, j)
+		}
+	}
+	return out
+}
 
 // HomeLimit is the home module's register limit (0: none).
 func (p *Program) HomeLimit() int { return p.home.limit }
@@ -301,10 +333,12 @@ func (p *Program) variant(limit int) (*variant, error) {
 	if v, ok := p.limited[limit]; ok {
 		return v, nil
 	}
+	start := time.Now()
 	mod, _, err := p.d.ModuleLoadDataEx(p.image, &JITOptions{MaxRegisters: limit})
 	if err != nil {
 		return nil, err
 	}
+	p.jits = append(p.jits, JIT{Limit: limit, Took: time.Since(start)})
 	v := newVariant(limit, mod)
 	p.limited[limit] = v
 	return v, nil

@@ -407,6 +407,9 @@ func TestProgramSASS(t *testing.T) {
 	if !p.Prebuilt() {
 		t.Error("a cubin the driver loads: Prebuilt() = false")
 	}
+	if j := p.JITs(); len(j) != 0 {
+		t.Errorf("a cubin the driver loads: JITs() = %v, want none", j)
+	}
 	if v := p.Variables(); !slices.Contains(v, "counter") {
 		t.Errorf("variables of a program from SASS = %v: they come from the PTX and must include counter", v)
 	}
@@ -425,5 +428,17 @@ func TestProgramSASS(t *testing.T) {
 	}
 	if limit, err := q.RegisterLimit("heavy", 256); err != nil || limit != 96 || q.HomeLimit() != 96 {
 		t.Errorf("RegisterLimit(heavy, 256) = %d, %v, HomeLimit() = %d: want the home module JIT-compiled at 96 (100 rounded down)", limit, err, q.HomeLimit())
+	}
+	// The driver's compiles are listed, the program's own first, then
+	// each alternate's under its key: a run says what its JIT cost.
+	if err := q.LoadAlternateSASS(dev, "one-pass", []byte(programPTX), nil, 64); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.LoadAlternateSASS(dev, "block", []byte(programPTX), []byte("a cubin"), 64); err != nil {
+		t.Fatal(err)
+	}
+	j := q.JITs()
+	if len(j) != 2 || j[0].Alternate != "" || j[0].Limit != 96 || j[1].Alternate != "one-pass" || j[1].Limit != 64 {
+		t.Errorf("JITs() = %+v: want the home module at 96, then one-pass's at 64 (block's came from its cubin)", j)
 	}
 }
