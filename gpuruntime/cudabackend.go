@@ -2,6 +2,7 @@ package gpuruntime
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -38,7 +39,10 @@ type CUDABackend struct {
 	// modules names the PTX files loaded: "" the home module, else the
 	// kind of an alternate (LoadModule).
 	modules map[string]string
-	allocs  map[DevPtr]int64
+	// progress, when not nil, hears of each module the driver is about
+	// to compile (a wait of seconds to a minute at a run's start).
+	progress io.Writer
+	allocs   map[DevPtr]int64
 	// textures are the texture objects made for arguments, destroyed at
 	// Close (before their memory, which is in allocs).
 	textures []cuda.TexObject
@@ -53,15 +57,22 @@ func OpenCUDA(ptxPath string, symbols map[string]string) (*CUDABackend, error) {
 // OpenCUDALimited is OpenCUDA with the module's kernels compiled with at
 // most maxRegisters registers per thread (0: the compiler's choice).
 func OpenCUDALimited(ptxPath string, symbols map[string]string, maxRegisters int) (*CUDABackend, error) {
+	return OpenCUDAProgress(ptxPath, symbols, maxRegisters, nil)
+}
+
+// OpenCUDAProgress is OpenCUDALimited that says on progress (nil:
+// nowhere) which modules, then and in LoadModule, the driver compiles
+// from PTX because the build has no SASS for them.
+func OpenCUDAProgress(ptxPath string, symbols map[string]string, maxRegisters int, progress io.Writer) (*CUDABackend, error) {
 	runtime.LockOSThread()
-	b, err := openCUDA(ptxPath, symbols, maxRegisters)
+	b, err := openCUDA(ptxPath, symbols, maxRegisters, progress)
 	if err != nil {
 		runtime.UnlockOSThread()
 	}
 	return b, err
 }
 
-func openCUDA(ptxPath string, symbols map[string]string, maxRegisters int) (*CUDABackend, error) {
+func openCUDA(ptxPath string, symbols map[string]string, maxRegisters int, progress io.Writer) (*CUDABackend, error) {
 	d, err := cuda.Load("")
 	if err != nil {
 		return nil, err
@@ -96,7 +107,7 @@ func openCUDA(ptxPath string, symbols map[string]string, maxRegisters int) (*CUD
 		return nil, err
 	}
 	name, _ := d.DeviceGetName(dev)
-	b := &CUDABackend{d: d, dev: dev, ctx: ctx, symbols: symbols, Device: name, allocs: map[DevPtr]int64{}}
+	b := &CUDABackend{d: d, dev: dev, ctx: ctx, symbols: symbols, Device: name, allocs: map[DevPtr]int64{}, progress: progress}
 	major, err1 := d.DeviceGetAttribute(cuda.AttrComputeCapabilityMajor, dev)
 	minor, err2 := d.DeviceGetAttribute(cuda.AttrComputeCapabilityMinor, dev)
 	if err1 == nil && err2 == nil {
@@ -110,7 +121,9 @@ func openCUDA(ptxPath string, symbols map[string]string, maxRegisters int) (*CUD
 	if err != nil {
 		return nil, err
 	}
-	prog, err := cuda.LoadProgramSASS(d, dev, image, b.readSASS(ptxPath, maxRegisters), maxRegisters)
+	sass := b.readSASS(ptxPath, maxRegisters)
+	b.sayJIT(ptxPath, sass, maxRegisters)
+	prog, err := cuda.LoadProgramSASS(d, dev, image, sass, maxRegisters)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", ptxPath, err)
 	}
@@ -225,16 +238,38 @@ func (b *CUDABackend) LoadModule(kind, ptxPath string) error {
 	// layout table never changes. The tested module has neither, and
 	// the runtime writes where its tests record a failure.
 	if kind == TestedModule {
-		err = b.prog.LoadAlternateSASS(b.dev, kind, image, b.readSASS(ptxPath, 0), 0, "ldc_native_failed")
+		sass := b.readSASS(ptxPath, 0)
+		b.sayJIT(ptxPath, sass, 0)
+		err = b.prog.LoadAlternateSASS(b.dev, kind, image, sass, 0, "ldc_native_failed")
 	} else {
 		limit := b.prog.HomeLimit()
-		err = b.prog.LoadAlternateSASS(b.dev, kind, image, b.readSASS(ptxPath, limit), limit, "ldc_g", "ldc_ctx_layout")
+		sass := b.readSASS(ptxPath, limit)
+		b.sayJIT(ptxPath, sass, limit)
+		err = b.prog.LoadAlternateSASS(b.dev, kind, image, sass, limit, "ldc_g", "ldc_ctx_layout")
 	}
 	if err != nil {
 		return fmt.Errorf("load %s: %w", ptxPath, err)
 	}
 	b.modules[kind] = filepath.Base(ptxPath)
 	return nil
+}
+
+// sayJIT tells progress, before the wait, that the driver is about to
+// compile ptxPath (no SASS for it): a person at a terminal otherwise sees
+// nothing for up to a minute.
+func (b *CUDABackend) sayJIT(ptxPath string, sass []byte, regs int) {
+	if b.progress == nil || sass != nil {
+		return
+	}
+	gpu := "the GPU"
+	if b.arch != "" {
+		gpu = b.arch
+	}
+	at := "uncapped"
+	if regs > 0 {
+		at = fmt.Sprintf("at %d registers", regs&^7)
+	}
+	fmt.Fprintf(b.progress, "compiling %s for %s %s (the build has no SASS for that; seconds to a minute, less from the driver's cache)\n", filepath.Base(ptxPath), gpu, at)
 }
 
 // JITNote says, when the driver compiled PTX for this run for a second

@@ -240,3 +240,53 @@ func launchRecord(t *testing.T, b *CUDABackend) []byte {
 	}
 	return raw
 }
+
+// TestCUDAProgressSaysJIT: over the fake driver, a module with no cubin is
+// announced before the driver compiles it (at the cap it is compiled
+// with), one with a cubin for the GPU and cap is not, and without a
+// progress writer nothing is said.
+func TestCUDAProgressSaysJIT(t *testing.T) {
+	fakeDriver(t)
+	dir := t.TempDir()
+	ptx, blk := filepath.Join(dir, "k.ptx"), filepath.Join(dir, "k.blk.ptx")
+	for _, f := range []string{ptx, blk} {
+		if err := os.WriteFile(f, []byte("// fake PTX\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var said bytes.Buffer
+	b, err := OpenCUDAProgress(ptx, nil, 100, &said)
+	if err != nil {
+		t.Fatalf("OpenCUDAProgress over the fake driver: %v", err)
+	}
+	defer b.Close()
+	if b.arch == "" {
+		t.Skip("the fake driver gives no compute capability")
+	}
+	want := "compiling k.ptx for " + b.arch + " at 96 registers"
+	if !strings.Contains(said.String(), want) {
+		t.Errorf("said %q, want %q", said.String(), want)
+	}
+	// Level 1's module with its cubin for this GPU and the home cap.
+	if err := os.WriteFile(SASSPath(blk, b.arch, 96), []byte("a cubin"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	said.Reset()
+	if err := b.LoadModule(BlockModule, blk); err != nil {
+		t.Fatal(err)
+	}
+	if said.Len() != 0 {
+		t.Errorf("a module with its cubin: said %q, want nothing", said.String())
+	}
+	if err := os.Remove(SASSPath(blk, b.arch, 96)); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.LoadModule(BlockModule, blk); err != nil {
+		t.Fatal(err)
+	}
+	if want := "compiling k.blk.ptx for " + b.arch + " at 96 registers"; !strings.Contains(said.String(), want) {
+		t.Errorf("said %q, want %q", said.String(), want)
+	}
+	b.progress = nil
+	b.sayJIT(blk, nil, 64) // (must not write anywhere)
+}

@@ -180,10 +180,12 @@ func runRun(c *cli.Context) error {
 	// native module; without one, the checked module runs it once.
 	_, req.proven = gpuruntime.Proven(l)
 	req.proven = req.proven && !req.unchecked && !req.det
-	b, bnotes, err := openBackend(req.dir, req.m, req.backend, req.moduleToLoad(c), int(req.spec.Block.Count()))
+	errw := c.App.ErrWriter
+	watched := watching(errw)
+	b, bnotes, err := openBackend(req.dir, req.m, req.backend, req.moduleToLoad(c), int(req.spec.Block.Count()), watched)
 	if err != nil && req.proven {
 		req.proven = false
-		b, bnotes, err = openBackend(req.dir, req.m, req.backend, req.moduleToLoad(c), int(req.spec.Block.Count()))
+		b, bnotes, err = openBackend(req.dir, req.m, req.backend, req.moduleToLoad(c), int(req.spec.Block.Count()), watched)
 	}
 	req.notes = append(req.notes, bnotes...)
 	if err != nil {
@@ -206,7 +208,6 @@ func runRun(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	errw := c.App.ErrWriter
 	opt.Progress = req.announce(errw, b)
 	cpub, _ := b.(*gpuruntime.CPUBackend) // it can say how far a launch got
 	if cpub != nil {
@@ -466,8 +467,17 @@ func (req *runRequest) announce(errw io.Writer, b gpuruntime.Backend) io.Writer 
 	for _, n := range req.notes {
 		fmt.Fprintf(errw, "ldcheck: %s\n", n)
 	}
+	if w := watching(errw); w != nil {
+		fmt.Fprintf(w, "checking kernel %s on %s, grid %s, block %s\n", req.k.Name, b.Name(), launch.Dim3(req.spec.Grid), launch.Dim3(req.spec.Block))
+		return w
+	}
+	return nil
+}
+
+// watching is errw when a person watches it (a terminal, or the isolated
+// parent's), where progress goes; nil otherwise.
+func watching(errw io.Writer) io.Writer {
 	if isTerminal(errw) || os.Getenv(progressEnv) != "" {
-		fmt.Fprintf(errw, "checking kernel %s on %s, grid %s, block %s\n", req.k.Name, b.Name(), launch.Dim3(req.spec.Grid), launch.Dim3(req.spec.Block))
 		return errw
 	}
 	return nil
@@ -528,7 +538,7 @@ func runChecked(b gpuruntime.Backend, l gpuruntime.Launch, opt gpuruntime.Option
 // plainOutputs runs the launch as written, from the native module, and
 // puts its outputs in res.
 func (req *runRequest) plainOutputs(l gpuruntime.Launch, opt gpuruntime.Options, res *gpuruntime.Result) error {
-	nb, _, err := openBackend(req.dir, req.m, req.backend, nativeModule, int(req.spec.Block.Count()))
+	nb, _, err := openBackend(req.dir, req.m, req.backend, nativeModule, int(req.spec.Block.Count()), nil)
 	if err != nil {
 		return err
 	}
@@ -666,8 +676,9 @@ const (
 )
 
 // openBackend picks the backend; auto prefers a usable GPU and says why
-// it falls back to the CPU. mod says which of the build's modules to load.
-func openBackend(dir string, m *manifest.Manifest, name string, mod module, threads int) (gpuruntime.Backend, []string, error) {
+// it falls back to the CPU. mod says which of the build's modules to load;
+// progress (nil: nowhere) hears of the modules the driver must compile.
+func openBackend(dir string, m *manifest.Manifest, name string, mod module, threads int, progress io.Writer) (gpuruntime.Backend, []string, error) {
 	native := mod == nativeModule
 	var notes []string
 	symbols := map[string]string{}
@@ -707,7 +718,7 @@ func openBackend(dir string, m *manifest.Manifest, name string, mod module, thre
 				notes = append(notes, fmt.Sprintf("%s=%d: instrumented kernels compiled with at most %d registers", registerCapEnv, cap, cap&^7))
 			}
 			var b *gpuruntime.CUDABackend
-			b, err = gpuruntime.OpenCUDALimited(filepath.Join(dir, ptx), symbols, cap)
+			b, err = gpuruntime.OpenCUDAProgress(filepath.Join(dir, ptx), symbols, cap, progress)
 			if err == nil {
 				if (mod == checkedModule || mod == intraWarpModule) && m.BlockPTX != "" {
 					// Level 1 runs from its own module; without it, from
