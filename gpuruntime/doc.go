@@ -16,9 +16,11 @@
 // copies of global pages (a segment per block) live in the block's shared
 // memory when they fit (level2.go), else in device memory (pages.go).
 // Instrumented modules run with a register cap chosen by block size
-// (registers.go); the build compiles the modules a run loads first to
-// SASS with ptxas, and a run loads that instead of the driver's JIT when
-// its GPU and cap match (sass.go, CUDABackend.readSASS).
+// (registers.go: 128, or 64 for blocks of 288 to 512 threads); the build
+// compiles the modules a run loads first to SASS with ptxas at both caps,
+// and a run loads that instead of the driver's JIT when its GPU and cap
+// match (sass.go, CUDABackend.readSASS). Where it cannot, the run says so
+// before the wait (OpenCUDAProgress) and after it (CUDABackend.JITNote).
 //
 // It reads only the manifest and the compiled module of a build directory;
 // it must not import passes or privatize.
