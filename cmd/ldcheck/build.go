@@ -310,7 +310,8 @@ func compileCommand() *cli.Command {
 device module (nvcc when on PATH or --nvcc, else clang-15) and the CPU library,
 and the same for the native source (the kernels as written, for --unchecked).
 With nvcc, ptxas also compiles the modules a run loads first for the GPU
-(--arch, else the GPU present), so that runs skip the driver's JIT.
+(--arch, else the GPU present), at both register caps runs pick (128, and
+64 for blocks of 288 to 512 threads), so that runs skip the driver's JIT.
 Use it to build on a machine with libclang and finish on a GPU machine that has
 nvcc but no libclang.`,
 		Flags: []cli.Flag{
