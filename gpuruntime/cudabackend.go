@@ -121,9 +121,7 @@ func openCUDA(ptxPath string, symbols map[string]string, maxRegisters int, progr
 	if err != nil {
 		return nil, err
 	}
-	sass := b.readSASS(ptxPath, maxRegisters)
-	b.sayJIT(ptxPath, sass, maxRegisters)
-	prog, err := cuda.LoadProgramSASS(d, dev, image, sass, maxRegisters)
+	prog, err := cuda.LoadProgramSASS(d, dev, image, b.sassFor(ptxPath, maxRegisters), maxRegisters)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", ptxPath, err)
 	}
@@ -238,14 +236,10 @@ func (b *CUDABackend) LoadModule(kind, ptxPath string) error {
 	// layout table never changes. The tested module has neither, and
 	// the runtime writes where its tests record a failure.
 	if kind == TestedModule {
-		sass := b.readSASS(ptxPath, 0)
-		b.sayJIT(ptxPath, sass, 0)
-		err = b.prog.LoadAlternateSASS(b.dev, kind, image, sass, 0, "ldc_native_failed")
+		err = b.prog.LoadAlternateSASS(b.dev, kind, image, b.sassFor(ptxPath, 0), 0, "ldc_native_failed")
 	} else {
 		limit := b.prog.HomeLimit()
-		sass := b.readSASS(ptxPath, limit)
-		b.sayJIT(ptxPath, sass, limit)
-		err = b.prog.LoadAlternateSASS(b.dev, kind, image, sass, limit, "ldc_g", "ldc_ctx_layout")
+		err = b.prog.LoadAlternateSASS(b.dev, kind, image, b.sassFor(ptxPath, limit), limit, "ldc_g", "ldc_ctx_layout")
 	}
 	if err != nil {
 		return fmt.Errorf("load %s: %w", ptxPath, err)
@@ -254,11 +248,19 @@ func (b *CUDABackend) LoadModule(kind, ptxPath string) error {
 	return nil
 }
 
-// sayJIT tells progress, before the wait, that the driver is about to
-// compile ptxPath (no SASS for it): a person at a terminal otherwise sees
-// nothing for up to a minute.
-func (b *CUDABackend) sayJIT(ptxPath string, sass []byte, regs int) {
-	if b.progress == nil || sass != nil {
+// sassFor is readSASS, and where there is no cubin it tells progress,
+// before the wait, that the driver is about to compile ptxPath: a person
+// at a terminal otherwise sees nothing for up to a minute.
+func (b *CUDABackend) sassFor(ptxPath string, regs int) []byte {
+	sass := b.readSASS(ptxPath, regs)
+	if sass == nil {
+		b.sayJIT(ptxPath, regs)
+	}
+	return sass
+}
+
+func (b *CUDABackend) sayJIT(ptxPath string, regs int) {
+	if b.progress == nil {
 		return
 	}
 	gpu := "the GPU"

@@ -288,5 +288,5 @@ func TestCUDAProgressSaysJIT(t *testing.T) {
 		t.Errorf("said %q, want %q", said.String(), want)
 	}
 	b.progress = nil
-	b.sayJIT(blk, nil, 64) // (must not write anywhere)
+	b.sayJIT(blk, 64) // (must not write anywhere)
 }
