@@ -699,3 +699,37 @@ func checkTargets(t *testing.T, a *passes.Analysis, tests []struct{ kernel, targ
 		})
 	}
 }
+
+// TestConstArguments: an array passed to a device function as a pointer
+// to const is read by the call, not written: regions that only read it
+// that way run one pass, and an index proof of its stores still holds.
+// A callee that casts the const away, or a pointer to non-const, may
+// write it: every region with the call keeps both passes.
+func TestConstArguments(t *testing.T) {
+	a := analyze(t, loadClang(t), "../testdata/kernels/const_args.cu")
+	tests := []struct {
+		kernel   string
+		onePass  []bool // by region, in k.Regions' order
+		raceFree string // tile's BlockRaceFreeIf
+	}{
+		{"readonly_tile", []bool{true, true}, passes.LineBlock},
+		{"cast_away", []bool{false, false}, ""},
+		{"non_const", []bool{false, false}, ""},
+		{"read_and_write", []bool{true, false, true}, ""},
+	}
+	for _, tc := range tests {
+		k := kernelNamed(t, a, tc.kernel)
+		var got []bool
+		for _, r := range k.Regions {
+			got = append(got, r.OnePass)
+		}
+		if !slices.Equal(got, tc.onePass) {
+			t.Errorf("%s: one pass by region %v, want %v", tc.kernel, got, tc.onePass)
+		}
+		for _, tg := range k.Targets {
+			if tg.Name == "tile" && tg.BlockRaceFreeIf != tc.raceFree {
+				t.Errorf("%s: tile race-free if %q, want %q", tc.kernel, tg.BlockRaceFreeIf, tc.raceFree)
+			}
+		}
+	}
+}

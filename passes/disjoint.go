@@ -884,6 +884,75 @@ func apart(x, y shape, d int) ([]*Node, bool) {
 	return nil, false
 }
 
+// parityApart reports whether subscripts x and y (of two threads, in one
+// dimension) can never be equal because their difference is not divisible
+// by the power of two that divides every variable term: nxt = 1 - cur
+// against cur differs by 1 - 2*cur, odd for every cur (a double buffer's
+// two halves). Monomials with a thread atom stand for a different thread
+// in x and in y, so they do not cancel; uniform ones do. The argument
+// holds modulo 2^64 too, so wrapping arithmetic does not break it. Every
+// variable read must be an integer (a float cast to an index is not).
+func parityApart(x, y term) ([]*Node, bool) {
+	if x.p == nil || y.p == nil {
+		return nil, false
+	}
+	uses := append(append([]*Node{}, x.uses...), y.uses...)
+	for _, u := range uses {
+		if !integerType(u.Type) {
+			return nil, false
+		}
+	}
+	hasThread := func(m string) bool {
+		for _, a := range strings.Split(m, "*") {
+			if isThreadAtom(a) {
+				return true
+			}
+		}
+		return false
+	}
+	twos := func(c int64) int { // the 2-adic valuation of c != 0
+		n := 0
+		for c%2 == 0 {
+			c /= 2
+			n++
+		}
+		return n
+	}
+	var coeffs []int64
+	uni := poly{}
+	for _, side := range []struct {
+		p    poly
+		sign int64
+	}{{x.p, 1}, {y.p, -1}} {
+		for m, c := range side.p {
+			if m != "" && hasThread(m) {
+				coeffs = append(coeffs, c)
+			} else {
+				uni[m] += side.sign * c
+			}
+		}
+	}
+	c0 := uni[""]
+	for m, c := range uni {
+		if m != "" && c != 0 {
+			coeffs = append(coeffs, c)
+		}
+	}
+	if c0 == 0 {
+		return nil, false
+	}
+	v := 63
+	for _, c := range coeffs {
+		if c != 0 {
+			v = min(v, twos(c))
+		}
+	}
+	if twos(c0) >= v {
+		return nil, false
+	}
+	return uses, true
+}
+
 // same reports whether x and y have, in the dimensions that name thread
 // atoms alone, the same subscripts, and which atoms those dimensions
 // cover: distinct threads that differ in a covered atom touch different
@@ -1020,6 +1089,9 @@ func pairProof(w, r shape) (need string, uses []*Node, conds []poly, ok bool) {
 	}
 	for d := range w.dims {
 		if u, ok := apart(w, r, d); ok {
+			return AnyBlock, u, nil, true
+		}
+		if u, ok := parityApart(w.dims[d], r.dims[d]); ok {
 			return AnyBlock, u, nil, true
 		}
 	}

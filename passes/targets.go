@@ -15,6 +15,10 @@ type access struct {
 	write  bool
 	escape bool   // a pointer to it flows somewhere we do not follow
 	atomic string // the atomic call it is an argument of
+	// constCall is the call the variable is passed to as a pointer to
+	// const: read there, not written (targetsPass checks that the callee
+	// does not cast the const away, else the access escapes).
+	constCall, constArg *Node
 	// index is the subscript when the use is exactly v[index] (one
 	// subscript, nothing else); nil otherwise.
 	index *Node
@@ -23,6 +27,53 @@ type access struct {
 func isPointerOrArray(t string) bool {
 	t = strings.TrimSpace(t)
 	return strings.HasSuffix(t, "*") || strings.HasSuffix(t, "]") || strings.Contains(t, "*__restrict") || strings.Contains(t, "* __restrict") || strings.Contains(t, "*const")
+}
+
+// constPointee reports whether t, a pointer type, points at const
+// elements that hold no pointers (const float *, const int *__restrict):
+// nothing reached through it can be written without a cast.
+func constPointee(t string) bool {
+	elem, ok := pointee(t)
+	return ok && !strings.Contains(elem, "*") && (strings.HasPrefix(elem, "const ") || strings.HasSuffix(elem, " const"))
+}
+
+// ConstArgument reports whether call passes its argument arg (an array
+// or pointer expression) as a pointer to const elements (constPointee)
+// to a callee that cannot write through it: a function of funcs (the
+// user's, by key) with no cast that could take the const away, in it or
+// in what it calls, or a function declared elsewhere (the toolkit's:
+// their const is kept).
+func ConstArgument(call, arg *Node, funcs map[string]*Func) bool {
+	if call == nil || call.Kind != "CallExpr" || len(call.Children) == 0 || arg == call.Children[0] || !constPointee(arg.Type) {
+		return false
+	}
+	f := funcs[call.Ref]
+	return f == nil || !castsAwayConst(f, funcs)
+}
+
+// castsAwayConst reports whether f, or a function it calls, has a cast
+// that could turn a pointer to const into one it writes through
+// (const_cast, or a C-style or reinterpret cast to a pointer whose
+// elements are not const).
+func castsAwayConst(f *Func, funcs map[string]*Func) bool {
+	for _, g := range append([]*Func{f}, reachableFuncs(f, funcs)...) {
+		found := false
+		g.Body.Walk(func(n *Node) bool {
+			switch n.Kind {
+			case "CXXConstCastExpr":
+				found = true
+			case "CStyleCastExpr", "CXXReinterpretCastExpr", "CXXFunctionalCastExpr":
+				if isPointerOrArray(n.Type) && !constPointee(n.Type) {
+					found = true
+				}
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }
 
 // libraryElementFuncs are library functions (declared by ldcheck's prelude,
@@ -142,6 +193,10 @@ func classify(ref *Node) access {
 				a.read = assigningOperator(p.Name) != "="
 			case isPointerOrArray(cur.Type) && cur != p.Children[0] && LibraryElementCall(p):
 				a.read, a.write = true, true // curand(states + i): that one state
+			case isPointerOrArray(cur.Type) && cur != p.Children[0] && constPointee(cur.Type):
+				// sturm(d, e2, n, x) with const float *d: the callee
+				// reads the array, at indexes we do not follow.
+				a.read, a.constCall, a.constArg = true, p, cur
 			case isPointerOrArray(cur.Type) && cur != p.Children[0]:
 				a.escape = true
 			case cur != p.Children[0] && !converted && !strings.HasPrefix(cur.Type, "const ") && isLvalue(cur):
@@ -326,6 +381,9 @@ func (ka *kernelAnalysis) targetsPass(k *Kernel) ([]Target, []Unchecked) {
 			if n.Kind == "DeclRefExpr" {
 				if c := byKey[n.Ref]; c != nil {
 					a := classify(n)
+					if a.constCall != nil && !ConstArgument(a.constCall, a.constArg, ka.funcs) {
+						a.read, a.escape = false, true
+					}
 					if a.escape && a.atomic == "" {
 						// Passed to a function that updates it atomically.
 						if call := atomicCallOf(n, ka.atomicParams); call != "" {

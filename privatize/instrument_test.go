@@ -172,6 +172,20 @@ func TestSharedStoresTracked(t *testing.T) {
 			t.Errorf("instrumented source lacks %q", s)
 		}
 	}
+	// A tile passed to a device function as a pointer to const: no store
+	// through it to miss, unless the callee casts the const away.
+	res = instrument(t, lib, "../testdata/kernels/const_args.cu")
+	want = map[string]string{
+		"readonly_tile":  "",
+		"read_and_write": "",
+		"cast_away":      "line 41: tile is used as a pointer",
+		"non_const":      "line 50: tile is used as a pointer",
+	}
+	for _, k := range res.Manifest.Kernels {
+		if w := want[k.Name]; k.SharedTracked != (w == "") || k.SharedUntracked != w {
+			t.Errorf("%s: tracked %v (%q), want tracked %v (%q)", k.Name, k.SharedTracked, k.SharedUntracked, w == "", w)
+		}
+	}
 }
 
 // untraced removes the trace wrappers (*LDC_TR(&(E), SITE, W)) and

@@ -399,7 +399,11 @@ func (kr *kernelRewrite) sharedStoreEdits(sharedOrder []*passes.Node) edits {
 		targets[n.Key] = sharedTarget{name: n.Name, bytes: bytes}
 	}
 	var sw edits
-	sw, kr.sharedTracked, kr.sharedUntracked = sharedWriteEdits(kr.fn.Body, targets, kr.src)
+	var funcs map[string]*passes.Func
+	if kr.once != nil {
+		funcs = kr.once.userFuncs
+	}
+	sw, kr.sharedTracked, kr.sharedUntracked = sharedWriteEdits(kr.fn.Body, targets, kr.src, funcs)
 	return sw
 }
 

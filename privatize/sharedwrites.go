@@ -38,7 +38,7 @@ func (t sharedTarget) hook(macro string) string {
 // sharedWriteEdits returns the edits that flag the stores to the shared
 // targets (by declaration key), and whether every store is flagged. When
 // it is not, the edits are nil and the string says why.
-func sharedWriteEdits(body *passes.Node, targets map[string]sharedTarget, src []byte) (edits, bool, string) {
+func sharedWriteEdits(body *passes.Node, targets map[string]sharedTarget, src []byte, funcs map[string]*passes.Func) (edits, bool, string) {
 	var es edits
 	why := ""
 	body.Walk(func(n *passes.Node) bool {
@@ -70,6 +70,11 @@ func sharedWriteEdits(body *passes.Node, targets map[string]sharedTarget, src []
 			// The array decays to a pointer: fine only as memcpy's and
 			// friends' argument (the runtime's versions flag the stores).
 			if c := callTaking(e); c != nil && memoryCall(c, src) {
+				return true
+			}
+			// Passed as a pointer to const (a device function that
+			// reads the tile): no store through it to flag.
+			if c, arg := callArgument(e); c != nil && passes.ConstArgument(c, arg, funcs) {
 				return true
 			}
 			why = fmt.Sprintf("line %d: %s is used as a pointer", e.Pos.Line, n.Name)
@@ -115,14 +120,22 @@ func lvalueAround(n *passes.Node) *passes.Node {
 // callTaking returns the call that takes n (through casts and parentheses)
 // as one of its arguments, or nil.
 func callTaking(n *passes.Node) *passes.Node {
+	c, _ := callArgument(n)
+	return c
+}
+
+// callArgument is callTaking, with the argument as the call sees it
+// (after the conversions and casts between n and the call).
+func callArgument(n *passes.Node) (call, arg *passes.Node) {
+	arg = n
 	p := n.Parent
 	for p != nil && (p.Kind == "ParenExpr" || p.Kind == "UnexposedExpr" || p.Kind == "CStyleCastExpr" || p.Kind == "CXXStaticCastExpr" || p.Kind == "CXXReinterpretCastExpr") {
-		p = p.Parent
+		arg, p = p, p.Parent
 	}
 	if p == nil || p.Kind != "CallExpr" {
-		return nil
+		return nil, nil
 	}
-	return p
+	return p, arg
 }
 
 // memoryCall says whether c is a memcpy/memset/memmove call that
