@@ -33,6 +33,11 @@ type accessScope struct {
 	// deviceTargets are module-scope targets by declaration key: naming
 	// one is an access to a privatized allocation.
 	deviceTargets map[string]string
+	// traced holds the pointer parameters of notGlobal that may point
+	// into shared memory (notGlobalParams): their accesses need no hook
+	// but keep their trace wrapper, which names the statement of a race
+	// and notes the access for the intra-warp check.
+	traced map[string]bool
 }
 
 // accessEdits wraps the global loads and stores of body. depth orders the
@@ -57,7 +62,11 @@ func accessEdits(body *passes.Node, sc *accessScope, st *siteTable) (edits, []st
 		if passes.LibraryElementCall(n) {
 			es = append(es, libraryCallEdits(n, sc)...)
 		}
-		if !isLvalueKind(n.Kind) || extendsParent(n) || !sc.mayBeGlobal(n) {
+		if !isLvalueKind(n.Kind) || extendsParent(n) {
+			return true
+		}
+		global := sc.mayBeGlobal(n)
+		if !global && !sc.throughTraced(n) {
 			return true
 		}
 		if isArrayType(n.Type) || strings.Contains(n.Type, "(") || strings.HasPrefix(n.Type, "<") {
@@ -82,13 +91,15 @@ func accessEdits(body *passes.Node, sc *accessScope, st *siteTable) (edits, []st
 			return false
 		}
 		wrapped[[2]int{n.Pos.Offset, n.Pos.End}] = true
-		hook := "LDC_R"
-		if isWrite(n, p) {
-			hook = "LDC_W"
+		if global {
+			hook := "LDC_R"
+			if isWrite(n, p) {
+				hook = "LDC_W"
+			}
+			d := depth(n)
+			es.insert(n.Pos.Offset, "(*"+hook+"(&(", -1000+2*d)
+			es.insert(n.Pos.End, ")))", 1000-2*d)
 		}
-		d := depth(n)
-		es.insert(n.Pos.Offset, "(*"+hook+"(&(", -1000+2*d)
-		es.insert(n.Pos.End, ")))", 1000-2*d)
 		es = append(es, st.wrap(n, p)...)
 		return true
 	})
@@ -279,6 +290,32 @@ func (sc *accessScope) mayBeGlobal(n *passes.Node) bool {
 	return false
 }
 
+// throughTraced reports whether lvalue n is reached through one of
+// sc.traced (p[i], *p, p->f).
+func (sc *accessScope) throughTraced(n *passes.Node) bool {
+	if len(sc.traced) == 0 {
+		return false
+	}
+	var b *passes.Node
+	switch n.Kind {
+	case "ArraySubscriptExpr":
+		b = subscriptBase(n)
+	case "MemberRefExpr":
+		if len(n.Children) > 0 && isPointerType(n.Children[0].Type) {
+			b = n.Children[0]
+		}
+	case "UnaryOperator":
+		if n.Op == "*" && len(n.Children) == 1 {
+			b = n.Children[0]
+		}
+	}
+	if b == nil || !isPointerType(strip(b).Type) {
+		return false
+	}
+	v := passes.BaseVariable(b)
+	return v != nil && sc.traced[v.Ref]
+}
+
 // pointerMayBeGlobal reports whether pointer expression p may point into a
 // privatized allocation: unless it is computed from a variable known not
 // to, it may (the runtime checks the address).
@@ -419,6 +456,167 @@ func macroEdits(u *passes.Unit, macro string, call *passes.Node, st *siteTable, 
 		}
 	}
 	return es
+}
+
+// notGlobalParams finds the pointer parameters of device functions that
+// can only point outside the privatized allocations: at every call, in
+// every kernel and device function of the file, the argument is an array
+// (or a part of one, or such a parameter) that is not a target (a shared
+// array, whose warps' copies are not in the allocation table either, or a
+// kernel parameter left unprivatized). Accesses through them need no
+// hook: sturm(d, e2, n, x) reading a shared matrix in a loop paid a
+// lookup of the allocation table for every element. Iterated to a fixed
+// point, so parameters handed on from one device function to another
+// keep the property; a function whose name is used other than in a call
+// (a pointer to it) keeps every parameter hooked. Keyed by the function's
+// key, then the parameter's.
+func notGlobalParams(u *passes.Unit, a *passes.Analysis, deviceTargets map[string]string) map[string]map[string]bool {
+	byKey := map[string]*passes.Func{}
+	kernelScope := map[string]map[string]bool{} // kernel key -> its unprivatized params
+	for _, f := range u.Funcs {
+		byKey[f.Key] = f
+	}
+	for _, k := range a.Kernels {
+		for _, f := range u.Funcs {
+			if f.Kernel && f.Name == k.Name && f.Body != nil {
+				kernelScope[f.Key] = unprivatizedParams(k, f)
+			}
+		}
+	}
+	out := map[string]map[string]bool{}
+	for _, f := range u.Funcs {
+		if f.Kernel || !f.Device || f.Body == nil {
+			continue
+		}
+		for _, p := range f.Params {
+			if isPointerType(p.Type) {
+				if out[f.Key] == nil {
+					out[f.Key] = map[string]bool{}
+				}
+				out[f.Key][p.Key] = true
+			}
+		}
+	}
+	// A parameter the function assigns (p = out; p++) or takes the
+	// address of may come to point anywhere.
+	for _, f := range u.Funcs {
+		params := out[f.Key]
+		if params == nil {
+			continue
+		}
+		f.Body.Walk(func(n *passes.Node) bool {
+			if n.Kind == "DeclRefExpr" && params[n.Ref] {
+				e := n
+				for e.Parent != nil && (e.Parent.Kind == "ParenExpr" || e.Parent.Kind == "UnexposedExpr" && e.Parent.Type == n.Type) {
+					e = e.Parent
+				}
+				q := e.Parent
+				switch {
+				case q == nil:
+				case (q.Kind == "BinaryOperator" || q.Kind == "CompoundAssignOperator") && len(q.Children) > 0 && q.Children[0] == e && (q.Op == "=" || q.Kind == "CompoundAssignOperator"):
+					delete(params, n.Ref)
+				case q.Kind == "UnaryOperator" && (q.Op == "&" || q.Op == "++" || q.Op == "--"):
+					delete(params, n.Ref)
+				}
+			}
+			return true
+		})
+	}
+	// A function named other than as a callee may be called from
+	// anywhere.
+	for _, f := range u.Funcs {
+		if f.Body == nil {
+			continue
+		}
+		f.Body.Walk(func(n *passes.Node) bool {
+			if n.Kind == "DeclRefExpr" && out[n.Ref] != nil {
+				if p := parentSkippingParens(n); p == nil || !isCallee(n) {
+					delete(out, n.Ref)
+				}
+			}
+			return true
+		})
+	}
+	scopes := map[string]*accessScope{}
+	for changed := true; changed; {
+		changed = false
+		for _, f := range u.Funcs {
+			if f.Body == nil || (!f.Kernel && !f.Device) {
+				continue
+			}
+			sc := scopes[f.Key]
+			if sc == nil {
+				sc = newAccessScope(u, f, deviceTargets, kernelScope[f.Key])
+				scopes[f.Key] = sc
+			}
+			for key := range out[f.Key] {
+				sc.notGlobal[key] = true
+			}
+			if f.Kernel && kernelScope[f.Key] == nil {
+				continue // not analysed as a kernel: its calls are not checked
+			}
+			f.Body.Walk(func(n *passes.Node) bool {
+				callee := out[n.Ref]
+				if n.Kind != "CallExpr" || callee == nil || byKey[n.Ref] == nil {
+					return true
+				}
+				g := byKey[n.Ref]
+				for i, p := range g.Params {
+					if !callee[p.Key] {
+						continue
+					}
+					if i+1 >= len(n.Children) || !sc.argumentNotGlobal(n.Children[i+1]) {
+						delete(callee, p.Key)
+						changed = true
+					}
+				}
+				return true
+			})
+		}
+	}
+	return out
+}
+
+// isCallee reports whether reference n names the function a call calls.
+func isCallee(n *passes.Node) bool {
+	cur, p := n, n.Parent
+	for p != nil && (p.Kind == "ParenExpr" || p.Kind == "UnexposedExpr") {
+		cur, p = p, p.Parent
+	}
+	return p != nil && p.Kind == "CallExpr" && len(p.Children) > 0 && p.Children[0] == cur
+}
+
+// argumentNotGlobal reports whether pointer argument n points into memory
+// that is not a privatized allocation: an array of sc's notGlobal (or an
+// element's address, or an offset from it), or a parameter of it.
+func (sc *accessScope) argumentNotGlobal(n *passes.Node) bool {
+	n = strip(n)
+	if n == nil {
+		return false
+	}
+	switch n.Kind {
+	case "DeclRefExpr":
+		return sc.notGlobal[n.Ref] && (isArrayType(n.Type) || isPointerType(n.Type))
+	case "ArraySubscriptExpr":
+		// A row of a multi-dimensional array (L[nxt]), itself an array.
+		return isArrayType(n.Type) && len(n.Children) == 2 && sc.argumentNotGlobal(n.Children[0])
+	case "BinaryOperator":
+		if len(n.Children) != 2 {
+			return false
+		}
+		for _, c := range n.Children {
+			if isPointerType(c.Type) || isArrayType(c.Type) {
+				return sc.argumentNotGlobal(c)
+			}
+		}
+	case "UnaryOperator":
+		if n.Op != "&" || len(n.Children) != 1 {
+			return false
+		}
+		e := strip(n.Children[0])
+		return e != nil && e.Kind == "ArraySubscriptExpr" && len(e.Children) == 2 && isArrayType(strip(e.Children[0]).Type) && sc.argumentNotGlobal(e.Children[0])
+	}
+	return false
 }
 
 // newAccessScope collects what body's variables are: locals and shared

@@ -285,3 +285,25 @@ func TestQuietSharedAtomics(t *testing.T) {
 		}
 	}
 }
+
+// TestParamHooks: an access through a device function's pointer parameter
+// loses its global hook (keeping its trace wrapper) when every call gives
+// the parameter memory outside the privatized allocations, passed on from
+// function to function; a call that gives it a global target, or an
+// assignment to it, keeps the hook.
+func TestParamHooks(t *testing.T) {
+	lib, err := clang.Load("")
+	if err != nil {
+		t.Fatalf("needs libclang 15 (make deps): %v", err)
+	}
+	src := instrument(t, lib, "../testdata/kernels/param_hooks.cu").Source
+	for _, s := range []string{
+		"s += (*LDC_TR(&(p[i]), 0, 0));",                // sum: only ever a shared tile, through hop
+		"(*LDC_W(&((*LDC_TR(&(p[i]), 1, 1))))) = v;",    // put: out in global_too
+		"return (*LDC_R(&((*LDC_TR(&(p[0]), 2, 0)))));", // moved: p reassigned
+	} {
+		if !strings.Contains(src, s) {
+			t.Errorf("instrumented source lacks %q", s)
+		}
+	}
+}

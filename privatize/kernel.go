@@ -54,19 +54,23 @@ type kernelRewrite struct {
 // parameters that are not privatized: their memory is not in the
 // runtime's allocation table, so accesses through them need no hook.
 func (kr *kernelRewrite) unprivatizedParams() map[string]bool {
+	return unprivatizedParams(kr.k, kr.fn)
+}
+
+func unprivatizedParams(k *passes.Kernel, fn *passes.Func) map[string]bool {
 	private := map[string]bool{}
-	for _, t := range kr.k.Targets {
+	for _, t := range k.Targets {
 		if t.Kind == "param" {
 			private[t.Name] = true
 		}
 	}
-	for _, u := range kr.k.Unchecked {
-		if pi := privateParam(kr.k, u); pi >= 0 {
-			private[kr.k.Params[pi].Name] = true
+	for _, u := range k.Unchecked {
+		if pi := privateParam(k, u); pi >= 0 {
+			private[k.Params[pi].Name] = true
 		}
 	}
 	out := map[string]bool{}
-	for _, p := range kr.fn.Params {
+	for _, p := range fn.Params {
 		if !private[p.Name] {
 			out[p.Key] = true
 		}

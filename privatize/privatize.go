@@ -90,13 +90,17 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 	// A device function whose accesses cannot all be redirected leaves the
 	// kernels that call it unchecked, saying why.
 	funcProblems := map[string]string{}
+	localParams := notGlobalParams(u, a, deviceTargets)
 	for _, f := range u.Funcs {
 		if f.Kernel || !f.Device {
 			continue
 		}
-		// A device function's pointers may come from anywhere: the hooks
-		// check the address at run time.
-		ae, problems := accessEdits(f.Body, newAccessScope(u, f, deviceTargets, nil), sites)
+		// A device function's pointers may come from anywhere (the hooks
+		// check the address at run time), but for those its calls give
+		// only memory outside the allocations.
+		sc := newAccessScope(u, f, deviceTargets, localParams[f.Key])
+		sc.traced = localParams[f.Key]
+		ae, problems := accessEdits(f.Body, sc, sites)
 		if len(problems) > 0 {
 			funcProblems[f.Name] = "device function " + f.Name + ", " + problems[0]
 		}

@@ -7,7 +7,7 @@
 namespace cg = cooperative_groups;
 
 __device__ void stage(float *s) {
-  (*LDC_W(&((*LDC_TR(&(s[threadIdx.x]), 0, 1))))) *= 2.0f;
+  (*LDC_TR(&(s[threadIdx.x]), 0, 1)) *= 2.0f;
   __syncthreads();
 }
 
