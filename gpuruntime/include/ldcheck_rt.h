@@ -443,6 +443,11 @@ struct ldc_block_state {
   // results between the passes only through its own lanes' order: its
   // read-write records would name it alone (ldc_iw_lane_effect).
   unsigned iw_raced, iw_shared;
+  // Level 2, tracked shared targets: 1 once a warp has set some target's
+  // dirty word (ldc_flag), 0 again when a final first pass clears them.
+  // The quiet end of a one-pass region reads this one word instead of
+  // each target's.
+  unsigned dirty_any;
 };
 
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_block_linear() {
@@ -1151,6 +1156,9 @@ static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
     ldc_block()->pred_count = 0;
     ldc_block()->ndone = 0;
     ldc_block()->iw_raced = ldc_block()->iw_shared = 0;
+    // Before the first store to a shared target: each comes after the
+    // barriers of that target's ldc_shared_copy.
+    ldc_block()->dirty_any = 0;
   }
   t->atomic_start = 0;
   // Level 2 with global targets: the block takes a segment (a barrier, so
@@ -1284,6 +1292,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_flag(unsigned *flags, unsi
   if (!(*(volatile unsigned *)&flags[g] & bit)) {
     atomicOr(&flags[g], bit);
     flags[-1] = 1;
+    ldc_block()->dirty_any = 1;
   }
 }
 
@@ -1962,6 +1971,7 @@ template <int fin> static __device__ LDC_ENGINE __forceinline__ int ldc_check_as
     // After ldc_settle's barrier: every thread has read them.
     for (int i = 0; i < ldc_g.nshared; i++)
       if (dirty >> i & 1) ldc_flags_of(ldc_shared_copies(i), ldc_g.shared_bytes[i], W)[-1] = 0;
+    bs->dirty_any = 0;
   }
   if (ldc_g.shared_tracked && dirty && ((p != 1 && bytewise) || LDC_DET_ON || fin)) {
     // The region is over in both passes (or in its only one): clear the
@@ -2325,12 +2335,56 @@ static __device__ LDC_ENGINE void ldc_one_pass_end(struct ldc_thread *t, int one
   if (ldc_boundary(t, id)) ldc_internal("a region of a one-pass level 2 asked for a second pass");
 }
 
+// The check of a region with something to check, after its entry barrier
+// (ldc_one_pass_quiet): what ldc_check runs for a final first pass. Not
+// inlined: one copy, not one per barrier of the kernel.
+static __device__ LDC_ENGINE __noinline__ void ldc_one_pass_rest(struct ldc_thread *t, int id) { ldc_check_as<1>(t, 1, id); }
+
+// ldc_one_pass_quiet ends a region of a one-pass level 2 where the launch
+// notes no accesses (no atomic-plain, intra-warp or trace records, not a
+// deterministic run) and every shared target's stores are tracked. After
+// the entry barrier, one word says whether a warp stored to a shared
+// target and two whether one wrote a global page: if none did, the block
+// only waits at the closing barrier, as ldc_check's final first pass would
+// (its loops find nothing and its other barriers are skipped, in the
+// threads that wait in ldc_idle too). Most region ends of ld_radixsort and
+// ld_btree are such, and the full check, called, cost them hundreds of
+// instructions a warp (spilled registers, a loop over the targets). It
+// returns 0, having done nothing, where the launch or the barrier (a
+// predicate, a void region) needs ldc_one_pass_end.
+static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_thread *t, int one, int id) {
+  if (!(one && t->cond) || t->pred_op || ldc_g.ap.mask || ldc_iw_on() || LDC_DET_ON || ldc_g.trace || (ldc_g.nshared && !ldc_g.shared_tracked)) return 0;
+  struct ldc_block_state *bs = ldc_block();
+  t->one = 1;
+  t->end1 = id;
+  t->differ = 0;
+  bs->pass = 1;
+  bs->from = t->start;
+  bs->to = id;
+  ldc_bar_or(0); // (ldc_check's: a thread that ended its region in one pass wants no second)
+  const unsigned *cnt = bs->seg ? ldc_seg_counters(bs->seg) : 0;
+  if (*(volatile unsigned *)&bs->dirty_any || (cnt && (((volatile const unsigned *)cnt)[0] || ((volatile const unsigned *)cnt)[1])))
+    ldc_one_pass_rest(t, id);
+  else
+    ldc_bar();
+  // ldc_boundary's way on from a final first pass.
+  t->pass = 1;
+  t->start = id;
+  t->cond = 1;
+  t->differ = 0;
+  t->atomic_start = t->natomic;
+  t->ap_epoch++;
+  ldc_iw_reset(0);
+  return 1;
+}
+
 #define LDC_BARRIER(K, ID)                                      \
   do {                                                          \
     if (!LDC_REPLAY_BUILT || ldc_t.mode != LDC_MODE_REPLAY) {   \
       __syncthreads();                                          \
     } else if (LDC_ONE_PASS_ON) {                               \
-      ldc_one_pass_end(&ldc_t, LDC_ONE_##K(ldc_t.start, ID), ID); \
+      if (!ldc_one_pass_quiet(&ldc_t, LDC_ONE_##K(ldc_t.start, ID), ID)) \
+        ldc_one_pass_end(&ldc_t, LDC_ONE_##K(ldc_t.start, ID), ID); \
     } else {                                                    \
       if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
       else {                                                    \
