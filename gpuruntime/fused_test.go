@@ -27,12 +27,7 @@ func fusedBackend(t *testing.T) (*CPUBackend, DevPtr) {
 // fusedBackendWith compiles extra (test kernels) after the runtime.
 func fusedBackendWith(t *testing.T, extra string) (*CPUBackend, DevPtr) {
 	t.Helper()
-	dir := t.TempDir()
-	if err := WriteRuntimeInclude(dir); err != nil {
-		t.Fatal(err)
-	}
-	src := filepath.Join(dir, "rt.cu")
-	os.WriteFile(src, []byte("#include \"ldcheck_rt.h\"\n"+extra), 0o644)
+	dir, src := runtimeSource(t, extra)
 	so := filepath.Join(dir, "rt.so")
 	if err := cpu.Compile(context.Background(), src, so, cpu.CompileOptions{Flags: []string{"-DLDC_CPU", "-I" + dir}}); err != nil {
 		t.Fatal(err)
@@ -41,16 +36,38 @@ func fusedBackendWith(t *testing.T, extra string) (*CPUBackend, DevPtr) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return b, runtimeContext(t, b)
+}
+
+// runtimeSource writes the device runtime into a fresh directory, and
+// beside it a source that includes it, then extra.
+func runtimeSource(t testing.TB, extra string) (dir, src string) {
+	t.Helper()
+	dir = t.TempDir()
+	if err := WriteRuntimeInclude(dir); err != nil {
+		t.Fatal(err)
+	}
+	src = filepath.Join(dir, "rt.cu")
+	if err := os.WriteFile(src, []byte("#include \"ldcheck_rt.h\"\n"+extra), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, src
+}
+
+// runtimeContext closes b when the test ends and finds the runtime's
+// context in it.
+func runtimeContext(t testing.TB, b Backend) DevPtr {
+	t.Helper()
 	t.Cleanup(func() { b.Close() })
 	ctx, _, err := b.Symbol("ldc_g")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b, ctx
+	return ctx
 }
 
 // devBytes allocates and fills device memory.
-func devBytes(t *testing.T, b Backend, data []byte) DevPtr {
+func devBytes(t testing.TB, b Backend, data []byte) DevPtr {
 	t.Helper()
 	p, err := b.Alloc(int64(max(len(data), 1)))
 	if err != nil {
@@ -62,7 +79,7 @@ func devBytes(t *testing.T, b Backend, data []byte) DevPtr {
 	return p
 }
 
-func readDev(t *testing.T, b Backend, p DevPtr, n int) []byte {
+func readDev(t testing.TB, b Backend, p DevPtr, n int) []byte {
 	out := make([]byte, n)
 	if err := b.Read(out, p); err != nil {
 		t.Fatal(err)
@@ -177,6 +194,49 @@ func (ps *pageSetup) slotOf(pg, u int) int {
 	return -1
 }
 
+// upload copies the slots' data, the slots and the chains' heads to the
+// device.
+func (ps *pageSetup) upload(t testing.TB, b Backend, npages int) (data, slots, heads DevPtr) {
+	raw := make([]byte, 0, 16*len(ps.slots))
+	for _, sl := range ps.slots {
+		raw = binary.LittleEndian.AppendUint32(raw, uint32(sl.Unit))
+		raw = binary.LittleEndian.AppendUint32(raw, uint32(sl.Next))
+		raw = binary.LittleEndian.AppendUint32(raw, sl.Page)
+		raw = binary.LittleEndian.AppendUint32(raw, sl.Tab)
+	}
+	hs := make([]byte, 0, 4*npages)
+	for _, h := range ps.heads {
+		hs = binary.LittleEndian.AppendUint32(hs, uint32(h))
+	}
+	return devBytes(t, b, ps.data), devBytes(t, b, raw), devBytes(t, b, hs)
+}
+
+// listPages lists the pages that have a copy in pageShards shards, as the
+// device lists them (page p in shard p % pageShards), with the starts the
+// host writes before a check kernel.
+func (ps *pageSetup) listPages(t testing.TB, b Backend, npages int, pageShards int64) (pages, counters DevPtr) {
+	pageSpan := (int64(npages) + pageShards - 1) / pageShards
+	pl := bytes.Repeat([]byte{0xee}, int(4*pageShards*pageSpan)) // unused entries: a page far out of range
+	st := poolState{pageCounts: make([]int64, pageShards)}
+	for _, pg := range ps.pages {
+		j := int64(pg) & (pageShards - 1)
+		binary.LittleEndian.PutUint32(pl[4*(j*pageSpan+st.pageCounts[j]):], pg)
+		st.pageCounts[j]++
+	}
+	pages, counters = devBytes(t, b, pl), devBytes(t, b, make([]byte, poolCounterWords*8))
+	if err := (&pool{counters: counters}).writeStarts(b, st); err != nil {
+		t.Fatal(err)
+	}
+	return pages, counters
+}
+
+// pool is the context's view of what upload and listPages put on the
+// device.
+func (ps *pageSetup) pool(data, slots, heads, pages, counters DevPtr, npages int, pageShards int64) Pool {
+	return Pool{Data: uint64(data), Slots: uint64(slots), Heads: uint64(heads), Pages: uint64(pages), Counters: uint64(counters), SlotBytes: uint64(ps.slotBytes),
+		Shards: 1, ShardCap: uint64(len(ps.slots)), PageShards: uint64(pageShards), PageSpan: uint64((int64(npages) + pageShards - 1) / pageShards)}
+}
+
 // TestPageKernelsMatchModel runs the CUDA C page check kernels on the CPU
 // backend against the Go model on random data: unit counts that are not
 // powers of two, sizes that are not multiples of a page or a word, pages
@@ -185,6 +245,18 @@ func (ps *pageSetup) slotOf(pg, u int) int {
 // report names, pass-2 changes, chains in any order.
 func TestPageKernelsMatchModel(t *testing.T) {
 	b, ctxAddr := fusedBackend(t)
+	pageKernelsMatchModel(t, b, ctxAddr)
+}
+
+// TestPageKernelsMatchModelCUDA is the same on the GPU (skipped where
+// there is no nvcc or no GPU): the CUDA compiler's code for the check
+// kernels, with its own alignments, against the same model.
+func TestPageKernelsMatchModelCUDA(t *testing.T) {
+	b, ctxAddr := cudaRuntime(t)
+	pageKernelsMatchModel(t, b, ctxAddr)
+}
+
+func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 	const maxRec = 1 << 14
 	records := devBytes(t, b, make([]byte, maxRec*RecordSize))
 	nrec := devBytes(t, b, make([]byte, 8))
@@ -235,45 +307,12 @@ func TestPageKernelsMatchModel(t *testing.T) {
 
 				sp := devBytes(t, b, s)
 				npages := (size + pageBytes - 1) / pageBytes
-				upload := func() (data, slots, heads DevPtr) {
-					raw := make([]byte, 0, 16*len(ps.slots))
-					for _, sl := range ps.slots {
-						raw = binary.LittleEndian.AppendUint32(raw, uint32(sl.Unit))
-						raw = binary.LittleEndian.AppendUint32(raw, uint32(sl.Next))
-						raw = binary.LittleEndian.AppendUint32(raw, sl.Page)
-						raw = binary.LittleEndian.AppendUint32(raw, sl.Tab)
-					}
-					hs := make([]byte, 0, 4*npages)
-					for _, h := range ps.heads {
-						hs = binary.LittleEndian.AppendUint32(hs, uint32(h))
-					}
-					return devBytes(t, b, ps.data), devBytes(t, b, raw), devBytes(t, b, hs)
-				}
-				// The pages listed, in pageShards shards as the device
-				// lists them (page p in shard p % pageShards), with the
-				// starts the host writes before a check kernel.
 				pageShards := []int64{32, 4, 1, 2, 8}[trials%5]
-				pageSpan := (int64(npages) + pageShards - 1) / pageShards
-				listPages := func() (pages, counters DevPtr) {
-					pl := bytes.Repeat([]byte{0xee}, int(4*pageShards*pageSpan)) // unused entries: a page far out of range
-					st := poolState{pageCounts: make([]int64, pageShards)}
-					for _, pg := range ps.pages {
-						j := int64(pg) & (pageShards - 1)
-						binary.LittleEndian.PutUint32(pl[4*(j*pageSpan+st.pageCounts[j]):], pg)
-						st.pageCounts[j]++
-					}
-					pages, counters = devBytes(t, b, pl), devBytes(t, b, make([]byte, poolCounterWords*8))
-					if err := (&pool{counters: counters}).writeStarts(b, st); err != nil {
-						t.Fatal(err)
-					}
-					return pages, counters
-				}
+				upload := func() (data, slots, heads DevPtr) { return ps.upload(t, b, npages) }
+				listPages := func() (pages, counters DevPtr) { return ps.listPages(t, b, npages, pageShards) }
 				data, slots, heads := upload()
 				pages, counters := listPages()
-				pool := func() Pool {
-					return Pool{Data: uint64(data), Slots: uint64(slots), Heads: uint64(heads), Pages: uint64(pages), Counters: uint64(counters), SlotBytes: uint64(ps.slotBytes),
-						Shards: 1, ShardCap: uint64(len(ps.slots)), PageShards: uint64(pageShards), PageSpan: uint64(pageSpan)}
-				}
+				pool := func() Pool { return ps.pool(data, slots, heads, pages, counters, npages, pageShards) }
 				al := &alloc{base: sp, size: int64(size), pageBytes: int64(pageBytes), pages: int64(npages)}
 				ctx := Ctx{Records: uint64(records), NRecords: uint64(nrec), MaxRecords: maxRec, NAllocs: 1, Mode: ModeBlock}
 				ctx.Allocs[0] = al.ctx()

@@ -1,0 +1,235 @@
+package gpuruntime
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/rand/v2"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"ldcheck/gpuruntime/cuda"
+)
+
+// cudaRuntime compiles the device runtime alone with nvcc for the GPU
+// present and opens it on the CUDA backend; it skips where there is no
+// nvcc or no GPU (CI, laptops). The calling goroutine keeps its OS
+// thread, which holds the backend's context.
+func cudaRuntime(t testing.TB) (*CUDABackend, DevPtr) {
+	t.Helper()
+	nvcc, err := exec.LookPath("nvcc")
+	if err != nil {
+		t.Skip("no nvcc on PATH: the check kernels are compiled for the GPU by nvcc")
+	}
+	arch := detectArch()
+	if arch == "" {
+		t.Skip("nvidia-smi names no GPU")
+	}
+	dir, src := runtimeSource(t, "")
+	ptx := filepath.Join(dir, "rt.ptx")
+	// The flags of the build's modules (gpuruntime/build.go).
+	out, err := exec.Command(nvcc, "-ptx", "-arch="+arch, "-std=c++17", "-lineinfo", "--fmad=false", "-I"+dir, "-o", ptx, src).CombinedOutput()
+	if err != nil {
+		t.Fatalf("nvcc: %v\n%s", err, out)
+	}
+	b, err := OpenCUDA(ptx, nil)
+	if cuda.IsNoDriver(err) {
+		t.Skipf("no GPU: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, runtimeContext(t, b)
+}
+
+// pageBenchCase is a pool as level 1 leaves it after a pass: pages of
+// pageBytes, npages of them written, each by copies units.
+type pageBenchCase struct {
+	name      string
+	pageBytes int
+	npages    int
+	copies    int
+	// racy: every copy writes every byte of its pages (a write-write race
+	// on each); otherwise the copies write disjoint 4-byte words.
+	racy bool
+}
+
+// Level 1's pages are about 128 bytes (pageTarget): a warp's coalesced
+// 4-byte stores fill one.
+var pageBenchCases = []pageBenchCase{
+	{name: "128B-1copy", pageBytes: 128, npages: 1 << 22, copies: 1},                    // 512 MiB, one block a page (a grid-stride kernel)
+	{name: "128B-2copies", pageBytes: 128, npages: 1 << 21, copies: 2},                  // 256 MiB, two blocks a page on other words
+	{name: "120B-1copy", pageBytes: 120, npages: 1 << 22, copies: 1},                    // 480 MiB of 12-byte elements: every other page 8-byte aligned
+	{name: "128B-2copies-racy", pageBytes: 128, npages: 1 << 19, copies: 2, racy: true}, // 64 MiB, every byte written twice
+	{name: "128B-hot-racy", pageBytes: 128, npages: 1, copies: 1 << 13, racy: true},     // one page every block writes
+}
+
+// pageBench is one case on the device: pristine S and pass-1 copies, the
+// union U and the copies as a race-free pass 2 leaves them (each = U),
+// and the working buffers the kernels change.
+type pageBench struct {
+	c                             pageBenchCase
+	slotBytes                     int64
+	base, s, u                    DevPtr // the target, its S, its U
+	data, p1, p2                  DevPtr // the slots' data, pass-1 copies, pass-2 copies
+	slots, heads, pages, counters DevPtr
+	targetBytes, dataBytes        int64
+	wantU                         []byte
+}
+
+func newPageBench(tb testing.TB, b Backend, c pageBenchCase) *pageBench {
+	rng := rand.New(rand.NewPCG(1, uint64(c.npages)))
+	size := c.pageBytes * c.npages
+	s := make([]byte, size)
+	fill(rng, s)
+	ps := &pageSetup{pageBytes: c.pageBytes, slotBytes: (c.pageBytes + 15) / 16 * 16, heads: make([]int32, c.npages)}
+	u := bytes.Clone(s)
+	page := make([]byte, c.pageBytes)
+	for pg := 0; pg < c.npages; pg++ {
+		ps.heads[pg] = -1
+		ps.pages = append(ps.pages, uint32(pg))
+		lo := pg * c.pageBytes
+		for unit := 0; unit < c.copies; unit++ {
+			copy(page, s[lo:lo+c.pageBytes])
+			for i := range page {
+				if c.racy || (i/4)%c.copies == unit {
+					page[i] ^= byte(1 + unit%255)
+				}
+			}
+			for i, v := range page {
+				if v != s[lo+i] { // the highest unit's byte, as U takes it
+					u[lo+i] = v
+				}
+			}
+			ps.addSlot(pg, unit, page)
+		}
+	}
+	// The chains in the order the device makes them: no order.
+	pb := &pageBench{c: c, slotBytes: int64(ps.slotBytes), targetBytes: int64(size), dataBytes: int64(len(ps.data)), wantU: u}
+	pb.data, pb.slots, pb.heads = ps.upload(tb, b, c.npages)
+	pb.pages, pb.counters = ps.listPages(tb, b, c.npages, maxShards)
+	pb.p1 = devBytes(tb, b, ps.data)
+	for i := range ps.slots {
+		lo := int(ps.slots[i].Page) * c.pageBytes
+		copy(ps.data[i*ps.slotBytes:], u[lo:lo+c.pageBytes])
+	}
+	pb.p2 = devBytes(tb, b, ps.data)
+	pb.base, pb.s, pb.u = devBytes(tb, b, s), devBytes(tb, b, s), devBytes(tb, b, u)
+	return pb
+}
+
+func fill(rng *rand.Rand, p []byte) {
+	for i := 0; i+8 <= len(p); i += 8 {
+		binary.LittleEndian.PutUint64(p[i:], rng.Uint64())
+	}
+}
+
+// ctx points the runtime's context at the case (records: room for a few
+// races, as a run has).
+func (pb *pageBench) ctx(tb testing.TB, b Backend, ctxAddr, records, nrec DevPtr) {
+	ps := &pageSetup{slotBytes: int(pb.slotBytes)}
+	al := &alloc{base: pb.base, size: pb.targetBytes, pageBytes: int64(pb.c.pageBytes), pages: int64(pb.c.npages)}
+	ctx := Ctx{Records: uint64(records), NRecords: uint64(nrec), MaxRecords: 1 << 10, NAllocs: 1, Mode: ModeBlock}
+	ctx.Allocs[0] = al.ctx()
+	ctx.Pool = ps.pool(pb.data, pb.slots, pb.heads, pb.pages, pb.counters, pb.c.npages, maxShards)
+	ctx.Pool.ShardCap = uint64(pb.c.npages * pb.c.copies)
+	if err := b.Write(ctxAddr, ctx.Bytes()); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// BenchmarkPageChecks times level 1's check kernels on the GPU (skipped
+// elsewhere) over pools of real sizes, against a device-to-device copy
+// measured in the same run:
+//
+//	go test -c -o gpuruntime.test ./gpuruntime   # here, CGO_ENABLED=0
+//	./gpuruntime.test -test.run '^$' -test.bench PageChecks -test.benchtime 10x   # on the GPU machine
+//
+// GB/s counts what a run's phase counts (pageCheck): S (or U) read once,
+// each copy read, and for write-write U and each copy written. %copy is
+// that against the copy's read-plus-write rate. The first write-write
+// launch of each case must leave U as the host computed it.
+func BenchmarkPageChecks(b *testing.B) {
+	be, ctxAddr := cudaRuntime(b)
+	const copyBytes = 512 << 20
+	src, dst := devBytes(b, be, make([]byte, copyBytes)), devBytes(b, be, make([]byte, copyBytes))
+	be.Copy(dst, src, copyBytes) // warm
+	done := be.Timer()
+	for i := 0; i < 10; i++ {
+		if err := be.Copy(dst, src, copyBytes); err != nil {
+			b.Fatal(err)
+		}
+	}
+	sec, err := done()
+	if err != nil {
+		b.Fatal(err)
+	}
+	copyGBps := 10 * 2 * copyBytes / sec / 1e9
+	be.Free(src)
+	be.Free(dst)
+	b.Logf("copy (device to device, read plus write): %.1f GB/s on %s", copyGBps, be.Device)
+	records, nrec := devBytes(b, be, make([]byte, (1<<10)*RecordSize)), devBytes(b, be, make([]byte, 8))
+
+	for _, c := range pageBenchCases {
+		var pb *pageBench
+		for _, kernel := range []string{"ldc_pages_ww", "ldc_pages_rw"} {
+			b.Run(c.name+"/"+kernel[len("ldc_pages_"):], func(b *testing.B) {
+				// Sub-benchmarks run on goroutines of their own: the
+				// context goes with the thread.
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				if err := be.d.CtxSetCurrent(be.ctx); err != nil {
+					b.Fatal(err)
+				}
+				if pb == nil {
+					pb = newPageBench(b, be, c)
+				}
+				pb.ctx(b, be, ctxAddr, records, nrec)
+				ww := kernel == "ldc_pages_ww"
+				moved := pb.targetBytes + pb.dataBytes
+				if ww {
+					moved *= 2
+				}
+				var total float64
+				for i := 0; i < b.N; i++ {
+					b.StopTimer()
+					from, base := pb.p2, pb.u
+					if ww {
+						from, base = pb.p1, pb.s
+					}
+					if err := be.Copy(pb.data, from, pb.dataBytes); err != nil {
+						b.Fatal(err)
+					}
+					if err := be.Copy(pb.base, base, pb.targetBytes); err != nil {
+						b.Fatal(err)
+					}
+					if err := be.Write(nrec, u64(0)); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+					done := be.Timer()
+					if err := be.Launch(kernel, fusedGrid(int64(pb.c.npages)*pb.slotBytes/4), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(pb.c.npages))}); err != nil {
+						b.Fatal(err)
+					}
+					sec, err := done()
+					if err != nil {
+						b.Fatal(err)
+					}
+					total += sec
+					if i == 0 && ww {
+						b.StopTimer()
+						if got := readDev(b, be, pb.base, int(pb.targetBytes)); !bytes.Equal(got, pb.wantU) {
+							b.Fatalf("%s: U differs from the host's", c.name)
+						}
+						b.StartTimer()
+					}
+				}
+				gbps := float64(moved) * float64(b.N) / total / 1e9
+				b.ReportMetric(total/float64(b.N)*1e3, "ms/kernel")
+				b.ReportMetric(gbps, "GB/s")
+				b.ReportMetric(100*gbps/copyGBps, "%copy")
+			})
+		}
+	}
+}
