@@ -245,18 +245,33 @@ func (ps *pageSetup) pool(data, slots, heads, pages, counters DevPtr, npages int
 // report names, pass-2 changes, chains in any order.
 func TestPageKernelsMatchModel(t *testing.T) {
 	b, ctxAddr := fusedBackend(t)
-	pageKernelsMatchModel(t, b, ctxAddr)
+	for _, k := range pageKernelPairs {
+		pageKernelsMatchModel(t, b, ctxAddr, k)
+	}
 }
+
+// pageKernels is a pair of page check kernels and how many bytes of a
+// page a thread's item is.
+type pageKernels struct {
+	ww, rw    string
+	itemBytes int64
+}
+
+// pageKernelPairs: the word kernels level 1 runs, and the chunk kernels
+// BenchmarkPageChecks weighs against them.
+var pageKernelPairs = []pageKernels{{"ldc_pages_ww", "ldc_pages_rw", 4}, {"ldc_pages_ww_chunks", "ldc_pages_rw_chunks", 16}}
 
 // TestPageKernelsMatchModelCUDA is the same on the GPU (skipped where
 // there is no nvcc or no GPU): the CUDA compiler's code for the check
 // kernels, with its own alignments, against the same model.
 func TestPageKernelsMatchModelCUDA(t *testing.T) {
 	b, ctxAddr := cudaRuntime(t)
-	pageKernelsMatchModel(t, b, ctxAddr)
+	for _, k := range pageKernelPairs {
+		pageKernelsMatchModel(t, b, ctxAddr, k)
+	}
 }
 
-func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
+func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr, k pageKernels) {
 	const maxRec = 1 << 14
 	records := devBytes(t, b, make([]byte, maxRec*RecordSize))
 	nrec := devBytes(t, b, make([]byte, 8))
@@ -321,21 +336,21 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 					t.Fatal(err)
 				}
 				npl := int64(len(ps.pages))
-				if err := b.Launch("ldc_pages_ww", fusedGrid(npl*int64(ps.slotBytes)/4), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl))}); err != nil {
+				if err := b.Launch(k.ww, fusedGrid(npl*int64(ps.slotBytes)/k.itemBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl))}); err != nil {
 					t.Fatal(err)
 				}
 				if got := readDev(t, b, sp, size); !bytes.Equal(got, wantU) {
-					t.Fatalf("units %d size %d page %d: U differs from the model", units, size, pageBytes)
+					t.Fatalf("%s: units %d size %d page %d: U differs from the model", k.ww, units, size, pageBytes)
 				}
 				gotData := readDev(t, b, data, len(ps.data))
 				for si, sl := range ps.slots {
 					lo, hi := int(sl.Page)*pageBytes, min(int(sl.Page+1)*pageBytes, size)
 					if got := gotData[si*ps.slotBytes : si*ps.slotBytes+hi-lo]; !bytes.Equal(got, p[sl.Unit][lo:hi]) {
-						t.Fatalf("units %d size %d page %d: unit %d's pass-2 page %d differs from the model", units, size, pageBytes, sl.Unit, sl.Page)
+						t.Fatalf("%s: units %d size %d page %d: unit %d's pass-2 page %d differs from the model", k.ww, units, size, pageBytes, sl.Unit, sl.Page)
 					}
 				}
 				if d := cmp.Diff(namedPairs(modelRaces(wantWW)), recordsToRaces(readRecs())); d != "" {
-					t.Fatalf("units %d size %d page %d: write-write races (-model +device):\n%s", units, size, pageBytes, d)
+					t.Fatalf("%s: units %d size %d page %d: write-write races (-model +device):\n%s", k.ww, units, size, pageBytes, d)
 				}
 				if overlap && units > 1 && len(wantWW) == 0 {
 					t.Fatalf("forced overlap not reported by the model")
@@ -369,11 +384,11 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 				}
 				wantRW := FusedReadWrite(bytes.Clone(s), wantU, p)
 				npl = int64(len(ps.pages))
-				if err := b.Launch("ldc_pages_rw", fusedGrid(npl*int64(ps.slotBytes)/4), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl))}); err != nil {
+				if err := b.Launch(k.rw, fusedGrid(npl*int64(ps.slotBytes)/k.itemBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl))}); err != nil {
 					t.Fatal(err)
 				}
 				if d := cmp.Diff(modelRaces(wantRW), recordsToRaces(readRecs())); d != "" {
-					t.Fatalf("units %d size %d page %d: read-write races (-model +device):\n%s", units, size, pageBytes, d)
+					t.Fatalf("%s: units %d size %d page %d: read-write races (-model +device):\n%s", k.ww, units, size, pageBytes, d)
 				}
 				for _, ptr := range []DevPtr{sp, data, slots, heads, pages, counters} {
 					b.Free(ptr)

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"ldcheck/gpuruntime/cuda"
@@ -119,6 +120,12 @@ func newPageBench(tb testing.TB, b Backend, c pageBenchCase) *pageBench {
 	return pb
 }
 
+func (pb *pageBench) free(b Backend) {
+	for _, p := range []DevPtr{pb.base, pb.s, pb.u, pb.data, pb.p1, pb.p2, pb.slots, pb.heads, pb.pages, pb.counters} {
+		b.Free(p)
+	}
+}
+
 func fill(rng *rand.Rand, p []byte) {
 	for i := 0; i+8 <= len(p); i += 8 {
 		binary.LittleEndian.PutUint64(p[i:], rng.Uint64())
@@ -173,63 +180,76 @@ func BenchmarkPageChecks(b *testing.B) {
 
 	for _, c := range pageBenchCases {
 		var pb *pageBench
-		for _, kernel := range []string{"ldc_pages_ww", "ldc_pages_rw"} {
-			b.Run(c.name+"/"+kernel[len("ldc_pages_"):], func(b *testing.B) {
-				// Sub-benchmarks run on goroutines of their own: the
-				// context goes with the thread.
-				runtime.LockOSThread()
-				defer runtime.UnlockOSThread()
-				if err := be.d.CtxSetCurrent(be.ctx); err != nil {
-					b.Fatal(err)
-				}
-				if pb == nil {
-					pb = newPageBench(b, be, c)
-				}
-				pb.ctx(b, be, ctxAddr, records, nrec)
-				ww := kernel == "ldc_pages_ww"
-				moved := pb.targetBytes + pb.dataBytes
-				if ww {
-					moved *= 2
-				}
-				var total float64
-				for i := 0; i < b.N; i++ {
-					b.StopTimer()
-					from, base := pb.p2, pb.u
-					if ww {
-						from, base = pb.p1, pb.s
-					}
-					if err := be.Copy(pb.data, from, pb.dataBytes); err != nil {
-						b.Fatal(err)
-					}
-					if err := be.Copy(pb.base, base, pb.targetBytes); err != nil {
-						b.Fatal(err)
-					}
-					if err := be.Write(nrec, u64(0)); err != nil {
-						b.Fatal(err)
-					}
-					b.StartTimer()
-					done := be.Timer()
-					if err := be.Launch(kernel, fusedGrid(int64(pb.c.npages)*pb.slotBytes/4), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(pb.c.npages))}); err != nil {
-						b.Fatal(err)
-					}
-					sec, err := done()
-					if err != nil {
-						b.Fatal(err)
-					}
-					total += sec
-					if i == 0 && ww {
-						b.StopTimer()
-						if got := readDev(b, be, pb.base, int(pb.targetBytes)); !bytes.Equal(got, pb.wantU) {
-							b.Fatalf("%s: U differs from the host's", c.name)
-						}
-						b.StartTimer()
-					}
-				}
-				gbps := float64(moved) * float64(b.N) / total / 1e9
-				b.ReportMetric(total/float64(b.N)*1e3, "ms/kernel")
-				b.ReportMetric(gbps, "GB/s")
-				b.ReportMetric(100*gbps/copyGBps, "%copy")
-			})
+		for _, k := range pageKernelPairs {
+			for _, kernel := range []string{k.ww, k.rw} {
+				b.Run(c.name+"/"+kernel[len("ldc_pages_"):], func(b *testing.B) {
+					benchPageKernel(b, be, ctxAddr, records, nrec, &pb, c, kernel, k.itemBytes, copyGBps)
+				})
+			}
+		}
+		if pb != nil {
+			pb.free(be)
 		}
 	}
+}
+
+// benchPageKernel times b.N launches of kernel over the case (built on
+// first use into *pb, shared by the kernels), each from the pool's state
+// before it: pass 1's copies for write-write, pass 2's for read-write.
+func benchPageKernel(b *testing.B, be *CUDABackend, ctxAddr, records, nrec DevPtr, pbp **pageBench, c pageBenchCase, kernel string, itemBytes int64, copyGBps float64) {
+	// Sub-benchmarks run on goroutines of their own: the context goes
+	// with the thread.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := be.d.CtxSetCurrent(be.ctx); err != nil {
+		b.Fatal(err)
+	}
+	if *pbp == nil {
+		*pbp = newPageBench(b, be, c)
+	}
+	pb := *pbp
+	pb.ctx(b, be, ctxAddr, records, nrec)
+	ww := strings.HasPrefix(kernel, "ldc_pages_ww")
+	moved := pb.targetBytes + pb.dataBytes
+	if ww {
+		moved *= 2
+	}
+	var total float64
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		from, base := pb.p2, pb.u
+		if ww {
+			from, base = pb.p1, pb.s
+		}
+		if err := be.Copy(pb.data, from, pb.dataBytes); err != nil {
+			b.Fatal(err)
+		}
+		if err := be.Copy(pb.base, base, pb.targetBytes); err != nil {
+			b.Fatal(err)
+		}
+		if err := be.Write(nrec, u64(0)); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		done := be.Timer()
+		if err := be.Launch(kernel, fusedGrid(int64(pb.c.npages)*pb.slotBytes/itemBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(pb.c.npages))}); err != nil {
+			b.Fatal(err)
+		}
+		sec, err := done()
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += sec
+		if i == 0 && ww {
+			b.StopTimer()
+			if got := readDev(b, be, pb.base, int(pb.targetBytes)); !bytes.Equal(got, pb.wantU) {
+				b.Fatalf("%s: U differs from the host's", kernel)
+			}
+			b.StartTimer()
+		}
+	}
+	gbps := float64(moved) * float64(b.N) / total / 1e9
+	b.ReportMetric(total/float64(b.N)*1e3, "ms/kernel")
+	b.ReportMetric(gbps, "GB/s")
+	b.ReportMetric(100*gbps/copyGBps, "%copy")
 }

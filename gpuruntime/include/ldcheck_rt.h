@@ -2452,115 +2452,266 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
 //
 // The check kernels walk the pages the blocks wrote (ldc_g.pool.pages, in
 // the dense numbering of ldc_pool_listed: npages is the shards' total):
-// each thread owns 4-byte words of pages (grid-stride, consecutive threads
-// on consecutive words) and walks the chain of the page's private copies.
-// No atomics, no divergence but on a race.
+// each thread owns 4-byte words of pages (the chunk kernels: 16-byte
+// chunks), grid-stride, consecutive threads on consecutive items, and
+// walks the chain of the page's private copies. No atomics, no divergence
+// but on a race.
 //
 // LDC_WW_UNITS: the writers of a byte that ldc_pages_ww names, the lowest
 // units (consecutive ones make the pairs reported).
 #define LDC_WW_UNITS 33
 
+// ldc_ww_word is the write-write check of word k of a listed page, exact
+// in every case: any alignment, a page's last partial word, and bytes
+// that several copies wrote (named, and U taking the highest unit's
+// byte). ldc_pages_ww runs it for every word; ldc_pages_ww_chunks where
+// its 16-byte path cannot decide.
+static __device__ LDC_ENGINE __forceinline__ void ldc_ww_word(const struct ldc_pool *P, unsigned page, unsigned long long k) {
+  unsigned long long offset;
+  int ai;
+  unsigned char *bp;
+  unsigned nb = ldc_word_at(page, k, &ai, &bp, &offset);
+  if (nb == 0) return;
+  unsigned vmask = ldc_valid_mask(nb);
+  unsigned orig = ldc_load_word(bp, nb), uv = orig, wr = 0, multi = 0;
+  int top[4] = {-1, -1, -1, -1};
+  for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
+    unsigned v = ((const unsigned *)(P->data + (unsigned long long)s * P->slot_bytes))[k];
+    unsigned m = ldc_bytemask(v ^ orig) & vmask;
+    if (!m) continue;
+    int unit = P->slots[s].unit;
+    multi |= m & wr;
+    wr |= m;
+    for (unsigned b = 0; b < 4; b++)
+      if ((m >> (8 * b) & 0xffu) && unit > top[b]) {
+        top[b] = unit;
+        uv = (uv & ~(0xffu << (8 * b))) | (v & (0xffu << (8 * b)));
+      }
+  }
+  if (multi && !ldc_records_full(LDC_RACE_WW)) {
+    // Consecutive writers in unit order (up to 32 pairs a byte), as the
+    // model reports them. The chain is in no particular order, and as
+    // long as the grid where every block writes the page (524288 copies
+    // of one page in ld_backprop_racy): one walk a byte keeps the 33
+    // lowest units that wrote it (the first slot of a unit), where a
+    // walk a pair took 27 s there.
+    for (unsigned b = 0; b < 4; b++) {
+      if (!(multi >> (8 * b) & 0xffu)) continue;
+      int lo_unit[LDC_WW_UNITS], lo_block[LDC_WW_UNITS];
+      unsigned lo_v[LDC_WW_UNITS];
+      int n = 0;
+      for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
+        unsigned v = ldc_byte(((const unsigned *)(P->data + (unsigned long long)s * P->slot_bytes))[k], b);
+        int unit = P->slots[s].unit;
+        if (v == ldc_byte(orig, b) || (n == LDC_WW_UNITS && unit >= lo_unit[n - 1])) continue;
+        int dup = 0;
+        for (int i = 0; i < n && !dup; i++) dup = lo_unit[i] == unit;
+        if (dup) continue;
+        int j = n < LDC_WW_UNITS ? n++ : n - 1; // the last one makes room
+        for (; j > 0 && lo_unit[j - 1] > unit; j--) {
+          lo_unit[j] = lo_unit[j - 1];
+          lo_block[j] = lo_block[j - 1];
+          lo_v[j] = lo_v[j - 1];
+        }
+        lo_unit[j] = unit;
+        lo_block[j] = (int)P->slots[s].tab;
+        lo_v[j] = v;
+      }
+      for (int i = 1; i < n; i++) {
+        struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, ai, -1, -1, lo_block[i - 1], lo_block[i], -1, -1, lo_unit[i - 1], (long long)(offset + b),
+                               ldc_byte(orig, b) | (lo_v[i - 1] << 8) | (lo_v[i] << 16)};
+        ldc_record_race(r);
+      }
+    }
+  }
+  if (wr) ldc_store_word(bp, uv, wr);
+  for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
+    unsigned *vp = (unsigned *)(P->data + (unsigned long long)s * P->slot_bytes) + k;
+    unsigned own = ldc_bytemask(*vp ^ orig) & vmask;
+    *vp = (uv & ~own) | (orig & own);
+  }
+}
+
+// ldc_rw_word is the read-write check of word k of a listed page, exact
+// in every case (see ldc_ww_word): every byte of a copy that differs from
+// U is recorded.
+static __device__ LDC_ENGINE __forceinline__ void ldc_rw_word(const struct ldc_pool *P, unsigned page, unsigned long long k) {
+  unsigned long long offset;
+  int ai;
+  unsigned char *bp;
+  unsigned nb = ldc_word_at(page, k, &ai, &bp, &offset);
+  if (nb == 0) return;
+  unsigned vmask = ldc_valid_mask(nb);
+  unsigned u = ldc_load_word(bp, nb);
+  for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
+    unsigned v = ((const unsigned *)(P->data + (unsigned long long)s * P->slot_bytes))[k];
+    unsigned m = ldc_bytemask(v ^ u) & vmask;
+    for (unsigned b = 0; m && b < 4; b++)
+      if (m >> (8 * b) & 0xffu) {
+        struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_GLOBAL, ai, -1, -1, (int)P->slots[s].tab, -1, -1, -1, P->slots[s].unit, (long long)(offset + b),
+                               ldc_byte(u, b) | (ldc_byte(v, b) << 8)};
+        ldc_record_race(r);
+      }
+  }
+}
+
+// The chunk kernels' items are 16-byte chunks of the listed pages (a
+// slot's bytes are a whole number of chunks): consecutive threads on
+// consecutive chunks, so that a warp moves 512 bytes of a copy with each
+// load, and a thread's page lookups and chain walk serve 16 bytes. The
+// word kernels, a thread's 4 bytes behind the same lookups and walk, ran
+// at 26% of the copy bandwidth on the H100 (RESULTS, twenty-third session).
+//
+// ldc_chunk_item splits an item into the listed page's dense index and the
+// chunk, in 32-bit arithmetic where the items allow (64-bit division is a
+// long instruction sequence on the GPU).
+static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_chunk_item(unsigned long long item, unsigned long long cps, unsigned long long total, unsigned long long *c) {
+  if (total <= 0xffffffffull) {
+    unsigned li = (unsigned)item / (unsigned)cps;
+    *c = (unsigned)item - li * (unsigned)cps;
+    return li;
+  }
+  unsigned long long li = item / cps;
+  *c = item - li * cps;
+  return li;
+}
+
+// ldc_chunk_at locates chunk c of page: 2 where its 16 bytes are all in
+// the allocation, at a 4-byte aligned address (*base); 1 where only some
+// are, or misaligned (a page's tail, elements of an odd size): its words
+// go through the exact path; 0 where none are (past the page's end, in a
+// slot sized for another allocation's larger pages).
+static __device__ LDC_ENGINE __forceinline__ int ldc_chunk_at(unsigned page, unsigned long long c, unsigned char **base) {
+  int i = ldc_alloc_of_page(page);
+  if (i < 0) return 0;
+  const struct ldc_alloc *al = &ldc_g.allocs[i];
+  unsigned long long pg = page - al->first_page;
+  unsigned long long start = pg * al->page_bytes + 16 * c, end = (pg + 1) * al->page_bytes;
+  if (end > al->size) end = al->size;
+  if (start >= end) return 0;
+  if (start + 16 > end || ((al->base + start) & 3)) return 1;
+  *base = (unsigned char *)(al->base + start);
+  return 2;
+}
+
+// A chunk of the target, one 16-byte access where it is so aligned (pages
+// of 12-byte elements are 120 bytes: every other page is not).
+static __device__ LDC_ENGINE __forceinline__ uint4 ldc_load_chunk(const unsigned char *p) {
+  if (((unsigned long long)p & 15) == 0) return *(const uint4 *)p;
+  const unsigned *w = (const unsigned *)p;
+  return make_uint4(w[0], w[1], w[2], w[3]);
+}
+static __device__ LDC_ENGINE __forceinline__ void ldc_store_chunk(unsigned char *p, uint4 v) {
+  if (((unsigned long long)p & 15) == 0) {
+    *(uint4 *)p = v;
+    return;
+  }
+  unsigned *w = (unsigned *)p;
+  w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
+}
+
+static __device__ LDC_ENGINE __forceinline__ uint4 *ldc_slot_chunk(const struct ldc_pool *P, int s, unsigned long long c) {
+  return (uint4 *)(P->data + (unsigned long long)s * P->slot_bytes) + c;
+}
+
 // ldc_pages_ww: write detection, conflicts, the union U (written into the
 // base) and each copy's pass-2 state (U with its own changes reverted), in
-// one pass over the written pages. A copy wrote a byte where it differs
-// from S; U takes the value of the highest copy that wrote it.
+// one pass over the written pages, a 4-byte word a thread. A copy wrote a
+// byte where it differs from S; U takes the value of the highest copy
+// that wrote it.
 extern "C" __global__ LDC_ENGINE void ldc_pages_ww(unsigned long long npages) {
   const struct ldc_pool *P = &ldc_g.pool;
   unsigned long long wps = P->slot_bytes / 4, total = npages * wps;
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-  for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item < total; item += stride) {
-    unsigned page = ldc_pool_listed(P, item / wps);
-    unsigned long long k = item % wps, offset;
-    int ai;
-    unsigned char *bp;
-    unsigned nb = ldc_word_at(page, k, &ai, &bp, &offset);
-    if (nb == 0) continue;
-    unsigned vmask = ldc_valid_mask(nb);
-    unsigned orig = ldc_load_word(bp, nb), uv = orig, wr = 0, multi = 0;
-    int top[4] = {-1, -1, -1, -1};
-    for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
-      unsigned v = ((const unsigned *)(P->data + (unsigned long long)s * P->slot_bytes))[k];
-      unsigned m = ldc_bytemask(v ^ orig) & vmask;
-      if (!m) continue;
-      int unit = P->slots[s].unit;
-      multi |= m & wr;
-      wr |= m;
-      for (unsigned b = 0; b < 4; b++)
-        if ((m >> (8 * b) & 0xffu) && unit > top[b]) {
-          top[b] = unit;
-          uv = (uv & ~(0xffu << (8 * b))) | (v & (0xffu << (8 * b)));
-        }
-    }
-    if (multi && !ldc_records_full(LDC_RACE_WW)) {
-      // Consecutive writers in unit order (up to 32 pairs a byte), as the
-      // model reports them. The chain is in no particular order, and as
-      // long as the grid where every block writes the page (524288 copies
-      // of one page in ld_backprop_racy): one walk a byte keeps the 33
-      // lowest units that wrote it (the first slot of a unit), where a
-      // walk a pair took 27 s there.
-      for (unsigned b = 0; b < 4; b++) {
-        if (!(multi >> (8 * b) & 0xffu)) continue;
-        int lo_unit[LDC_WW_UNITS], lo_block[LDC_WW_UNITS];
-        unsigned lo_v[LDC_WW_UNITS];
-        int n = 0;
-        for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
-          unsigned v = ldc_byte(((const unsigned *)(P->data + (unsigned long long)s * P->slot_bytes))[k], b);
-          int unit = P->slots[s].unit;
-          if (v == ldc_byte(orig, b) || (n == LDC_WW_UNITS && unit >= lo_unit[n - 1])) continue;
-          int dup = 0;
-          for (int i = 0; i < n && !dup; i++) dup = lo_unit[i] == unit;
-          if (dup) continue;
-          int j = n < LDC_WW_UNITS ? n++ : n - 1; // the last one makes room
-          for (; j > 0 && lo_unit[j - 1] > unit; j--) {
-            lo_unit[j] = lo_unit[j - 1];
-            lo_block[j] = lo_block[j - 1];
-            lo_v[j] = lo_v[j - 1];
-          }
-          lo_unit[j] = unit;
-          lo_block[j] = (int)P->slots[s].tab;
-          lo_v[j] = v;
-        }
-        for (int i = 1; i < n; i++) {
-          struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, ai, -1, -1, lo_block[i - 1], lo_block[i], -1, -1, lo_unit[i - 1], (long long)(offset + b),
-                                 ldc_byte(orig, b) | (lo_v[i - 1] << 8) | (lo_v[i] << 16)};
-          ldc_record_race(r);
-        }
-      }
-    }
-    if (wr) ldc_store_word(bp, uv, wr);
-    for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
-      unsigned *vp = (unsigned *)(P->data + (unsigned long long)s * P->slot_bytes) + k;
-      unsigned own = ldc_bytemask(*vp ^ orig) & vmask;
-      *vp = (uv & ~own) | (orig & own);
-    }
-  }
+  for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item < total; item += stride)
+    ldc_ww_word(P, ldc_pool_listed(P, item / wps), item % wps);
 }
 
 // ldc_pages_rw: after pass 2, a copy that differs from U (now the base)
-// read something another copy wrote.
+// read something another copy wrote; a 4-byte word a thread.
 extern "C" __global__ LDC_ENGINE void ldc_pages_rw(unsigned long long npages) {
   const struct ldc_pool *P = &ldc_g.pool;
   unsigned long long wps = P->slot_bytes / 4, total = npages * wps;
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+  for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item < total; item += stride)
+    ldc_rw_word(P, ldc_pool_listed(P, item / wps), item % wps);
+}
+
+// ldc_pages_ww_chunks is ldc_pages_ww on 16-byte chunks (one item a
+// chunk: launch it over npages * slot_bytes / 16 items). Level 1 does not
+// run it yet: BenchmarkPageChecks compares the two on the GPU, and the
+// chunks replace the words where they pay (not measured yet).
+//
+// A chunk whose every byte has at most one writer needs no unit order: U
+// is S with each copy's written bytes, in any order, and a lone copy's
+// pass-2 state is S itself (its loads stay in registers). A chunk with a
+// byte of two writers (a race) goes word by word through ldc_ww_word,
+// which names them; nothing is stored before that decision.
+extern "C" __global__ LDC_ENGINE void ldc_pages_ww_chunks(unsigned long long npages) {
+  const struct ldc_pool *P = &ldc_g.pool;
+  unsigned long long cps = P->slot_bytes / 16, total = npages * cps;
+  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
   for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item < total; item += stride) {
-    unsigned page = ldc_pool_listed(P, item / wps);
-    unsigned long long k = item % wps, offset;
-    int ai;
+    unsigned long long c;
+    unsigned page = ldc_pool_listed(P, ldc_chunk_item(item, cps, total, &c));
     unsigned char *bp;
-    unsigned nb = ldc_word_at(page, k, &ai, &bp, &offset);
-    if (nb == 0) continue;
-    unsigned vmask = ldc_valid_mask(nb);
-    unsigned u = ldc_load_word(bp, nb);
-    for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
-      unsigned v = ((const unsigned *)(P->data + (unsigned long long)s * P->slot_bytes))[k];
-      unsigned m = ldc_bytemask(v ^ u) & vmask;
-      for (unsigned b = 0; m && b < 4; b++)
-        if (m >> (8 * b) & 0xffu) {
-          struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_GLOBAL, ai, -1, -1, (int)P->slots[s].tab, -1, -1, -1, P->slots[s].unit, (long long)(offset + b),
-                                 ldc_byte(u, b) | (ldc_byte(v, b) << 8)};
-          ldc_record_race(r);
-        }
+    int where = ldc_chunk_at(page, c, &bp);
+    if (where == 1)
+      for (unsigned w = 0; w < 4; w++) ldc_ww_word(P, page, 4 * c + w);
+    if (where != 2) continue;
+    const uint4 o = ldc_load_chunk(bp);
+    uint4 u = o;
+    unsigned wr0 = 0, wr1 = 0, wr2 = 0, wr3 = 0, multi = 0;
+    int first = P->heads[page], n = 0;
+    for (int s = first; s >= 0; s = P->slots[s].next, n++) {
+      uint4 v = *ldc_slot_chunk(P, s, c);
+      unsigned m0 = ldc_bytemask(v.x ^ o.x), m1 = ldc_bytemask(v.y ^ o.y), m2 = ldc_bytemask(v.z ^ o.z), m3 = ldc_bytemask(v.w ^ o.w);
+      multi |= (m0 & wr0) | (m1 & wr1) | (m2 & wr2) | (m3 & wr3);
+      wr0 |= m0, wr1 |= m1, wr2 |= m2, wr3 |= m3;
+      u.x = (u.x & ~m0) | (v.x & m0);
+      u.y = (u.y & ~m1) | (v.y & m1);
+      u.z = (u.z & ~m2) | (v.z & m2);
+      u.w = (u.w & ~m3) | (v.w & m3);
     }
+    if (multi) {
+      for (unsigned w = 0; w < 4; w++) ldc_ww_word(P, page, 4 * c + w);
+      continue;
+    }
+    if (wr0 | wr1 | wr2 | wr3) ldc_store_chunk(bp, u);
+    if (n == 1) {
+      *ldc_slot_chunk(P, first, c) = o;
+      continue;
+    }
+    for (int s = first; s >= 0; s = P->slots[s].next) {
+      uint4 *vp = ldc_slot_chunk(P, s, c), v = *vp;
+      unsigned m0 = ldc_bytemask(v.x ^ o.x), m1 = ldc_bytemask(v.y ^ o.y), m2 = ldc_bytemask(v.z ^ o.z), m3 = ldc_bytemask(v.w ^ o.w);
+      *vp = make_uint4((u.x & ~m0) | (o.x & m0), (u.y & ~m1) | (o.y & m1), (u.z & ~m2) | (o.z & m2), (u.w & ~m3) | (o.w & m3));
+    }
+  }
+}
+
+// ldc_pages_rw_chunks is ldc_pages_rw on 16-byte chunks (see
+// ldc_pages_ww_chunks): a chunk where every copy equals U (the common
+// case) is decided on its 16 bytes; the others are recorded word by word.
+extern "C" __global__ LDC_ENGINE void ldc_pages_rw_chunks(unsigned long long npages) {
+  const struct ldc_pool *P = &ldc_g.pool;
+  unsigned long long cps = P->slot_bytes / 16, total = npages * cps;
+  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+  for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item < total; item += stride) {
+    unsigned long long c;
+    unsigned page = ldc_pool_listed(P, ldc_chunk_item(item, cps, total, &c));
+    unsigned char *bp;
+    int where = ldc_chunk_at(page, c, &bp);
+    unsigned differ = where == 1;
+    if (where == 2) {
+      const uint4 u = ldc_load_chunk(bp);
+      for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
+        uint4 v = *ldc_slot_chunk(P, s, c);
+        differ |= (v.x ^ u.x) | (v.y ^ u.y) | (v.z ^ u.z) | (v.w ^ u.w);
+      }
+    }
+    if (differ)
+      for (unsigned w = 0; w < 4; w++) ldc_rw_word(P, page, 4 * c + w);
   }
 }
 
@@ -2594,6 +2745,8 @@ extern "C" __global__ LDC_ENGINE void ldc_pages_fingerprint(unsigned long long n
 #ifdef LDC_CPU
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_ww(void **a) { ldc_pages_ww(*(unsigned long long *)a[0]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_rw(void **a) { ldc_pages_rw(*(unsigned long long *)a[0]); }
+extern "C" LDC_ENGINE void ldc_entry_ldc_pages_ww_chunks(void **a) { ldc_pages_ww_chunks(*(unsigned long long *)a[0]); }
+extern "C" LDC_ENGINE void ldc_entry_ldc_pages_rw_chunks(void **a) { ldc_pages_rw_chunks(*(unsigned long long *)a[0]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_fingerprint(void **a) { ldc_pages_fingerprint(*(unsigned long long *)a[0], *(unsigned long long **)a[1]); }
 #endif
 
