@@ -1660,6 +1660,53 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_word_masked(int p, i
   }
 }
 
+// ldc_seg_lone ends a final first pass (no second pass follows) where one
+// warp copied one page, the commonest global write of a region (a lone
+// thread storing a result: ld_btree's cur[q] and ans[q]). With one copy
+// there is no write-write race to look for: the page's owner warp puts the
+// bytes it wrote into the base, a word a lane, and empties the segment;
+// the other warps go straight on to the check's closing barrier. The
+// general path spent every thread of the block on the page and a barrier
+// between the compare and the emptying, at every such region end.
+//
+// The counters go back to 0 once the owner's lanes have read them (its
+// __syncwarp): a thread of another warp that reads them later sees an
+// empty segment, and that path has no barrier either.
+static __device__ LDC_ENGINE unsigned long long ldc_seg_lone(struct ldc_block_state *bs, unsigned char *seg, unsigned *cnt, unsigned tid, unsigned n) {
+  struct ldc_page_entry *pl = ldc_seg_pages(seg);
+  struct ldc_slot *slots = ldc_seg_slots(seg);
+  int s = pl[0].head;
+  unsigned w = (unsigned)slots[s].unit;
+  if (tid / 32 != w) return 0;
+  unsigned lanes = n - 32 * w < 32 ? n - 32 * w : 32, lane = tid - 32 * w;
+  unsigned long long compared = 0, wps = ldc_g.pool.slot_bytes / 4;
+  const unsigned *d = (const unsigned *)ldc_seg_data(seg, s), *sn = (const unsigned *)ldc_seg_snap(seg, s);
+  for (unsigned long long k = lane; k < wps; k += lanes) {
+    int ai;
+    unsigned char *bp;
+    unsigned long long offset;
+    unsigned nb = ldc_word_at(pl[0].page, k, &ai, &bp, &offset);
+    if (nb == 0) continue;
+    unsigned m = ldc_bytemask(d[k] ^ sn[k]) & ldc_valid_mask(nb);
+    compared += 4;
+    if (m) ldc_store_word(bp, d[k], m);
+  }
+  __syncwarp(lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u);
+  if (lane == 0) {
+    unsigned long long *keys = ldc_seg_keys(seg);
+    unsigned *vals = ldc_seg_vals(seg);
+    keys[slots[s].tab] = 0;
+    vals[slots[s].tab] = 0;
+    keys[pl[0].tab] = 0;
+    vals[pl[0].tab] = 0;
+    if (cnt[0] > bs->seg_peak) bs->seg_peak = cnt[0];
+    cnt[0] = 0;
+    cnt[1] = 0;
+    bs->seg_warps = 0;
+  }
+  return compared;
+}
+
 // ldc_seg_check checks, at the end of a region, the global pages the
 // block's warps wrote (level 2). Pass 1: a warp wrote a byte where its copy
 // differs from its snapshot; two writers race (write-write); the merged
@@ -1694,6 +1741,7 @@ template <int fin> static __device__ LDC_ENGINE unsigned long long ldc_seg_check
   struct ldc_page_entry *pl = ldc_seg_pages(seg);
   struct ldc_slot *slots = ldc_seg_slots(seg);
   unsigned char *written = ldc_seg_written(seg);
+  if (fin && !LDC_DET_ON && nslots == 1 && npages == 1) return ldc_seg_lone(bs, seg, cnt, tid, n);
   for (unsigned long long item = tid; item < (unsigned long long)npages * wps; item += n) {
     unsigned long long q = item / wps, k = item % wps;
     int ai;
