@@ -2540,37 +2540,39 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_ww_word(const struct ldc_p
     // Consecutive writers in unit order (up to 32 pairs a byte), as the
     // model reports them. The chain is in no particular order, and as
     // long as the grid where every block writes the page (524288 copies
-    // of one page in ld_backprop_racy): one walk a byte keeps the 33
-    // lowest units that wrote it (the first slot of a unit), where a
-    // walk a pair took 27 s there.
-    for (unsigned b = 0; b < 4; b++) {
-      if (!(multi >> (8 * b) & 0xffu)) continue;
-      int lo_unit[LDC_WW_UNITS], lo_block[LDC_WW_UNITS];
-      unsigned lo_v[LDC_WW_UNITS];
-      int n = 0;
-      for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
-        unsigned v = ldc_byte(((const unsigned *)(P->data + (unsigned long long)s * P->slot_bytes))[k], b);
-        int unit = P->slots[s].unit;
-        if (v == ldc_byte(orig, b) || (n == LDC_WW_UNITS && unit >= lo_unit[n - 1])) continue;
+    // of one page in ld_backprop_racy): one walk for the word's bytes
+    // keeps each byte's 33 lowest units that wrote it (the first slot of
+    // a unit), where a walk a pair took 27 s there and a walk a byte
+    // walked a long chain up to four times.
+    int lo_unit[4][LDC_WW_UNITS], lo_block[4][LDC_WW_UNITS];
+    unsigned lo_v[4][LDC_WW_UNITS];
+    int n[4] = {0, 0, 0, 0};
+    for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
+      unsigned w = ((const unsigned *)(P->data + (unsigned long long)s * P->slot_bytes))[k];
+      int unit = P->slots[s].unit;
+      for (unsigned b = 0; b < 4; b++) {
+        unsigned v = ldc_byte(w, b);
+        if (!(multi >> (8 * b) & 0xffu) || v == ldc_byte(orig, b) || (n[b] == LDC_WW_UNITS && unit >= lo_unit[b][n[b] - 1])) continue;
         int dup = 0;
-        for (int i = 0; i < n && !dup; i++) dup = lo_unit[i] == unit;
+        for (int i = 0; i < n[b] && !dup; i++) dup = lo_unit[b][i] == unit;
         if (dup) continue;
-        int j = n < LDC_WW_UNITS ? n++ : n - 1; // the last one makes room
-        for (; j > 0 && lo_unit[j - 1] > unit; j--) {
-          lo_unit[j] = lo_unit[j - 1];
-          lo_block[j] = lo_block[j - 1];
-          lo_v[j] = lo_v[j - 1];
+        int j = n[b] < LDC_WW_UNITS ? n[b]++ : n[b] - 1; // the last one makes room
+        for (; j > 0 && lo_unit[b][j - 1] > unit; j--) {
+          lo_unit[b][j] = lo_unit[b][j - 1];
+          lo_block[b][j] = lo_block[b][j - 1];
+          lo_v[b][j] = lo_v[b][j - 1];
         }
-        lo_unit[j] = unit;
-        lo_block[j] = (int)P->slots[s].tab;
-        lo_v[j] = v;
-      }
-      for (int i = 1; i < n; i++) {
-        struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, ai, -1, -1, lo_block[i - 1], lo_block[i], -1, -1, lo_unit[i - 1], (long long)(offset + b),
-                               ldc_byte(orig, b) | (lo_v[i - 1] << 8) | (lo_v[i] << 16)};
-        ldc_record_race(r);
+        lo_unit[b][j] = unit;
+        lo_block[b][j] = (int)P->slots[s].tab;
+        lo_v[b][j] = v;
       }
     }
+    for (unsigned b = 0; b < 4; b++)
+      for (int i = 1; i < n[b]; i++) {
+        struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, ai, -1, -1, lo_block[b][i - 1], lo_block[b][i], -1, -1, lo_unit[b][i - 1], (long long)(offset + b),
+                               ldc_byte(orig, b) | (lo_v[b][i - 1] << 8) | (lo_v[b][i] << 16)};
+        ldc_record_race(r);
+      }
   }
   if (wr) ldc_store_word(bp, uv, wr);
   for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
