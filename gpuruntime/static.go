@@ -314,13 +314,20 @@ func (l Launch) everyRegionMayRunOnce() bool {
 
 // onePassLevel2 reports whether level 2 may run one pass a region: the
 // backend can, every region may end after one pass, and no check needs a
-// second (the intra-warp and atomic-plain checks note the accesses of
-// the second; a deterministic run merges in order). Such a run tests the
-// strides the proofs rest on as it goes, and a launch that finds one 0
-// is void: level 2 runs again with both passes (levelWarp).
+// second (the intra-warp check notes the accesses of the second; a
+// deterministic run merges in order). Such a run tests the strides the
+// proofs rest on as it goes, and a launch that finds one 0 is void: level
+// 2 runs again with both passes (levelWarp).
+//
+// The atomic-plain check notes the accesses of the only pass in a kernel
+// of one region (no barrier: ld_bfs, the scatter of a histogram): a note
+// names its region as it is made, and there the region is the kernel,
+// entry to exit. Where regions end at barriers, pass 2 knows which
+// barrier the region it notes ends at; one pass does not yet.
 func (r *checkRun) onePassLevel2() bool {
 	k, l := r.l.Kernel, r.l
-	return r.b.OnePass() && k.Instrumented && !r.opt.Unchecked && !r.opt.Deterministic && !r.wantsIntraWarp() && !r.wantsAtomicPlain() && l.everyRegionMayRunOnce()
+	return r.b.OnePass() && k.Instrumented && !r.opt.Unchecked && !r.opt.Deterministic && !r.wantsIntraWarp() &&
+		(!r.wantsAtomicPlain() || len(k.Regions) == 1) && l.everyRegionMayRunOnce()
 }
 
 // uncopiedShared is the mask of the shared targets level 2 runs on the

@@ -1933,7 +1933,8 @@ static __device__ LDC_ENGINE void ldc_check_pred(struct ldc_thread *t, struct ld
 // copy takes U and the masks and the segment are emptied; ldc_check then
 // returns 2 to the threads that ended the pass (idle ones get 0).
 // Regions keep both passes where the second pass does more than compare:
-// the atomic-plain and intra-warp checks note its accesses.
+// the atomic-plain and intra-warp checks note its accesses (in a launch of
+// one pass a region, the atomic-plain check notes them in the only pass).
 template <int fin> static __device__ LDC_ENGINE __forceinline__ int ldc_check_as(struct ldc_thread *t, int pass, int id) {
   struct ldc_block_state *bs = ldc_block();
   unsigned tid = ldc_thread_linear(), n = ldc_block_threads(), W = ldc_warps();
@@ -2071,7 +2072,8 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
   // The host runs targets uncopied only where the manifest says every
   // region runs once: a second pass would apply their writes twice.
   if (want2 && ldc_g.shared_direct) ldc_internal("a region of a launch with uncopied shared targets asked for a second pass");
-  if (bs->pass == 1 && !want2 && !ldc_g.ap.mask && !ldc_iw_on() && !LDC_DET_ON) return ldc_check_as<1>(t, pass, id);
+  // (A one-pass level 2 noted the atomic-plain accesses in its only pass.)
+  if (bs->pass == 1 && !want2 && (!ldc_g.ap.mask || LDC_ONE_PASS_ON) && !ldc_iw_on() && !LDC_DET_ON) return ldc_check_as<1>(t, pass, id);
   return ldc_check_as<0>(t, pass, id);
 }
 
@@ -2247,7 +2249,9 @@ static __device__ LDC_ENGINE void ldc_ap_word(unsigned long long a, int grid, un
 // variable's first byte where the instrumenter knew it, else null), made
 // atomically or not, at a site of the manifest. Only in pass 2 of level 2,
 // where every access of the region is made again and the region's end is
-// known.
+// known; or in a level 2 of one pass a region, which the host runs with
+// this check only for kernels of one region, from entry to exit (the
+// region every note names).
 static __device__ LDC_ENGINE __noinline__ void ldc_ap_access(const struct ldc_thread *t, int site, int space, const void *base, const void *p, unsigned long n, int atomic) {
   unsigned long long a = (unsigned long long)p & ~3ull, last = ((unsigned long long)p + (n ? n - 1 : 0)) & ~3ull;
   for (; a <= last; a += 4) {
@@ -2259,7 +2263,7 @@ static __device__ LDC_ENGINE __noinline__ void ldc_ap_access(const struct ldc_th
 }
 static __device__ LDC_ENGINE __forceinline__ void ldc_ap_note(const struct ldc_thread *t, int site, int space, const void *base, const void *p, unsigned long n, int atomic) {
   // site -2: an access the check leaves out (volatile, a CAS loop's first read).
-  if (ldc_g.ap.mask && site != -2 && t->mode == LDC_MODE_REPLAY && t->pass == 2 && !LDC_DET_ON) ldc_ap_access(t, site, space, base, p, n, atomic);
+  if (ldc_g.ap.mask && site != -2 && t->mode == LDC_MODE_REPLAY && (t->pass == 2 || LDC_ONE_PASS_ON) && !LDC_DET_ON) ldc_ap_access(t, site, space, base, p, n, atomic);
 }
 // LDC_AP_PLAIN wraps the address of a plain access to a variable that
 // atomics update (SH: 1 for shared memory).
