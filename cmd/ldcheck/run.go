@@ -36,9 +36,10 @@ func runCommand() *cli.Command {
 Each level runs the kernel twice, so a checked run costs about four runs;
 a region (or, for level 1, the kernel) whose code reads nothing it writes
 runs once, since its second run would repeat the first. Where every region
-of the launch runs once (and the intra-warp and atomic-plain checks are
-off), level 2 runs from a module without the replays' code ("one pass and
-a check at every barrier"). On the GPU the
+of the launch runs once (and the intra-warp check is off, and the
+atomic-plain check too unless the kernel has no barrier), level 2 runs
+from a module without the replays' code ("one pass and a check at every
+barrier"). On the GPU the
 instrumented kernels are compiled with at most 128 registers a thread,
 and 64 where that lets a second block of a launch onto each SM (blocks of
 288 to 512 threads); environment LDCHECK_MAX_REGISTERS=N sets
