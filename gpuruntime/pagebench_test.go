@@ -106,7 +106,8 @@ func newPageBench(tb testing.TB, b Backend, c pageBenchCase) *pageBench {
 			ps.addSlot(pg, unit, page)
 		}
 	}
-	// The chains in the order the device makes them: no order.
+	// (Each chain lists its page's copies newest first, as the device's
+	// pushes do; the kernels take them in any order.)
 	pb := &pageBench{c: c, slotBytes: int64(ps.slotBytes), targetBytes: int64(size), dataBytes: int64(len(ps.data)), wantU: u}
 	pb.data, pb.slots, pb.heads = ps.upload(tb, b, c.npages)
 	pb.pages, pb.counters = ps.listPages(tb, b, c.npages, maxShards)
