@@ -854,6 +854,13 @@ static __device__ LDC_ENGINE __noinline__ unsigned char *ldc_det_page(const stru
 
 // Level 2: segment helpers.
 static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_seg_counters(unsigned char *seg) { return (unsigned *)seg; }
+// ldc_seg_counts reads the two counters at a region end in one 8-byte load
+// (the segment is 16-byte aligned; slots wanted in the low half): a lone
+// writer's warp zeroes both with one store while the block's other warps
+// may still be reading them (ldc_seg_lone), and two loads could see one
+// before the store and one after: a mix that would send a thread down the
+// general check, to a barrier the others never reach.
+static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_seg_counts(const unsigned char *seg) { return *(volatile const unsigned long long *)seg; }
 static __device__ LDC_ENGINE __forceinline__ unsigned long long *ldc_seg_keys(unsigned char *seg) { return (unsigned long long *)(seg + ldc_g.segs.off_keys); }
 static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_seg_vals(unsigned char *seg) { return (unsigned *)(seg + ldc_g.segs.off_vals); }
 static __device__ LDC_ENGINE __forceinline__ struct ldc_slot *ldc_seg_slots(unsigned char *seg) { return (struct ldc_slot *)(seg + ldc_g.segs.off_slots); }
@@ -1670,8 +1677,9 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_word_masked(int p, i
 // between the compare and the emptying, at every such region end.
 //
 // The counters go back to 0 once the owner's lanes have read them (its
-// __syncwarp): a thread of another warp that reads them later sees an
-// empty segment, and that path has no barrier either.
+// __syncwarp), both in one store: a thread of another warp that reads them
+// later (one load, ldc_seg_counts) sees an empty segment, and that path
+// has no barrier either.
 static __device__ LDC_ENGINE unsigned long long ldc_seg_lone(struct ldc_block_state *bs, unsigned char *seg, unsigned *cnt, unsigned tid, unsigned n) {
   struct ldc_page_entry *pl = ldc_seg_pages(seg);
   struct ldc_slot *slots = ldc_seg_slots(seg);
@@ -1700,8 +1708,7 @@ static __device__ LDC_ENGINE unsigned long long ldc_seg_lone(struct ldc_block_st
     keys[pl[0].tab] = 0;
     vals[pl[0].tab] = 0;
     if (cnt[0] > bs->seg_peak) bs->seg_peak = cnt[0];
-    cnt[0] = 0;
-    cnt[1] = 0;
+    *(volatile unsigned long long *)cnt = 0; // both at once (ldc_seg_counts)
     bs->seg_warps = 0;
   }
   return compared;
@@ -1720,7 +1727,8 @@ template <int fin> static __device__ LDC_ENGINE unsigned long long ldc_seg_check
   unsigned long long compared = 0;
   if (!seg) return 0;
   unsigned *cnt = ldc_seg_counters(seg);
-  unsigned nslots = cnt[0], npages = cnt[1];
+  unsigned long long counts = ldc_seg_counts(seg);
+  unsigned nslots = (unsigned)counts, npages = (unsigned)(counts >> 32);
   // No global page written in this region (the same for every thread of
   // the block): nothing to check or empty, and no barrier to wait at.
   if (nslots == 0 && npages == 0) return 0;
@@ -2414,8 +2422,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
   bs->from = t->start;
   bs->to = id;
   ldc_bar_or(0); // (ldc_check's: a thread that ended its region in one pass wants no second)
-  const unsigned *cnt = bs->seg ? ldc_seg_counters(bs->seg) : 0;
-  if (*(volatile unsigned *)&bs->dirty_any || (cnt && (((volatile const unsigned *)cnt)[0] || ((volatile const unsigned *)cnt)[1])))
+  if (*(volatile unsigned *)&bs->dirty_any || (bs->seg && ldc_seg_counts(bs->seg)))
     ldc_one_pass_rest(t, id);
   else
     ldc_bar();
