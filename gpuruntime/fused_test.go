@@ -245,33 +245,18 @@ func (ps *pageSetup) pool(data, slots, heads, pages, counters DevPtr, npages int
 // report names, pass-2 changes, chains in any order.
 func TestPageKernelsMatchModel(t *testing.T) {
 	b, ctxAddr := fusedBackend(t)
-	for _, k := range pageKernelPairs {
-		pageKernelsMatchModel(t, b, ctxAddr, k)
-	}
+	pageKernelsMatchModel(t, b, ctxAddr)
 }
-
-// pageKernels is a pair of page check kernels and how many bytes of a
-// page a thread's item is.
-type pageKernels struct {
-	ww, rw    string
-	itemBytes int64
-}
-
-// pageKernelPairs: the word kernels level 1 runs, and the chunk kernels
-// BenchmarkPageChecks weighs against them.
-var pageKernelPairs = []pageKernels{{"ldc_pages_ww", "ldc_pages_rw", 4}, {"ldc_pages_ww_chunks", "ldc_pages_rw_chunks", 16}}
 
 // TestPageKernelsMatchModelCUDA is the same on the GPU (skipped where
 // there is no nvcc or no GPU): the CUDA compiler's code for the check
 // kernels, with its own alignments, against the same model.
 func TestPageKernelsMatchModelCUDA(t *testing.T) {
 	b, ctxAddr := cudaRuntime(t)
-	for _, k := range pageKernelPairs {
-		pageKernelsMatchModel(t, b, ctxAddr, k)
-	}
+	pageKernelsMatchModel(t, b, ctxAddr)
 }
 
-func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr, k pageKernels) {
+func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 	const maxRec = 1 << 14
 	records := devBytes(t, b, make([]byte, maxRec*RecordSize))
 	nrec := devBytes(t, b, make([]byte, 8))
@@ -336,21 +321,21 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr, k pageKernel
 					t.Fatal(err)
 				}
 				npl := int64(len(ps.pages))
-				if err := b.Launch(k.ww, fusedGrid(npl*int64(ps.slotBytes)/k.itemBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl))}); err != nil {
+				if err := b.Launch("ldc_pages_ww", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl))}); err != nil {
 					t.Fatal(err)
 				}
 				if got := readDev(t, b, sp, size); !bytes.Equal(got, wantU) {
-					t.Fatalf("%s: units %d size %d page %d: U differs from the model", k.ww, units, size, pageBytes)
+					t.Fatalf("%s: units %d size %d page %d: U differs from the model", "ldc_pages_ww", units, size, pageBytes)
 				}
 				gotData := readDev(t, b, data, len(ps.data))
 				for si, sl := range ps.slots {
 					lo, hi := int(sl.Page)*pageBytes, min(int(sl.Page+1)*pageBytes, size)
 					if got := gotData[si*ps.slotBytes : si*ps.slotBytes+hi-lo]; !bytes.Equal(got, p[sl.Unit][lo:hi]) {
-						t.Fatalf("%s: units %d size %d page %d: unit %d's pass-2 page %d differs from the model", k.ww, units, size, pageBytes, sl.Unit, sl.Page)
+						t.Fatalf("%s: units %d size %d page %d: unit %d's pass-2 page %d differs from the model", "ldc_pages_ww", units, size, pageBytes, sl.Unit, sl.Page)
 					}
 				}
 				if d := cmp.Diff(namedPairs(modelRaces(wantWW)), recordsToRaces(readRecs())); d != "" {
-					t.Fatalf("%s: units %d size %d page %d: write-write races (-model +device):\n%s", k.ww, units, size, pageBytes, d)
+					t.Fatalf("%s: units %d size %d page %d: write-write races (-model +device):\n%s", "ldc_pages_ww", units, size, pageBytes, d)
 				}
 				if overlap && units > 1 && len(wantWW) == 0 {
 					t.Fatalf("forced overlap not reported by the model")
@@ -384,11 +369,11 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr, k pageKernel
 				}
 				wantRW := FusedReadWrite(bytes.Clone(s), wantU, p)
 				npl = int64(len(ps.pages))
-				if err := b.Launch(k.rw, fusedGrid(npl*int64(ps.slotBytes)/k.itemBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl))}); err != nil {
+				if err := b.Launch("ldc_pages_rw", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl))}); err != nil {
 					t.Fatal(err)
 				}
 				if d := cmp.Diff(modelRaces(wantRW), recordsToRaces(readRecs())); d != "" {
-					t.Fatalf("%s: units %d size %d page %d: read-write races (-model +device):\n%s", k.ww, units, size, pageBytes, d)
+					t.Fatalf("%s: units %d size %d page %d: read-write races (-model +device):\n%s", "ldc_pages_ww", units, size, pageBytes, d)
 				}
 				for _, ptr := range []DevPtr{sp, data, slots, heads, pages, counters} {
 					b.Free(ptr)
@@ -512,7 +497,7 @@ func TestSlotShardOverflow(t *testing.T) {
 	if err := p.writeStarts(b, st); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Launch("ldc_pages_ww", fusedGrid(st.pages*32), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages))}); err != nil {
+	if err := b.Launch("ldc_pages_ww", pageGrid(st.pages, 128), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages))}); err != nil {
 		t.Fatal(err)
 	}
 	want := make([]byte, npages*128)

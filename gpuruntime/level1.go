@@ -322,15 +322,22 @@ func (r *checkRun) confirmBlockRW() {
 	r.blockRW = nil
 }
 
+// pageGrid is the grid of a page check kernel (ldc_pages_ww, ldc_pages_rw)
+// over pages listed pages of slotBytes: a thread a 16-byte chunk, blocks
+// of 256 (whole warps: the kernels share a warp's racy words among its
+// lanes).
+func pageGrid(pages, slotBytes int64) [3]uint32 {
+	return fusedGrid(pages * slotBytes / 16)
+}
+
 // pageCheck runs one of the page check kernels over the pages written.
 func (r *checkRun) pageCheck(phase, kernel string, st poolState) error {
-	words := st.pages * r.slotBytes / 4
 	copied := st.copies(r.pool.shardCap) * r.slotBytes
 	err := r.phase(phase, func() error {
 		if err := r.pool.writeStarts(r.b, st); err != nil {
 			return err
 		}
-		return r.b.Launch(kernel, fusedGrid(words), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages))})
+		return r.b.Launch(kernel, pageGrid(st.pages, r.slotBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages))})
 	})
 	if err != nil {
 		return err

@@ -4,7 +4,7 @@
 #   CGO_ENABLED=0 go test -c -o .dev/t/gpuruntime.test ./gpuruntime   # carry .dev/t
 #   OUT=dir benchmarks/profile/pagechecks.sh [benchtime, default 5x]
 # Prints the model test's verdict, then one line a case and kernel: ms a
-# launch, GB/s and %copy (word kernels: ww, rw; chunk kernels: *_chunks).
+# launch, GB/s and %copy (ww: write-write, rw: read-write).
 set -u
 cd "$(dirname "$0")/../.."
 export PATH=/usr/local/cuda/bin:$PATH

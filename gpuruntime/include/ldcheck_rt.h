@@ -2511,10 +2511,10 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
 //
 // The check kernels walk the pages the blocks wrote (ldc_g.pool.pages, in
 // the dense numbering of ldc_pool_listed: npages is the shards' total):
-// each thread owns 4-byte words of pages (the chunk kernels: 16-byte
-// chunks), grid-stride, consecutive threads on consecutive items, and
-// walks the chain of the page's private copies. No atomics, no divergence
-// but on a race.
+// each thread owns 16-byte chunks of pages, grid-stride, consecutive
+// threads on consecutive chunks, and walks the chain of the page's private
+// copies. No atomics, no divergence but on a race, where the chunk's words
+// go through the exact path, shared out among the warp's lanes.
 //
 // LDC_WW_UNITS: the writers of a byte that ldc_pages_ww names, the lowest
 // units (consecutive ones make the pairs reported).
@@ -2523,8 +2523,8 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
 // ldc_ww_word is the write-write check of word k of a listed page, exact
 // in every case: any alignment, a page's last partial word, and bytes
 // that several copies wrote (named, and U taking the highest unit's
-// byte). ldc_pages_ww runs it for every word; ldc_pages_ww_chunks where
-// its 16-byte path cannot decide.
+// byte). ldc_pages_ww runs it on the words of a chunk where its 16-byte
+// path cannot decide.
 static __device__ LDC_ENGINE __forceinline__ void ldc_ww_word(const struct ldc_pool *P, unsigned page, unsigned long long k) {
   unsigned long long offset;
   int ai;
@@ -2616,12 +2616,13 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_rw_word(const struct ldc_p
   }
 }
 
-// The chunk kernels' items are 16-byte chunks of the listed pages (a
+// The check kernels' items are 16-byte chunks of the listed pages (a
 // slot's bytes are a whole number of chunks): consecutive threads on
 // consecutive chunks, so that a warp moves 512 bytes of a copy with each
-// load, and a thread's page lookups and chain walk serve 16 bytes. The
-// word kernels, a thread's 4 bytes behind the same lookups and walk, ran
-// at 26% of the copy bandwidth on the H100 (RESULTS, twenty-third session).
+// load, and a thread's page lookups and chain walk serve 16 bytes. Word
+// kernels, a thread's 4 bytes behind the same lookups and walk, ran at
+// 21-31% of the copy bandwidth on the H100 (RESULTS, twenty-seventh
+// session).
 //
 // ldc_chunk_item splits an item into the listed page's dense index and the
 // chunk, in 32-bit arithmetic where the items allow (64-bit division is a
@@ -2675,106 +2676,125 @@ static __device__ LDC_ENGINE __forceinline__ uint4 *ldc_slot_chunk(const struct 
   return (uint4 *)(P->data + (unsigned long long)s * P->slot_bytes) + c;
 }
 
-// ldc_pages_ww: write detection, conflicts, the union U (written into the
-// base) and each copy's pass-2 state (U with its own changes reverted), in
-// one pass over the written pages, a 4-byte word a thread. A copy wrote a
-// byte where it differs from S; U takes the value of the highest copy
-// that wrote it.
-extern "C" __global__ LDC_ENGINE void ldc_pages_ww(unsigned long long npages) {
-  const struct ldc_pool *P = &ldc_g.pool;
-  unsigned long long wps = P->slot_bytes / 4, total = npages * wps;
-  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-  for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item < total; item += stride)
-    ldc_ww_word(P, ldc_pool_listed(P, item / wps), item % wps);
+// ldc_chunk_words runs the exact word path (ldc_ww_word, or ldc_rw_word)
+// on the 4 words of every chunk of the warp whose 16-byte path could not
+// decide (exact), the warp's lanes sharing those words in order: word j
+// of the j/4-th such chunk is lane j % 32's, so that a warp of racy
+// chunks walks its chains as 32 lanes, each on a word of its own, with
+// coalesced loads. A chunk's 4 words done by its own thread took 4 times
+// as long on the H100 (ld_backprop_racy's hot page: 12.4 s against 3.1 s
+// a word a thread; saxpy64m_racy's racy pool: 211 GB/s against 758).
+// Every lane of the warp calls it, exact or not.
+static __device__ LDC_ENGINE __forceinline__ void ldc_chunk_words(const struct ldc_pool *P, unsigned page, unsigned long long c, int exact, int ww) {
+  unsigned need = __ballot_sync(0xffffffffu, exact);
+  if (!need) return;
+  unsigned lane = threadIdx.x & 31, words = 4 * __popc(need);
+  for (unsigned round = 0; round < words; round += 32) {
+    unsigned j = round + lane, m = need, src = 0;
+    if (j < words) {
+      for (unsigned k = j / 4; k > 0; k--) m &= m - 1;
+      src = __ffs(m) - 1;
+    }
+    unsigned p = __shfl_sync(0xffffffffu, page, src);
+    unsigned long long cc = __shfl_sync(0xffffffffu, c, src);
+    if (j >= words) continue;
+    if (ww)
+      ldc_ww_word(P, p, 4 * cc + j % 4);
+    else
+      ldc_rw_word(P, p, 4 * cc + j % 4);
+  }
 }
 
-// ldc_pages_rw: after pass 2, a copy that differs from U (now the base)
-// read something another copy wrote; a 4-byte word a thread.
-extern "C" __global__ LDC_ENGINE void ldc_pages_rw(unsigned long long npages) {
-  const struct ldc_pool *P = &ldc_g.pool;
-  unsigned long long wps = P->slot_bytes / 4, total = npages * wps;
-  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-  for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item < total; item += stride)
-    ldc_rw_word(P, ldc_pool_listed(P, item / wps), item % wps);
-}
-
-// ldc_pages_ww_chunks is ldc_pages_ww on 16-byte chunks (one item a
-// chunk: launch it over npages * slot_bytes / 16 items). Level 1 does not
-// run it yet: BenchmarkPageChecks compares the two on the GPU, and the
-// chunks replace the words where they pay (not measured yet).
+// ldc_ww_chunk is the write-write check of chunk c of a listed page where
+// its 16 bytes decide it, 0; 1 where they cannot (a byte of two writers,
+// a race; a chunk partly in the allocation or misaligned): nothing is
+// stored then, and ldc_chunk_words takes its words.
 //
 // A chunk whose every byte has at most one writer needs no unit order: U
 // is S with each copy's written bytes, in any order, and a lone copy's
-// pass-2 state is S itself (its loads stay in registers). A chunk with a
-// byte of two writers (a race) goes word by word through ldc_ww_word,
-// which names them; nothing is stored before that decision.
-extern "C" __global__ LDC_ENGINE void ldc_pages_ww_chunks(unsigned long long npages) {
+// pass-2 state is S itself (its loads stay in registers).
+static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_pool *P, unsigned page, unsigned long long c) {
+  unsigned char *bp;
+  int where = ldc_chunk_at(page, c, &bp);
+  if (where != 2) return where == 1;
+  const uint4 o = ldc_load_chunk(bp);
+  uint4 u = o;
+  unsigned wr0 = 0, wr1 = 0, wr2 = 0, wr3 = 0, multi = 0;
+  int first = P->heads[page], n = 0;
+  for (int s = first; s >= 0; s = P->slots[s].next, n++) {
+    uint4 v = *ldc_slot_chunk(P, s, c);
+    unsigned m0 = ldc_bytemask(v.x ^ o.x), m1 = ldc_bytemask(v.y ^ o.y), m2 = ldc_bytemask(v.z ^ o.z), m3 = ldc_bytemask(v.w ^ o.w);
+    multi |= (m0 & wr0) | (m1 & wr1) | (m2 & wr2) | (m3 & wr3);
+    wr0 |= m0, wr1 |= m1, wr2 |= m2, wr3 |= m3;
+    u.x = (u.x & ~m0) | (v.x & m0);
+    u.y = (u.y & ~m1) | (v.y & m1);
+    u.z = (u.z & ~m2) | (v.z & m2);
+    u.w = (u.w & ~m3) | (v.w & m3);
+  }
+  if (multi) return 1;
+  if (wr0 | wr1 | wr2 | wr3) ldc_store_chunk(bp, u);
+  if (n == 1) {
+    *ldc_slot_chunk(P, first, c) = o;
+    return 0;
+  }
+  for (int s = first; s >= 0; s = P->slots[s].next) {
+    uint4 *vp = ldc_slot_chunk(P, s, c), v = *vp;
+    unsigned m0 = ldc_bytemask(v.x ^ o.x), m1 = ldc_bytemask(v.y ^ o.y), m2 = ldc_bytemask(v.z ^ o.z), m3 = ldc_bytemask(v.w ^ o.w);
+    *vp = make_uint4((u.x & ~m0) | (o.x & m0), (u.y & ~m1) | (o.y & m1), (u.z & ~m2) | (o.z & m2), (u.w & ~m3) | (o.w & m3));
+  }
+  return 0;
+}
+
+// ldc_rw_chunk is 0 where every copy of chunk c of a listed page equals U
+// (the common case), decided on its 16 bytes; 1 where a copy differs or
+// the chunk is partly in the allocation or misaligned: ldc_chunk_words
+// records its words then.
+static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_pool *P, unsigned page, unsigned long long c) {
+  unsigned char *bp;
+  int where = ldc_chunk_at(page, c, &bp);
+  if (where != 2) return where == 1;
+  const uint4 u = ldc_load_chunk(bp);
+  unsigned differ = 0;
+  for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
+    uint4 v = *ldc_slot_chunk(P, s, c);
+    differ |= (v.x ^ u.x) | (v.y ^ u.y) | (v.z ^ u.z) | (v.w ^ u.w);
+  }
+  return differ != 0;
+}
+
+// ldc_pages_check is both check kernels (ww: 1 write-write, 0
+// read-write): a thread a 16-byte chunk, launched over npages *
+// slot_bytes / 16 items in blocks of whole warps. The loop is warp-uniform
+// (item - lane), so that a warp's lanes are all there when
+// ldc_chunk_words shares out words. Chunks ran at 69-75% of the copy
+// bandwidth on the H100 where 4-byte words a thread ran at 21-31%
+// (BenchmarkPageChecks, RESULTS, twenty-seventh session).
+static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long long npages, int ww) {
   const struct ldc_pool *P = &ldc_g.pool;
   unsigned long long cps = P->slot_bytes / 16, total = npages * cps;
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-  for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item < total; item += stride) {
-    unsigned long long c;
-    unsigned page = ldc_pool_listed(P, ldc_chunk_item(item, cps, total, &c));
-    unsigned char *bp;
-    int where = ldc_chunk_at(page, c, &bp);
-    if (where == 1)
-      for (unsigned w = 0; w < 4; w++) ldc_ww_word(P, page, 4 * c + w);
-    if (where != 2) continue;
-    const uint4 o = ldc_load_chunk(bp);
-    uint4 u = o;
-    unsigned wr0 = 0, wr1 = 0, wr2 = 0, wr3 = 0, multi = 0;
-    int first = P->heads[page], n = 0;
-    for (int s = first; s >= 0; s = P->slots[s].next, n++) {
-      uint4 v = *ldc_slot_chunk(P, s, c);
-      unsigned m0 = ldc_bytemask(v.x ^ o.x), m1 = ldc_bytemask(v.y ^ o.y), m2 = ldc_bytemask(v.z ^ o.z), m3 = ldc_bytemask(v.w ^ o.w);
-      multi |= (m0 & wr0) | (m1 & wr1) | (m2 & wr2) | (m3 & wr3);
-      wr0 |= m0, wr1 |= m1, wr2 |= m2, wr3 |= m3;
-      u.x = (u.x & ~m0) | (v.x & m0);
-      u.y = (u.y & ~m1) | (v.y & m1);
-      u.z = (u.z & ~m2) | (v.z & m2);
-      u.w = (u.w & ~m3) | (v.w & m3);
+  unsigned lane = threadIdx.x & 31;
+  for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item - lane < total; item += stride) {
+    unsigned long long c = 0;
+    unsigned page = 0;
+    int exact = 0;
+    if (item < total) {
+      page = ldc_pool_listed(P, ldc_chunk_item(item, cps, total, &c));
+      exact = ww ? ldc_ww_chunk(P, page, c) : ldc_rw_chunk(P, page, c);
     }
-    if (multi) {
-      for (unsigned w = 0; w < 4; w++) ldc_ww_word(P, page, 4 * c + w);
-      continue;
-    }
-    if (wr0 | wr1 | wr2 | wr3) ldc_store_chunk(bp, u);
-    if (n == 1) {
-      *ldc_slot_chunk(P, first, c) = o;
-      continue;
-    }
-    for (int s = first; s >= 0; s = P->slots[s].next) {
-      uint4 *vp = ldc_slot_chunk(P, s, c), v = *vp;
-      unsigned m0 = ldc_bytemask(v.x ^ o.x), m1 = ldc_bytemask(v.y ^ o.y), m2 = ldc_bytemask(v.z ^ o.z), m3 = ldc_bytemask(v.w ^ o.w);
-      *vp = make_uint4((u.x & ~m0) | (o.x & m0), (u.y & ~m1) | (o.y & m1), (u.z & ~m2) | (o.z & m2), (u.w & ~m3) | (o.w & m3));
-    }
+    ldc_chunk_words(P, page, c, exact, ww);
   }
 }
 
-// ldc_pages_rw_chunks is ldc_pages_rw on 16-byte chunks (see
-// ldc_pages_ww_chunks): a chunk where every copy equals U (the common
-// case) is decided on its 16 bytes; the others are recorded word by word.
-extern "C" __global__ LDC_ENGINE void ldc_pages_rw_chunks(unsigned long long npages) {
-  const struct ldc_pool *P = &ldc_g.pool;
-  unsigned long long cps = P->slot_bytes / 16, total = npages * cps;
-  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-  for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item < total; item += stride) {
-    unsigned long long c;
-    unsigned page = ldc_pool_listed(P, ldc_chunk_item(item, cps, total, &c));
-    unsigned char *bp;
-    int where = ldc_chunk_at(page, c, &bp);
-    unsigned differ = where == 1;
-    if (where == 2) {
-      const uint4 u = ldc_load_chunk(bp);
-      for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
-        uint4 v = *ldc_slot_chunk(P, s, c);
-        differ |= (v.x ^ u.x) | (v.y ^ u.y) | (v.z ^ u.z) | (v.w ^ u.w);
-      }
-    }
-    if (differ)
-      for (unsigned w = 0; w < 4; w++) ldc_rw_word(P, page, 4 * c + w);
-  }
-}
+// ldc_pages_ww: write detection, conflicts, the union U (written into the
+// base) and each copy's pass-2 state (U with its own changes reverted), in
+// one pass over the written pages. A copy wrote a byte where it differs
+// from S; U takes the value of the highest copy that wrote it.
+extern "C" __global__ LDC_ENGINE void ldc_pages_ww(unsigned long long npages) { ldc_pages_check(npages, 1); }
+
+// ldc_pages_rw: after pass 2, a copy that differs from U (now the base)
+// read something another copy wrote.
+extern "C" __global__ LDC_ENGINE void ldc_pages_rw(unsigned long long npages) { ldc_pages_check(npages, 0); }
 
 // ldc_pages_fingerprint adds, for every private copy of a page, a hash of
 // its page id and bytes to fp[its unit]. Run after two repeats of pass 1
@@ -2806,8 +2826,6 @@ extern "C" __global__ LDC_ENGINE void ldc_pages_fingerprint(unsigned long long n
 #ifdef LDC_CPU
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_ww(void **a) { ldc_pages_ww(*(unsigned long long *)a[0]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_rw(void **a) { ldc_pages_rw(*(unsigned long long *)a[0]); }
-extern "C" LDC_ENGINE void ldc_entry_ldc_pages_ww_chunks(void **a) { ldc_pages_ww_chunks(*(unsigned long long *)a[0]); }
-extern "C" LDC_ENGINE void ldc_entry_ldc_pages_rw_chunks(void **a) { ldc_pages_rw_chunks(*(unsigned long long *)a[0]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_fingerprint(void **a) { ldc_pages_fingerprint(*(unsigned long long *)a[0], *(unsigned long long **)a[1]); }
 #endif
 
