@@ -854,13 +854,6 @@ static __device__ LDC_ENGINE __noinline__ unsigned char *ldc_det_page(const stru
 
 // Level 2: segment helpers.
 static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_seg_counters(unsigned char *seg) { return (unsigned *)seg; }
-// ldc_seg_counts reads the two counters at a region end in one 8-byte load
-// (the segment is 16-byte aligned; slots wanted in the low half): a lone
-// writer's warp zeroes both with one store while the block's other warps
-// may still be reading them (ldc_seg_lone), and two loads could see one
-// before the store and one after: a mix that would send a thread down the
-// general check, to a barrier the others never reach.
-static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_seg_counts(const unsigned char *seg) { return *(volatile const unsigned long long *)seg; }
 static __device__ LDC_ENGINE __forceinline__ unsigned long long *ldc_seg_keys(unsigned char *seg) { return (unsigned long long *)(seg + ldc_g.segs.off_keys); }
 static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_seg_vals(unsigned char *seg) { return (unsigned *)(seg + ldc_g.segs.off_vals); }
 static __device__ LDC_ENGINE __forceinline__ struct ldc_slot *ldc_seg_slots(unsigned char *seg) { return (struct ldc_slot *)(seg + ldc_g.segs.off_slots); }
@@ -1667,53 +1660,6 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_word_masked(int p, i
   }
 }
 
-// ldc_seg_lone ends a final first pass (no second pass follows) where one
-// warp copied one page, the commonest global write of a region (a lone
-// thread storing a result: ld_btree's cur[q] and ans[q]). With one copy
-// there is no write-write race to look for: the page's owner warp puts the
-// bytes it wrote into the base, a word a lane, and empties the segment;
-// the other warps go straight on to the check's closing barrier. The
-// general path spent every thread of the block on the page and a barrier
-// between the compare and the emptying, at every such region end.
-//
-// The counters go back to 0 once the owner's lanes have read them (its
-// __syncwarp), both in one store: a thread of another warp that reads them
-// later (one load, ldc_seg_counts) sees an empty segment, and that path
-// has no barrier either.
-static __device__ LDC_ENGINE unsigned long long ldc_seg_lone(struct ldc_block_state *bs, unsigned char *seg, unsigned *cnt, unsigned tid, unsigned n) {
-  struct ldc_page_entry *pl = ldc_seg_pages(seg);
-  struct ldc_slot *slots = ldc_seg_slots(seg);
-  int s = pl[0].head;
-  unsigned w = (unsigned)slots[s].unit;
-  if (tid / 32 != w) return 0;
-  unsigned lanes = n - 32 * w < 32 ? n - 32 * w : 32, lane = tid - 32 * w;
-  unsigned long long compared = 0, wps = ldc_g.pool.slot_bytes / 4;
-  const unsigned *d = (const unsigned *)ldc_seg_data(seg, s), *sn = (const unsigned *)ldc_seg_snap(seg, s);
-  for (unsigned long long k = lane; k < wps; k += lanes) {
-    int ai;
-    unsigned char *bp;
-    unsigned long long offset;
-    unsigned nb = ldc_word_at(pl[0].page, k, &ai, &bp, &offset);
-    if (nb == 0) continue;
-    unsigned m = ldc_bytemask(d[k] ^ sn[k]) & ldc_valid_mask(nb);
-    compared += 4;
-    if (m) ldc_store_word(bp, d[k], m);
-  }
-  __syncwarp(lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u);
-  if (lane == 0) {
-    unsigned long long *keys = ldc_seg_keys(seg);
-    unsigned *vals = ldc_seg_vals(seg);
-    keys[slots[s].tab] = 0;
-    vals[slots[s].tab] = 0;
-    keys[pl[0].tab] = 0;
-    vals[pl[0].tab] = 0;
-    if (cnt[0] > bs->seg_peak) bs->seg_peak = cnt[0];
-    *(volatile unsigned long long *)cnt = 0; // both at once (ldc_seg_counts)
-    bs->seg_warps = 0;
-  }
-  return compared;
-}
-
 // ldc_seg_check checks, at the end of a region, the global pages the
 // block's warps wrote (level 2). Pass 1: a warp wrote a byte where its copy
 // differs from its snapshot; two writers race (write-write); the merged
@@ -1727,8 +1673,7 @@ template <int fin> static __device__ LDC_ENGINE unsigned long long ldc_seg_check
   unsigned long long compared = 0;
   if (!seg) return 0;
   unsigned *cnt = ldc_seg_counters(seg);
-  unsigned long long counts = ldc_seg_counts(seg);
-  unsigned nslots = (unsigned)counts, npages = (unsigned)(counts >> 32);
+  unsigned nslots = cnt[0], npages = cnt[1];
   // No global page written in this region (the same for every thread of
   // the block): nothing to check or empty, and no barrier to wait at.
   if (nslots == 0 && npages == 0) return 0;
@@ -1749,7 +1694,6 @@ template <int fin> static __device__ LDC_ENGINE unsigned long long ldc_seg_check
   struct ldc_page_entry *pl = ldc_seg_pages(seg);
   struct ldc_slot *slots = ldc_seg_slots(seg);
   unsigned char *written = ldc_seg_written(seg);
-  if (fin && !LDC_DET_ON && nslots == 1 && npages == 1) return ldc_seg_lone(bs, seg, cnt, tid, n);
   for (unsigned long long item = tid; item < (unsigned long long)npages * wps; item += n) {
     unsigned long long q = item / wps, k = item % wps;
     int ai;
@@ -2422,7 +2366,8 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
   bs->from = t->start;
   bs->to = id;
   ldc_bar_or(0); // (ldc_check's: a thread that ended its region in one pass wants no second)
-  if (*(volatile unsigned *)&bs->dirty_any || (bs->seg && ldc_seg_counts(bs->seg)))
+  const unsigned *cnt = bs->seg ? ldc_seg_counters(bs->seg) : 0;
+  if (*(volatile unsigned *)&bs->dirty_any || (cnt && (((volatile const unsigned *)cnt)[0] || ((volatile const unsigned *)cnt)[1])))
     ldc_one_pass_rest(t, id);
   else
     ldc_bar();
