@@ -3,8 +3,12 @@
 # GPU machine. prep: unpack, compile every build (nvcc + ptxas SASS, 12 at once),
 # generate every real-size input; then time a checked run of ld_btree (cold JIT cache).
 # run: the whole suite (or "P1,P2") in one realsize run, builds already compiled.
+# With RESULTS=file, realsize keeps each finished launch there (-results) and
+# skips those already in it: the same call, repeated, goes on where the last
+# one stopped (realsize is cut at LIMIT seconds, default 570, inside the
+# 10-minute limit of a call), and each prints the table of all so far.
 #   OUT=dir benchmarks/profile/machine.sh prep
-#   OUT=dir benchmarks/profile/machine.sh run [P1,P2,...] [extra realsize flags]
+#   OUT=dir [RESULTS=/tmp/rows.jsonl] benchmarks/profile/machine.sh run [P1,P2,...] [extra realsize flags]
 set -u
 cd "$(dirname "$0")/../.."
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
@@ -27,8 +31,9 @@ fi
 P=${2:-$(ls .dev/rs | grep -v '\.' | tr '\n' ',' | sed 's/,$//')}
 shift; shift
 t=$(date +%s%N)
-.dev/bin/realsize -only "$P" -arch '' -n 3 -racecheck=false -timeout 150s -ldcheck .dev/bin/ldcheck \
+timeout ${LIMIT:-570} .dev/bin/realsize -only "$P" -arch '' -n 3 -racecheck=false -timeout 150s -ldcheck .dev/bin/ldcheck ${RESULTS:+-results "$RESULTS"} \
   -gen .dev/gen -inputs /tmp/inputs -log "$OUT/rs.log" "$@" .dev/rs benchmarks >"$OUT/rs.txt" 2>&1
-echo "realsize rc $? wall $(ms $t) ms"
+echo "realsize rc $? wall $(ms $t) ms (124: cut at ${LIMIT:-570} s; with RESULTS, the same call again goes on)"
+[ -n "${RESULTS:-}" ] && cp "$RESULTS" "$OUT/" 2>/dev/null
 grep -h "^#" "$OUT/rs.log" | grep -v '^# *\$ \|(exit' >"$OUT/phases.txt"
 grep -A45 "^program" "$OUT/rs.txt" | cut -c1-125

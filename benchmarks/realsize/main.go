@@ -48,6 +48,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -149,6 +150,7 @@ type row struct {
 	checked      result
 	rc           racecheck
 	notes        []string
+	copyGBps     float64 // the copy bandwidth of the call that ran it (-results); 0: this call's
 }
 
 func (r *row) verdict() string {
@@ -179,6 +181,7 @@ type config struct {
 	copyGBps                    float64
 	copyMiB                     int
 	gen, inputs                 string
+	results                     string
 	log                         io.Writer
 	stdout, stderr              io.Writer
 	logPath                     string
@@ -202,6 +205,7 @@ func main() {
 	flag.BoolVar(&c.racecheck, "racecheck", true, "also run compute-sanitizer --tool racecheck on each launch (backend cuda, when compute-sanitizer is there)")
 	flag.DurationVar(&c.rcTimeout, "racecheck-timeout", 90*time.Second, "limit of each compute-sanitizer run")
 	flag.StringVar(&c.sanitizer, "sanitizer", "compute-sanitizer", "compute-sanitizer binary")
+	flag.StringVar(&c.results, "results", "", "keep each finished launch in this file (JSON lines) and take the launches already there from it instead of running them: a run split over several calls, or cut short, goes on where it stopped, and each call's table covers every launch measured so far (delete a line to measure that launch again)")
 	flag.Float64Var(&c.copyGBps, "copy-gbps", 0, "device-to-device copy bandwidth (GB/s, read plus write) to compare the check kernels with; 0: measure it with cudasmoke (backend cuda)")
 	flag.StringVar(&c.cudasmoke, "cudasmoke", "", "the cudasmoke binary for the copy bandwidth (default: cudasmoke beside -ldcheck, else built with go when there is go)")
 	flag.IntVar(&c.copyMiB, "copy-mib", 256, "size of cudasmoke's device-to-device copy, MiB")
@@ -262,6 +266,13 @@ func run(c *config) int {
 		gens.Inputs = filepath.Join(tmp, "inputs")
 	}
 	c.sanitizerPath, c.sanitizerWhy = findSanitizer(c)
+	saved := map[string]*row{}
+	if c.results != "" {
+		if saved, err = loadRows(c.results); err != nil {
+			fmt.Fprintln(c.stderr, "realsize: -results:", err)
+			return 2
+		}
+	}
 
 	// The reference for the check kernels, measured first, in this call.
 	copyGBps, copyNote := c.copyGBps, "given (-copy-gbps)"
@@ -275,7 +286,7 @@ func run(c *config) int {
 	}
 
 	var rows []*row
-	found := 0
+	found, reused := 0, 0
 	compiled := map[string]string{} // build dir -> "" or why compile failed
 	for _, p := range progs {
 		if len(want) > 0 && !want[p.Name] && !wantsLaunch(want, p) {
@@ -294,14 +305,28 @@ func run(c *config) int {
 			if l.Small != c.small || (len(want) > 0 && !want[p.Name] && !want[l.Name]) {
 				continue
 			}
-			rows = append(rows, runLaunch(c, p, l, gens, compiled))
+			if r, ok := saved[l.Name]; ok {
+				fmt.Fprintf(c.stderr, "%s: measured earlier (%s)\n", l.Name, c.results)
+				rows = append(rows, r)
+				reused++
+				continue
+			}
+			r := runLaunch(c, p, l, gens, compiled)
+			if c.results != "" {
+				r.copyGBps = copyGBps
+				if err := appendRow(c.results, r); err != nil {
+					fmt.Fprintln(c.stderr, "realsize: -results:", err)
+					return 2
+				}
+			}
+			rows = append(rows, r)
 		}
 	}
 	if found == 0 {
 		fmt.Fprintf(c.stderr, "realsize: no programs (folders with kernel.cu) in %s%s\n", c.bench, map[bool]string{true: " matching -only " + c.only}[c.only != ""])
 		return 2
 	}
-	return printTable(c, rows, copyGBps, copyNote)
+	return printTable(c, rows, reused, copyGBps, copyNote)
 }
 
 func wantsLaunch(want map[string]bool, p suite.Program) bool {
@@ -535,7 +560,8 @@ func measureCopy(c *config, tmp string) (float64, string) {
 
 // printTable prints the table, the notes, the slowdown summary, and
 // returns the exit status.
-func printTable(c *config, rows []*row, copyGBps float64, copyNote string) int {
+// printTable prints the rows, reused of them from -results.
+func printTable(c *config, rows []*row, reused int, copyGBps float64, copyNote string) int {
 	w := c.stdout
 	fmt.Fprintf(w, "%-22s %-36s %-36s %-5s %4s %11s %11s %9s %8s %6s %10s %-13s %8s %9s  %s\n",
 		"program", "expected", "verdict", "match", "exit", "native ms", "checked ms", "slowdown",
@@ -562,8 +588,8 @@ func printTable(c *config, rows []*row, copyGBps float64, copyNote string) int {
 			if bw < 10 {
 				gbps = fmt.Sprintf("%.2f", bw) // the cpu backend
 			}
-			if copyGBps > 0 {
-				pct = fmt.Sprintf("%.0f%%", 100*bw/copyGBps)
+			if ref := cmp.Or(r.copyGBps, copyGBps); ref > 0 {
+				pct = fmt.Sprintf("%.0f%%", 100*bw/ref)
 			}
 		}
 		if n := r.checked.copyBytes(); n >= 0 {
@@ -590,7 +616,8 @@ func printTable(c *config, rows []*row, copyGBps float64, copyNote string) int {
 		fmt.Fprintln(w, "  "+n)
 	}
 	if copyGBps > 0 {
-		fmt.Fprintf(w, "copy bandwidth (device to device, read plus write): %.1f GB/s, %s; %%copy is the check kernels' GB/s against it\n", copyGBps, copyNote)
+		fmt.Fprintf(w, "copy bandwidth (device to device, read plus write): %.1f GB/s, %s; %%copy is the check kernels' GB/s against it%s\n", copyGBps, copyNote,
+			map[bool]string{true: " (launches measured earlier: against their own call's)"}[reused > 0])
 	} else {
 		fmt.Fprintf(w, "copy bandwidth: %s\n", copyNote)
 	}
@@ -616,7 +643,11 @@ func printTable(c *config, rows []*row, copyGBps float64, copyNote string) int {
 	fmt.Fprintln(w, "  "+slowdownLine("race-free launches (expect none)", free, maxFree))
 	fmt.Fprintln(w, "  "+slowdownLine("racy launches (expect race)", racy, maxRacy))
 	fmt.Fprintln(w, "  "+slowdownLine("all launches", all, maxAll))
-	fmt.Fprintf(w, "%d launches, %d verdicts differ from the expectation (backend %s; log %s)\n", len(rows), bad, c.backend, c.logPath)
+	from := ""
+	if reused > 0 {
+		from = fmt.Sprintf(", %d of them measured earlier, from %s", reused, c.results)
+	}
+	fmt.Fprintf(w, "%d launches%s, %d verdicts differ from the expectation (backend %s; log %s)\n", len(rows), from, bad, c.backend, c.logPath)
 	if bad > 0 {
 		return 1
 	}

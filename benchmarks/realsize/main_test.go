@@ -377,3 +377,75 @@ func TestOnlyOneLaunch(t *testing.T) {
 		t.Errorf("-only fast_racy/2 ran other launches:\n%s", o)
 	}
 }
+
+// TestResultsFile splits a run over two calls with -results: the second
+// runs only what the first did not, and its table covers both, with the
+// first call's rows as they were measured (their %copy against the first
+// call's copy bandwidth).
+func TestResultsFile(t *testing.T) {
+	bench, builds := fakeSuite(t)
+	results := filepath.Join(t.TempDir(), "rows.jsonl")
+	c, out, errb := testConfig(t, bench, builds)
+	c.only, c.results, c.copyGBps = "fast", results, 1500
+	if code := run(c); code != 0 {
+		t.Fatalf("first call: exit %d\n%s%s", code, out, errb)
+	}
+	if got := strings.Join(field(t, out.String(), "fast")[1:9], " "); got != "none none yes 0 2.000 12.000 6.0x 1500" {
+		t.Errorf("first call: fast: %q", got)
+	}
+
+	c, out, errb = testConfig(t, bench, builds)
+	c.results = results
+	if code := run(c); code != 1 {
+		t.Errorf("second call: exit %d, want 1 (wrong's verdict differs)\n%s%s", code, out, errb)
+	}
+	o, log := out.String(), c.log.(*bytes.Buffer).String()
+	if strings.Contains(log, "fast/native-ms") || strings.Contains(log, "# fast: checked run") {
+		t.Errorf("the second call ran fast again:\n%s", log)
+	}
+	if !strings.Contains(log, "# wrong: checked run") {
+		t.Errorf("the second call did not run wrong:\n%s", log)
+	}
+	// fast kept the first call's figures: 100% of its 1500 GB/s, where
+	// this call's 3000 GB/s makes the others 50%.
+	if got := strings.Join(field(t, o, "fast")[1:13], " "); got != "none none yes 0 2.000 12.000 6.0x 1500 100% 3.0 3 hazards" {
+		t.Errorf("second call: fast: %q", got)
+	}
+	if got := field(t, o, "wrong")[12]; got != "50%" {
+		t.Errorf("second call: wrong's %%copy %q, want 50%%", got)
+	}
+	for _, want := range []string{
+		"all launches: geometric mean 3.2x, max 6.0x (fast), over 4",
+		"4 launches, 1 of them measured earlier, from " + results + ", 1 verdicts differ",
+	} {
+		if !strings.Contains(o, want) {
+			t.Errorf("no %q in\n%s", want, o)
+		}
+	}
+	if !strings.Contains(errb.String(), "fast: measured earlier") {
+		t.Errorf("stderr does not say fast was measured earlier:\n%s", errb)
+	}
+	raw, err := os.ReadFile(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(raw), "\n"); n != 4 {
+		t.Errorf("%d rows in %s, want 4", n, results)
+	}
+
+	// A line realsize did not write: no run, and the file and line named.
+	if err := os.WriteFile(results, append(raw, "{not json\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, out, errb = testConfig(t, bench, builds)
+	c.results = results
+	if code := run(c); code != 2 {
+		t.Errorf("bad line: exit %d, want 2", code)
+	}
+	if want := results + ":5: not a row realsize wrote"; !strings.Contains(errb.String(), want) {
+		t.Errorf("bad line: stderr %q, want it to name %q", errb, want)
+	}
+	if out.Len() != 0 {
+		t.Errorf("bad line: a table was printed:\n%s", out)
+	}
+}
