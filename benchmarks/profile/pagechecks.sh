@@ -11,6 +11,6 @@ export PATH=/usr/local/cuda/bin:$PATH
 t=.dev/t/gpuruntime.test
 $t -test.run 'PageKernelsMatchModelCUDA$' -test.v >"$OUT/pagemodel.txt" 2>&1
 echo "model test on the GPU: rc $? ($(grep -E '^(--- |ok|FAIL|PASS)' "$OUT/pagemodel.txt" | head -2 | tr '\n' ' '))"
-$t -test.run '^$' -test.bench 'PageChecks' -test.benchtime "${1:-5x}" >"$OUT/pagechecks.txt" 2>&1
+$t -test.run '^$' -test.bench 'PageChecks' -test.benchtime "${1:-5x}" -test.v >"$OUT/pagechecks.txt" 2>&1   # -v: the copy's line
 echo "bench rc $?"
 grep -E 'copy \(device|^BenchmarkPageChecks/' "$OUT/pagechecks.txt" | sed 's/BenchmarkPageChecks\///; s/  */ /g'

@@ -272,6 +272,14 @@ func run(c *config) int {
 			fmt.Fprintln(c.stderr, "realsize: -results:", err)
 			return 2
 		}
+		// Before the first launch, not after it: a file that cannot be
+		// written would lose that launch's minutes.
+		if f, err := os.OpenFile(c.results, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err != nil {
+			fmt.Fprintln(c.stderr, "realsize: -results:", err)
+			return 2
+		} else {
+			f.Close()
+		}
 	}
 
 	// The reference for the check kernels, measured first, in this call.
@@ -558,9 +566,8 @@ func measureCopy(c *config, tmp string) (float64, string) {
 	return gbps, fmt.Sprintf("measured (cudasmoke -copy-mib %d)", c.copyMiB)
 }
 
-// printTable prints the table, the notes, the slowdown summary, and
-// returns the exit status.
-// printTable prints the rows, reused of them from -results.
+// printTable prints the table (reused of its rows taken from -results),
+// the notes, the slowdown summary, and returns the exit status.
 func printTable(c *config, rows []*row, reused int, copyGBps float64, copyNote string) int {
 	w := c.stdout
 	fmt.Fprintf(w, "%-22s %-36s %-36s %-5s %4s %11s %11s %9s %8s %6s %10s %-13s %8s %9s  %s\n",

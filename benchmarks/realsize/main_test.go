@@ -449,3 +449,20 @@ func TestResultsFile(t *testing.T) {
 		t.Errorf("bad line: a table was printed:\n%s", out)
 	}
 }
+
+// TestResultsUnwritable: a -results file that cannot be written stops the
+// run before any launch, not after the first one's minutes.
+func TestResultsUnwritable(t *testing.T) {
+	bench, builds := fakeSuite(t)
+	c, out, errb := testConfig(t, bench, builds)
+	c.results = filepath.Join(t.TempDir(), "no-such-dir", "rows.jsonl")
+	if code := run(c); code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+	if !strings.Contains(errb.String(), "realsize: -results:") || !strings.Contains(errb.String(), "no-such-dir") {
+		t.Errorf("stderr %q does not name the file", errb)
+	}
+	if strings.Contains(c.log.(*bytes.Buffer).String(), "checked run") || out.Len() != 0 {
+		t.Errorf("a launch ran:\n%s", out)
+	}
+}
