@@ -730,3 +730,63 @@ func TestCtxLayoutMatchesHeader(t *testing.T) {
 		t.Errorf("Ctx takes %d bytes, CtxSize is %d", n, CtxSize)
 	}
 }
+
+// TestVoidPassSaturates: once level 1's pass is void (out of slots), a
+// walk of the table longer than LDC_VOID_PROBES ends the count (the pass
+// saturated) instead of walking on: a table filling with the keys of
+// copies that will never be made must not cost every access a walk of up
+// to LDC_MAX_PROBES entries. Here 8 blocks ask for 1920 copies of a pool of
+// 64 slots (a table of 1024 keys): the count must stop well before the
+// table is full, where LDC_MAX_PROBES alone stops it at 97% or more.
+func TestVoidPassSaturates(t *testing.T) {
+	b, ctxAddr := fusedBackendWith(t, shardKernel)
+	const npages, blocks = 1024, 8
+	const maxRec = 1 << 10
+	records := devBytes(t, b, make([]byte, maxRec*RecordSize))
+	nrec := devBytes(t, b, make([]byte, 8))
+	base := devBytes(t, b, make([]byte, npages*128))
+	r := &checkRun{b: b, slotBytes: 128, totalPages: npages}
+	al := &alloc{base: base, size: npages * 128, pageBytes: 128, pages: npages}
+	p, err := r.newPool(64, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.release(r)
+	if err := p.reset(b); err != nil {
+		t.Fatal(err)
+	}
+	ctx := Ctx{Records: uint64(records), NRecords: uint64(nrec), MaxRecords: maxRec, NAllocs: 1, Mode: ModeBlock, Pass: 1, Pool: p.ctx()}
+	ctx.Allocs[0] = al.ctx()
+	if err := b.Write(ctxAddr, ctx.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Launch("ldct_write_pages", [3]uint32{blocks, 1, 1}, [3]uint32{32, 1, 1}, 0, [][]byte{u64(npages)}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := p.state(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := make([]byte, p.tableSize*8)
+	if err := b.Read(keys, p.keys); err != nil {
+		t.Fatal(err)
+	}
+	var used int64
+	for i := int64(0); i < p.tableSize; i++ {
+		if binary.LittleEndian.Uint64(keys[8*i:]) != 0 {
+			used++
+		}
+	}
+	if !st.full || !st.saturated {
+		t.Fatalf("pass: full %v saturated %v; want void and saturated", st.full, st.saturated)
+	}
+	if used >= p.tableSize*95/100 || st.wanted > used {
+		t.Fatalf("%d of %d table entries taken, %d copies counted: the void pass walked on past LDC_VOID_PROBES", used, p.tableSize, st.wanted)
+	}
+	// Every page a block stored to is counted as written, saturated or not
+	// (the host sizes the next pass with it).
+	if st.pages != npages {
+		t.Fatalf("%d pages counted as written, want %d", st.pages, npages)
+	}
+	t.Logf("%d of %d table entries, %d copies counted", used, p.tableSize, st.wanted)
+}
