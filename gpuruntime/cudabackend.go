@@ -223,8 +223,19 @@ const (
 )
 
 // LoadModule loads a module of the build that the launches of one kind
-// run from (BlockModule, OnePassModule; UseModule).
+// run from (BlockModule, OnePassModule; UseModule), with the checked
+// module's register cap.
 func (b *CUDABackend) LoadModule(kind, ptxPath string) error {
+	if b.prog == nil {
+		return fmt.Errorf("no module loaded")
+	}
+	return b.LoadModuleCapped(kind, ptxPath, b.prog.HomeLimit())
+}
+
+// LoadModuleCapped is LoadModule with at most regs registers a thread (0:
+// no cap) in the module's kernels (OnePassRegisterCapFor). The tested
+// module is never capped.
+func (b *CUDABackend) LoadModuleCapped(kind, ptxPath string, regs int) error {
 	if b.prog == nil {
 		return fmt.Errorf("no module loaded")
 	}
@@ -238,8 +249,7 @@ func (b *CUDABackend) LoadModule(kind, ptxPath string) error {
 	if kind == TestedModule {
 		err = b.prog.LoadAlternateSASS(b.dev, kind, image, b.sassFor(ptxPath, 0), 0, "ldc_native_failed")
 	} else {
-		limit := b.prog.HomeLimit()
-		err = b.prog.LoadAlternateSASS(b.dev, kind, image, b.sassFor(ptxPath, limit), limit, "ldc_g", "ldc_ctx_layout")
+		err = b.prog.LoadAlternateSASS(b.dev, kind, image, b.sassFor(ptxPath, regs), regs, "ldc_g", "ldc_ctx_layout")
 	}
 	if err != nil {
 		return fmt.Errorf("load %s: %w", ptxPath, err)

@@ -35,6 +35,24 @@ func RegisterCapFor(threads int) int {
 	return RegisterCap
 }
 
+// OnePassRegisterCapFor is the register limit of the one-pass level-2
+// module (manifest OnePassPTX) for blocks of threads threads:
+// LargeBlockRegisterCap for blocks of up to 128 threads, else
+// RegisterCapFor. Such a launch spends its time at the barriers of its
+// region ends, where the block waits for the warp that merges its pages:
+// at 128 registers an SM holds 4 blocks of 128 threads, at 64 eight, whose
+// warps fill those waits. Measured on an H200: ld_btree (128 threads)
+// 49.0 -> 35.0 ms; ld_radixsort (256 threads) 44.9 -> 55.8 ms, so larger
+// blocks keep RegisterCapFor. The checked module keeps RegisterCapFor at
+// every size: ld_kmeans (128 threads), proven race-free and run once from
+// it, took 1.02 ms at 128 and 1.15 at 64.
+func OnePassRegisterCapFor(threads int) int {
+	if threads <= 128 {
+		return LargeBlockRegisterCap
+	}
+	return RegisterCapFor(threads)
+}
+
 // registersPerSM is the register file of an SM (and the most a block may
 // have) on every GPU since Kepler.
 const registersPerSM = 65536

@@ -23,3 +23,18 @@ func TestRegisterCapFor(t *testing.T) {
 		}
 	}
 }
+
+func TestOnePassRegisterCapFor(t *testing.T) {
+	for _, c := range []struct{ threads, want int }{
+		{32, LargeBlockRegisterCap},
+		{128, LargeBlockRegisterCap}, // 8 blocks an SM instead of 4
+		{160, RegisterCap},
+		{256, RegisterCap},
+		{512, LargeBlockRegisterCap},
+		{1024, RegisterCap},
+	} {
+		if got := OnePassRegisterCapFor(c.threads); got != c.want {
+			t.Errorf("OnePassRegisterCapFor(%d) = %d, want %d", c.threads, got, c.want)
+		}
+	}
+}

@@ -738,7 +738,11 @@ func openBackend(dir string, m *manifest.Manifest, name string, mod module, thre
 				if mod == checkedModule && m.OnePassPTX != "" {
 					// Level 2 in one pass a region runs from its own
 					// module; without it, with both passes (slower).
-					if lerr := b.LoadModule(gpuruntime.OnePassModule, filepath.Join(dir, m.OnePassPTX)); lerr != nil {
+					onceCap := cap
+					if !explicit {
+						onceCap = gpuruntime.OnePassRegisterCapFor(threads)
+					}
+					if lerr := b.LoadModuleCapped(gpuruntime.OnePassModule, filepath.Join(dir, m.OnePassPTX), onceCap); lerr != nil {
 						notes = append(notes, fmt.Sprintf("level 2 replays every region: %v", lerr))
 					}
 				}

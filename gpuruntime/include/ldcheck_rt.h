@@ -435,6 +435,13 @@ struct ldc_block_state {
   // reads of a global target come before their warp's first store, or in
   // regions that store nothing.
   unsigned seg_warps;
+  // Level 2 in one pass: which pair of the segment's four counters (0 or
+  // 2) this region's copies count in. A region end that merged pages
+  // switches pairs before its closing barrier and empties the old pair
+  // after it, so the threads still reading the old counts after its first
+  // barrier need no barrier of their own before the next region counts
+  // again (see ldc_seg_check).
+  unsigned seg_sel;
   unsigned ndone;     // level 2: threads that have finished (ldc_idle), set to 0 by ldc_begin
   // The intra-warp check, in the region's pass 2 (warp masks): warps two
   // of whose lanes raced (iw_raced), and warps that touched a word another
@@ -869,7 +876,7 @@ static __device__ LDC_ENGINE __noinline__ unsigned char *ldc_det_page(const stru
 }
 
 // Level 2: segment helpers.
-static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_seg_counters(unsigned char *seg) { return (unsigned *)seg; }
+static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_seg_counters(unsigned char *seg) { return (unsigned *)seg + ldc_block()->seg_sel; }
 static __device__ LDC_ENGINE __forceinline__ unsigned long long *ldc_seg_keys(unsigned char *seg) { return (unsigned long long *)(seg + ldc_g.segs.off_keys); }
 static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_seg_vals(unsigned char *seg) { return (unsigned *)(seg + ldc_g.segs.off_vals); }
 static __device__ LDC_ENGINE __forceinline__ struct ldc_slot *ldc_seg_slots(unsigned char *seg) { return (struct ldc_slot *)(seg + ldc_g.segs.off_slots); }
@@ -1071,6 +1078,7 @@ static __device__ LDC_ENGINE void ldc_seg_acquire() {
     bs->seg_peak = 0;
     bs->seg = 0;
     bs->seg_warps = 0;
+    bs->seg_sel = 0;
     int n = ldc_g.segs.nseg;
     if (ldc_g.segs.in_dyn) {
       LDC_DYNAMIC_SHARED(unsigned char, ldc_dyn_shared);
@@ -1801,10 +1809,32 @@ template <int fin> static __device__ LDC_ENGINE unsigned long long ldc_seg_check
     }
   }
   if (p != 2 && !LDC_DET_ON && !fin) return compared;
-  // Empty the segment for the next region.
-  ldc_bar();
   unsigned long long *keys = ldc_seg_keys(seg);
   unsigned *vals = ldc_seg_vals(seg);
+  if (fin && LDC_ONE_PASS_ON && !LDC_DET_ON) {
+    // Emptied without a barrier first: the merge above reads the page
+    // list, the slots and the copies, never the table, so a thread may
+    // clear table entries while others still merge; and the counters the
+    // others read change pair instead (seg_sel; the old pair is emptied
+    // after the closing barrier, ldc_seg_old_counters). The next region's
+    // lookups come after the closing barrier. A region end of ld_btree
+    // that merges one page took three barriers where the kernel has one.
+    for (unsigned s = tid; s < nslots; s += n) {
+      keys[slots[s].tab] = 0;
+      vals[slots[s].tab] = 0;
+    }
+    for (unsigned q = tid; q < npages; q += n) {
+      keys[pl[q].tab] = 0;
+      vals[pl[q].tab] = 0;
+    }
+    if (tid == 0) {
+      bs->seg_warps = 0;
+      bs->seg_sel ^= 2;
+    }
+    return compared;
+  }
+  // Empty the segment for the next region.
+  ldc_bar();
   for (unsigned s = tid; s < nslots; s += n) {
     keys[slots[s].tab] = 0;
     vals[slots[s].tab] = 0;
@@ -1824,6 +1854,16 @@ template <int fin> static __device__ LDC_ENGINE unsigned long long ldc_seg_check
     bs->seg_warps = 0;
   }
   return compared;
+}
+
+// ldc_seg_old_counters empties the pair of counters that a one-pass region
+// end switched from (ldc_seg_check), once every thread has read them (after
+// its closing barrier), keeping the block's peak.
+static __device__ LDC_ENGINE void ldc_seg_old_counters(struct ldc_block_state *bs) {
+  unsigned *old = (unsigned *)bs->seg + (bs->seg_sel ^ 2);
+  if (old[0] > bs->seg_peak) bs->seg_peak = old[0];
+  old[0] = 0;
+  old[1] = 0;
 }
 
 // ldc_settle: a region without a second pass (every region of a
@@ -2018,8 +2058,31 @@ template <int fin> static __device__ LDC_ENGINE __forceinline__ int ldc_check_as
   ldc_bar();
   // The next region's pass 2 notes into them after its pass 1's barriers.
   if (p == 2 && tid == 0) bs->iw_raced = bs->iw_shared = 0;
+  // (The old pair is counted in again only after tid 0's next region end.)
+  if (fin && LDC_ONE_PASS_ON && !LDC_DET_ON && tid == 0 && bs->seg) ldc_seg_old_counters(bs);
   return fin && pass ? 2 : 0;
 }
+// ldc_region_busy is a thread's part of the reduction that decides, at the
+// end of a region of a one-pass level 2, whether the block checks it (1)
+// or goes on from that one barrier (0 in every thread). It is read before
+// the barrier, and a thread sees its own marks (the segment counters its
+// copies added to, the dirty word its first store to a shared granule
+// set), so the reduction is 1 where any thread stored to a copy. A
+// thread's exit is checked always: ldc_idle counts the thread after the
+// check's closing barrier, so that no thread of the block reads the count
+// after the reduction while it changes. So are launches whose checks do
+// more than merge stores (noted accesses, untracked shared targets, a
+// trace), predicate barriers, and a void region (the host runs level 2
+// again).
+static __device__ LDC_ENGINE __forceinline__ int ldc_region_busy(const struct ldc_thread *t, struct ldc_block_state *bs, int pass, int id) {
+  if (pass && (id == -1 || t->pred_op || !t->cond)) return 1;
+  if (ldc_g.ap.mask || ldc_iw_on() || LDC_DET_ON || ldc_g.trace || (ldc_g.nshared && !ldc_g.shared_tracked)) return 1;
+  if (*(volatile unsigned *)&bs->dirty_any) return 1;
+  if (!bs->seg) return 0;
+  const volatile unsigned *cnt = ldc_seg_counters(bs->seg);
+  return cnt[0] || cnt[1];
+}
+
 // The final first pass and the other checks are two copies of the check
 // (fin a constant in each): a run-time flag in one copy held registers
 // in its loops, which decide the kernel's occupancy (matmul2048: 128 ->
@@ -2032,11 +2095,22 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
     bs->to = id;
   }
   if (t->pred_op) bs->pred_op = t->pred_op;
-  // One barrier tells the block both whether a thread wants the second
-  // pass (the reduction) and whether all are done (ldc_idle counts them
-  // before it gets here).
-  int want2 = ldc_bar_or(pass == 1 && !t->one);
-  if (*(volatile unsigned *)&bs->ndone == ldc_block_threads()) return 1;
+  int want2 = 0;
+  if (LDC_ONE_PASS_ON) {
+    // No region wants a second pass: the barrier's reduction says instead
+    // whether the region needs a check at all (ldc_region_busy), and
+    // where none does the block goes on from this one barrier, in every
+    // thread, those in ldc_idle too (as in ldc_one_pass_quiet).
+    int busy = ldc_bar_or(ldc_region_busy(t, bs, pass, id));
+    if (*(volatile unsigned *)&bs->ndone == ldc_block_threads()) return 1;
+    if (!busy) return pass ? 2 : 0;
+  } else {
+    // One barrier tells the block both whether a thread wants the second
+    // pass (the reduction) and whether all are done (ldc_idle counts them
+    // before it gets here).
+    want2 = ldc_bar_or(pass == 1 && !t->one);
+    if (*(volatile unsigned *)&bs->ndone == ldc_block_threads()) return 1;
+  }
   // The host runs targets uncopied only where the manifest says every
   // region runs once: a second pass would apply their writes twice.
   if (want2 && ldc_g.shared_direct) ldc_internal("a region of a launch with uncopied shared targets asked for a second pass");
@@ -2362,12 +2436,11 @@ static __device__ LDC_ENGINE __noinline__ void ldc_one_pass_rest(struct ldc_thre
 
 // ldc_one_pass_quiet ends a region of a one-pass level 2 where the launch
 // notes no accesses (no atomic-plain, intra-warp or trace records, not a
-// deterministic run) and every shared target's stores are tracked. After
-// the entry barrier, one word says whether a warp stored to a shared
-// target and two whether one wrote a global page: if none did, the block
-// only waits at the closing barrier, as ldc_check's final first pass would
-// (its loops find nothing and its other barriers are skipped, in the
-// threads that wait in ldc_idle too). Most region ends of ld_radixsort and
+// deterministic run) and every shared target's stores are tracked, as
+// ldc_check would but inlined: the entry barrier's reduction says whether
+// a thread stored to a copy (ldc_region_busy); if none did, the block goes
+// on from that barrier, as the kernel does (and as ldc_check does in the
+// threads that wait in ldc_idle). Most region ends of ld_radixsort and
 // ld_btree are such, and the full check, called, cost them hundreds of
 // instructions a warp (spilled registers, a loop over the targets). It
 // returns 0, having done nothing, where the launch or the barrier (a
@@ -2381,12 +2454,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
   bs->pass = 1;
   bs->from = t->start;
   bs->to = id;
-  ldc_bar_or(0); // (ldc_check's: a thread that ended its region in one pass wants no second)
-  const unsigned *cnt = bs->seg ? ldc_seg_counters(bs->seg) : 0;
-  if (*(volatile unsigned *)&bs->dirty_any || (cnt && (((volatile const unsigned *)cnt)[0] || ((volatile const unsigned *)cnt)[1])))
-    ldc_one_pass_rest(t, id);
-  else
-    ldc_bar();
+  if (ldc_bar_or(ldc_region_busy(t, bs, 1, id))) ldc_one_pass_rest(t, id);
   // ldc_boundary's way on from a final first pass.
   t->pass = 1;
   t->start = id;
