@@ -661,27 +661,14 @@ static __device__ LDC_ENGINE void ldc_copy_page(unsigned char *dst, const struct
 // (more copies wanted than the pool holds) must not cost every access a
 // walk over all of it.
 #define LDC_MAX_PROBES 512
-// LDC_VOID_PROBES bounds the probes of level 1's table once its pass is
-// void (out of slots): the pass then only counts the copies its units ask
-// for, and a table filling up with their keys cost saxpy64m_racy's four
-// void passes 59 s of walks up to LDC_MAX_PROBES long. Past the bound the
-// count stops (a lower bound, as for a full table) and every access goes
-// to the base.
-#define LDC_VOID_PROBES 32
 
 // ldc_table_slot finds key in an open-addressing table. It returns the
 // entry, with *claimed set when it took an empty one for key (claim only),
-// or -1 when key is absent (no claim) or the table is (nearly) full: when
-// its walk passed probes entries, *over is set.
-static __device__ LDC_ENGINE long long ldc_table_slot(unsigned long long *keys, unsigned long long mask, unsigned long long key, int claim, int *claimed,
-                                                      unsigned long long probes = LDC_MAX_PROBES, int *over = 0) {
+// or -1 when key is absent (no claim) or the table is (nearly) full.
+static __device__ LDC_ENGINE long long ldc_table_slot(unsigned long long *keys, unsigned long long mask, unsigned long long key, int claim, int *claimed) {
   unsigned long long h = ldc_hash(key) & mask;
   *claimed = 0;
-  for (unsigned long long i = 0; i <= mask; i++, h = (h + 1) & mask) {
-    if (i >= probes) {
-      if (over) *over = 1;
-      return -1;
-    }
+  for (unsigned long long i = 0; i <= mask && i < LDC_MAX_PROBES; i++, h = (h + 1) & mask) {
     unsigned long long k = ldc_vload64(&keys[h]);
     if (k == 0) {
       if (!claim) return -1;
@@ -773,17 +760,14 @@ static __device__ LDC_ENGINE unsigned char *ldc_grid_find(unsigned page, int uni
     return 0;
   }
   unsigned long long key = ((unsigned long long)(unit + 1) << 32) | (page + 1ULL);
-  int claimed, over = 0;
-  int void_pass = *(volatile unsigned long long *)&P->counters[2] != 0;
-  *h = ldc_table_slot(P->keys, P->table_mask, key, write, &claimed, void_pass ? LDC_VOID_PROBES : LDC_MAX_PROBES, &over);
+  int claimed;
+  *h = ldc_table_slot(P->keys, P->table_mask, key, write, &claimed);
   if (*h < 0) {
-    // (A load too: from here on its unit's stores go to the base, and
-    // its loads must see them.)
-    if (write || (void_pass && over)) {
+    if (write) {
       // No room even to count this copy: the pass is void, and the count
       // of copies wanted stops here (a lower bound).
       P->counters[2] = 2;
-      if (write && atomicCAS(&P->heads[page], -1, -2) == -1) ldc_pool_count_page(P, page);
+      if (atomicCAS(&P->heads[page], -1, -2) == -1) ldc_pool_count_page(P, page);
     }
     return 0;
   }
