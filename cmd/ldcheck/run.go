@@ -42,8 +42,9 @@ from a module without the replays' code ("one pass and a check at every
 barrier"). On the GPU the
 instrumented kernels are compiled with at most 128 registers a thread,
 and 64 where that lets a second block of a launch onto each SM (blocks of
-288 to 512 threads); environment LDCHECK_MAX_REGISTERS=N sets
-another cap, 0 none.
+288 to 512 threads) or, in the one-pass module, doubles the blocks an SM
+holds (blocks of up to 128 threads); environment LDCHECK_MAX_REGISTERS=N
+sets another cap for every module, 0 none.
 
 Private copies of global memory are pages (about 128 bytes, whole elements)
 copied when a unit first writes them, so their memory grows with what the
@@ -661,7 +662,7 @@ func registerCap(threads int) (cap int, explicit bool, err error) {
 	}
 	v, err := strconv.Atoi(s)
 	if err != nil || v < 0 || v > 255 {
-		return 0, true, fmt.Errorf("%s=%q: want the registers a thread may use, 16 to 255, or 0 for no cap (unset: %d, or %d for blocks of 288 to 512 threads)", registerCapEnv, s, gpuruntime.RegisterCap, gpuruntime.LargeBlockRegisterCap)
+		return 0, true, fmt.Errorf("%s=%q: want the registers a thread may use, 16 to 255, or 0 for no cap (unset: %d, or %d for blocks of 288 to 512 threads, and in the one-pass module for blocks of up to 128)", registerCapEnv, s, gpuruntime.RegisterCap, gpuruntime.LargeBlockRegisterCap)
 	}
 	return v, true, nil
 }
