@@ -411,6 +411,12 @@ struct ldc_thread {
   // and the thread's predicate, 0 elsewhere; ldc_check leaves the block's
   // result in pred.
   int pred_op, pred;
+  // Level 2 in one pass: the segment's counter pair (seg_sel) of the
+  // region this thread is ending, read before the region end's barrier
+  // (ldc_region_busy): once that barrier is passed, the first thread
+  // done merging switches the block's pair (ldc_seg_check) while others
+  // have yet to read the counts of the old one.
+  unsigned seg_sel;
   // one: the build proved that the region this thread is ending (from its
   // start to this barrier) writes nothing it reads, so its second pass
   // would repeat the first (LDC_ONE_K, set at the end of pass 1).
@@ -1155,6 +1161,7 @@ static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
   t->ap_epoch = 1;
   t->compared = 0;
   t->pred_op = t->pred = 0;
+  t->seg_sel = 0;
   t->one = 0;
   t->cond = 1;
   // Set before any thread adds to it: every thread passes at least one
@@ -1676,11 +1683,11 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_word_masked(int p, i
 // copy differs from U where pass 1 wrote, or from its snapshot elsewhere,
 // read something another warp wrote (read-write). Then the segment is
 // emptied for the next region.
-template <int fin> static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_block_state *bs, int block, unsigned tid, unsigned n) {
+template <int fin> static __device__ LDC_ENGINE unsigned long long ldc_seg_check(int p, struct ldc_block_state *bs, int block, unsigned tid, unsigned n, unsigned sel) {
   unsigned char *seg = bs->seg;
   unsigned long long compared = 0;
   if (!seg) return 0;
-  unsigned *cnt = ldc_seg_counters(seg);
+  unsigned *cnt = (unsigned *)seg + sel; // (not ldc_seg_counters: see ldc_thread's seg_sel)
   unsigned nslots = cnt[0], npages = cnt[1];
   // No global page written in this region (the same for every thread of
   // the block): nothing to check or empty, and no barrier to wait at.
@@ -1813,7 +1820,7 @@ template <int fin> static __device__ LDC_ENGINE unsigned long long ldc_seg_check
     }
     if (tid == 0) {
       bs->seg_warps = 0;
-      bs->seg_sel ^= 2;
+      bs->seg_sel = sel ^ 2;
     }
     return compared;
   }
@@ -1840,11 +1847,11 @@ template <int fin> static __device__ LDC_ENGINE unsigned long long ldc_seg_check
   return compared;
 }
 
-// ldc_seg_old_counters empties the pair of counters that a one-pass region
-// end switched from (ldc_seg_check), once every thread has read them (after
-// its closing barrier), keeping the block's peak.
-static __device__ LDC_ENGINE void ldc_seg_old_counters(struct ldc_block_state *bs) {
-  unsigned *old = (unsigned *)bs->seg + (bs->seg_sel ^ 2);
+// ldc_seg_old_counters empties the pair of counters (sel) that a one-pass
+// region end switched from (ldc_seg_check), once every thread has read
+// them (after its closing barrier), keeping the block's peak.
+static __device__ LDC_ENGINE void ldc_seg_old_counters(struct ldc_block_state *bs, unsigned sel) {
+  unsigned *old = (unsigned *)bs->seg + sel;
   if (old[0] > bs->seg_peak) bs->seg_peak = old[0];
   old[0] = 0;
   old[1] = 0;
@@ -2027,7 +2034,7 @@ template <int fin> static __device__ LDC_ENGINE __forceinline__ int ldc_check_as
       for (unsigned long long g = tid; g < ldc_granules(bytes); g += n) fl[g] = 0;
     }
   }
-  t->compared += cmp + ldc_seg_check<fin>(p, bs, block, tid, n);
+  t->compared += cmp + ldc_seg_check<fin>(p, bs, block, tid, n, LDC_ONE_PASS_ON ? t->seg_sel : 0);
   if (p == 2 && pass == 2 && t->differ && !ldc_iw_lane_effect(bs, tid / 32)) {
     struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_LOCAL, -1, t->start, id, (int)(tid / 32), -1, block, (int)tid, -1, 0, 0};
     ldc_record_race(r);
@@ -2043,7 +2050,7 @@ template <int fin> static __device__ LDC_ENGINE __forceinline__ int ldc_check_as
   // The next region's pass 2 notes into them after its pass 1's barriers.
   if (p == 2 && tid == 0) bs->iw_raced = bs->iw_shared = 0;
   // (The old pair is counted in again only after tid 0's next region end.)
-  if (fin && LDC_ONE_PASS_ON && !LDC_DET_ON && tid == 0 && bs->seg) ldc_seg_old_counters(bs);
+  if (fin && LDC_ONE_PASS_ON && !LDC_DET_ON && tid == 0 && bs->seg && bs->seg_sel != t->seg_sel) ldc_seg_old_counters(bs, t->seg_sel);
   return fin && pass ? 2 : 0;
 }
 // ldc_region_busy is a thread's part of the reduction that decides, at the
@@ -2058,12 +2065,13 @@ template <int fin> static __device__ LDC_ENGINE __forceinline__ int ldc_check_as
 // more than merge stores (noted accesses, untracked shared targets, a
 // trace), predicate barriers, and a void region (the host runs level 2
 // again).
-static __device__ LDC_ENGINE __forceinline__ int ldc_region_busy(const struct ldc_thread *t, struct ldc_block_state *bs, int pass, int id) {
+static __device__ LDC_ENGINE __forceinline__ int ldc_region_busy(struct ldc_thread *t, struct ldc_block_state *bs, int pass, int id) {
+  t->seg_sel = bs->seg_sel;
   if (pass && (id == -1 || t->pred_op || !t->cond)) return 1;
   if (ldc_g.ap.mask || ldc_iw_on() || LDC_DET_ON || ldc_g.trace || (ldc_g.nshared && !ldc_g.shared_tracked)) return 1;
   if (*(volatile unsigned *)&bs->dirty_any) return 1;
   if (!bs->seg) return 0;
-  const volatile unsigned *cnt = ldc_seg_counters(bs->seg);
+  const volatile unsigned *cnt = (const volatile unsigned *)bs->seg + t->seg_sel;
   return cnt[0] || cnt[1];
 }
 
