@@ -188,12 +188,22 @@ func main() {
 	}
 	sem := make(chan bool, *jobs)
 	var wg sync.WaitGroup
+	done := 0
 	for i, d := range dirs {
 		wg.Add(1)
 		sem <- true
 		go func() {
 			defer wg.Done()
 			check(i, d)
+			// Each kernel's row as it ends, on stderr: a call cut by its
+			// time limit (each kernel's nvcc compile takes most of it)
+			// still shows what was compared.
+			mu.Lock()
+			done++
+			if r := rows[i]; r != nil {
+				fmt.Fprintf(os.Stderr, "gpucheck %d/%d: %s: expect %s; cuda %s; cpu %s; same %s\n", done, len(dirs), r.name, r.expect, r.cuda, r.cpu, r.same)
+			}
+			mu.Unlock()
 			<-sem
 		}()
 	}
