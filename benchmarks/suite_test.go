@@ -1,7 +1,6 @@
 package benchmarks
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -91,7 +90,7 @@ func TestSuiteSmall(t *testing.T) {
 				t.Logf("%s: %s", l.Name, got)
 			}
 			if p.Expect == "none" {
-				checkOnePassOutputs(t, ldcheck, build, flags, orderDependent(t, p.Dir))
+				checkOnePassOutputs(t, p, ldcheck, build, flags)
 			}
 		})
 	}
@@ -100,53 +99,34 @@ func TestSuiteSmall(t *testing.T) {
 // checkOnePassOutputs runs a race-free program again without the
 // intra-warp check (--intra-warp=false: what launches of more than 65536
 // threads do by default, so level 2 runs in one pass where the build
-// proved it, the path its real size takes on the GPU) and checks that
-// every array the kernel was given holds, after the checked run, the bytes
+// proved it, the path its real size takes on the GPU) and checks that its
+// outputs (suite.Program.Outputs) hold, after the checked run, the bytes
 // of a run of the kernel as written (--unchecked). A check that merges a
 // private copy wrongly, or not at all, changes them; the verdict alone
 // does not show it (a bug that lost merges in the one-pass region ends,
 // 2026-11-29, left every verdict as expected).
-// Arrays in skip (orderDependent) are not compared.
-func checkOnePassOutputs(t *testing.T, ldcheck, build string, flags []string, skip map[string]bool) {
-	var arrays []string
-	for i := 0; i+1 < len(flags); i++ {
-		if flags[i] == "--arg" && strings.Contains(flags[i+1], "[") {
-			if name := strings.SplitN(flags[i+1], "=", 2)[0]; !skip[name] {
-				arrays = append(arrays, name)
-			}
-		}
+func checkOnePassOutputs(t *testing.T, p suite.Program, ldcheck, build string, flags []string) {
+	names, err := p.Outputs(flags)
+	if err != nil {
+		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	outs := func(kind string) []string {
-		var o []string
-		for _, a := range arrays {
-			o = append(o, "--out", a+"="+filepath.Join(dir, kind+"-"+a))
-		}
-		return o
-	}
 	for _, kind := range []string{"checked", "unchecked"} {
 		mode := "--intra-warp=false"
 		if kind == "unchecked" {
 			mode = "--unchecked"
 		}
-		args := append(append([]string{"run", "--backend", "cpu", "--timeout", runLimit.String(), mode}, flags...), outs(kind)...)
+		args := append(append([]string{"run", "--backend", "cpu", "--timeout", runLimit.String(), mode}, flags...), suite.OutFlags(dir, kind, names)...)
 		if r := suite.Exec(runLimit+30*time.Second, nil, nil, "", ldcheck, append(args, build)...); r.Code != 0 {
 			t.Fatalf("ldcheck %s %s: %s\n%s%s", strings.Join(args, " "), build, r.Why(), r.Stdout, r.Stderr)
 		}
 	}
-	for _, a := range arrays {
-		c, err1 := os.ReadFile(filepath.Join(dir, "checked-"+a))
-		u, err2 := os.ReadFile(filepath.Join(dir, "unchecked-"+a))
-		if err1 != nil || err2 != nil {
-			t.Fatalf("outputs of %s: %v %v", a, err1, err2)
-		}
-		if !bytes.Equal(c, u) {
-			at := 0
-			for at < len(c) && at < len(u) && c[at] == u[at] {
-				at++
-			}
-			t.Errorf("%s after the checked run (--intra-warp=false) differs from the kernel's as written (--unchecked): %d and %d bytes, first difference at byte %d", a, len(c), len(u), at)
-		}
+	diff, err := suite.SameOutputs(dir, "checked", "unchecked", names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff != "" {
+		t.Errorf("after the checked run (--intra-warp=false), outputs differ from the kernel's as written (--unchecked): %s", diff)
 	}
 }
 
@@ -168,28 +148,4 @@ func missingTools() string {
 		}
 	}
 	return "needs a C++ compiler for the CPU backend (c++, g++, clang++-15 or clang++ on PATH; make deps)"
-}
-
-// orderDependent reads a program's optional order-dependent file: a line
-// "NAME: why" for each array whose bytes depend on the order in which
-// the kernel's atomics run (the checks run blocks in another order than
-// the kernel as written), so that no run of it, checked or not, is bound
-// to give the bytes of another.
-func orderDependent(t *testing.T, dir string) map[string]bool {
-	data, err := os.ReadFile(filepath.Join(dir, "order-dependent"))
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := map[string]bool{}
-	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		name, why, ok := strings.Cut(line, ":")
-		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(why) == "" {
-			t.Fatalf("%s/order-dependent:%d: want NAME: why, got %q", dir, i+1, line)
-		}
-		names[strings.TrimSpace(name)] = true
-	}
-	return names
 }

@@ -40,7 +40,11 @@
 // hazards and wall time, and the rest of the checked run's summary; then the
 // geometric mean and maximum of the slowdowns over the race-free launches,
 // the racy ones, and all. Every command and its raw output go to -log, with
-// each checked run's phases. It exits 1 when a verdict differs from expect.
+// each checked run's phases. For a race-free program (-outputs, the
+// default) the last native run and the checked run also write the
+// launch's arrays (suite.Program.Outputs), which must hold the same bytes:
+// a wrong merge of private copies leaves the verdict right and the outputs
+// wrong. It exits 1 when a verdict differs from expect, or such outputs.
 //
 //	realsize -ldcheck bin/ldcheck -gen .dev/gen -log $OUT/realsize.log .dev/realsize benchmarks
 //	realsize -small -backend cpu -arch '' -racecheck=false -ldcheck /tmp/ldcheck /tmp/b benchmarks
@@ -151,6 +155,10 @@ type row struct {
 	rc           racecheck
 	notes        []string
 	copyGBps     float64 // the copy bandwidth of the call that ran it (-results); 0: this call's
+	// outputs: for a race-free launch (-outputs), "same" when every array
+	// (suite.Program.Outputs) held the bytes of the last native run after
+	// the checked run, else which differ and where; "" when not compared.
+	outputs string
 }
 
 func (r *row) verdict() string {
@@ -174,7 +182,7 @@ func (r *row) slowdown() float64 {
 type config struct {
 	bin, backend, arch, only    string
 	builds, bench               string
-	small, racecheck            bool
+	small, racecheck, outputs   bool
 	runs                        int
 	timeout, rcTimeout          time.Duration
 	sanitizer, cudasmoke        string
@@ -202,6 +210,7 @@ func main() {
 	native := flag.Bool("native", true, "run each launch unchecked for the native time (false is -n 0)")
 	flag.StringVar(&c.gen, "gen", "", "folder of prebuilt generator binaries, named after the program folder holding gen/ (CGO_ENABLED=0 go build -o DIR/NAME ./benchmarks/NAME/gen); default: build them with the go command on PATH")
 	flag.StringVar(&c.inputs, "inputs", "", "folder for generated inputs, kept afterwards, and inputs a previous run left there (DIR/NAME-SIZE/.done) are used again; default: a temporary folder, removed at the end")
+	flag.BoolVar(&c.outputs, "outputs", true, "for race-free programs, compare the arrays after the checked run with those of the last native run (each written to a temporary folder): a wrong merge of private copies changes them while the verdict stays right")
 	flag.BoolVar(&c.racecheck, "racecheck", true, "also run compute-sanitizer --tool racecheck on each launch (backend cuda, when compute-sanitizer is there)")
 	flag.DurationVar(&c.rcTimeout, "racecheck-timeout", 90*time.Second, "limit of each compute-sanitizer run")
 	flag.StringVar(&c.sanitizer, "sanitizer", "compute-sanitizer", "compute-sanitizer binary")
@@ -389,11 +398,31 @@ func runLaunch(c *config, p suite.Program, l suite.Launch, gens *suite.Generator
 	if c.timeout > 0 {
 		base = append(base, "--timeout", c.timeout.String())
 	}
+	// The arrays of a race-free launch, written by the last native run and
+	// the checked one.
+	var outputs []string
+	outDir := ""
+	if c.outputs && p.Expect == "none" && c.runs > 0 {
+		names, err := p.Outputs(flags)
+		if err != nil {
+			return fail(err.Error())
+		}
+		if outDir, err = os.MkdirTemp("", "realsize-outputs-"); err != nil {
+			return fail(err.Error())
+		}
+		defer os.RemoveAll(outDir)
+		outputs = names
+	}
 	var secs []float64
 	var walls []time.Duration
+	nativeOut := false
 	for i := 0; i < c.runs; i++ {
 		args := append(append(append([]string{}, base...), "--unchecked"), flags...)
+		if i == c.runs-1 && outDir != "" {
+			args = append(args, suite.OutFlags(outDir, "native", outputs)...)
+		}
 		res := runLdcheck(c, c.timeout, append(args, build)...)
+		nativeOut = res.code == 0 && res.rep != nil
 		if res.code == 0 && res.rep != nil {
 			secs = append(secs, res.total)
 			walls = append(walls, res.wall)
@@ -409,16 +438,31 @@ func runLaunch(c *config, p suite.Program, l suite.Launch, gens *suite.Generator
 		fmt.Fprintf(c.log, "# %s: native %d runs, ms: %s; median %.3f\n\n", r.name, len(secs), msList(secs), r.native*1000)
 	}
 	args := append(append([]string{}, base...), flags...)
+	if outDir != "" {
+		args = append(args, suite.OutFlags(outDir, "checked", outputs)...)
+	}
 	r.checked = runLdcheck(c, c.timeout, append(args, build)...)
 	logPhases(c.log, r.name, r.checked)
 	if !r.checked.ok() {
 		r.notes = append(r.notes, "checked run: "+r.checked.errMsg)
 	}
+	if outDir != "" && nativeOut && r.checked.ok() {
+		diff, err := suite.SameOutputs(outDir, "checked", "native", outputs)
+		switch {
+		case err != nil:
+			r.notes = append(r.notes, "outputs not compared: "+err.Error())
+		case diff != "":
+			r.outputs = diff
+			r.notes = append(r.notes, "after the checked run, outputs differ from the kernel's as written: "+diff)
+		default:
+			r.outputs = "same"
+		}
+	}
 	if c.racecheck && c.backend == "cuda" && c.sanitizerPath != "" {
 		r.rc = runRacecheck(c, flags, build)
 	}
-	fmt.Fprintf(c.stderr, "%s: %s (exit %d, %.1f s wall); native %.3f ms; checked %.3f ms; racecheck %s\n",
-		r.name, r.verdict(), r.checked.code, r.checked.wall.Seconds(), r.native*1000, r.checked.total*1000, r.rc)
+	fmt.Fprintf(c.stderr, "%s: %s (exit %d, %.1f s wall); native %.3f ms; checked %.3f ms; racecheck %s; outputs %s\n",
+		r.name, r.verdict(), r.checked.code, r.checked.wall.Seconds(), r.native*1000, r.checked.total*1000, r.rc, cmp.Or(r.outputs, "not compared"))
 	return r
 }
 
@@ -654,8 +698,19 @@ func printTable(c *config, rows []*row, reused int, copyGBps float64, copyNote s
 	if reused > 0 {
 		from = fmt.Sprintf(", %d of them measured earlier, from %s", reused, c.results)
 	}
+	same, differ := 0, 0
+	for _, r := range rows {
+		switch r.outputs {
+		case "":
+		case "same":
+			same++
+		default:
+			differ++
+		}
+	}
+	fmt.Fprintf(w, "outputs after the checked run against the kernel's as written (race-free launches): %d the same, %d differ\n", same, differ)
 	fmt.Fprintf(w, "%d launches%s, %d verdicts differ from the expectation (backend %s; log %s)\n", len(rows), from, bad, c.backend, c.logPath)
-	if bad > 0 {
+	if bad > 0 || differ > 0 {
 		return 1
 	}
 	return 0

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,8 +34,9 @@ func TestMain(m *testing.M) {
 
 // fakeLdcheck plays ldcheck: compile succeeds; run reads the build
 // folder's control files (native-ms: the kernel times of successive
-// unchecked runs; verdict: "none" or "race KIND SPACE SCOPE") and checks
-// that every file: argument exists.
+// unchecked runs; verdict: "none" or "race KIND SPACE SCOPE"; differ: the
+// arrays a checked run writes other bytes to than an unchecked one),
+// checks that every file: argument exists, and writes each --out array.
 func fakeLdcheck(args []string) int {
 	if len(args) == 0 {
 		return 2
@@ -44,9 +46,23 @@ func fakeLdcheck(args []string) int {
 	}
 	build := args[len(args)-1]
 	unchecked := false
-	for i, a := range args {
+	for _, a := range args {
 		if a == "--unchecked" {
 			unchecked = true
+		}
+	}
+	differ, _ := os.ReadFile(filepath.Join(build, "differ"))
+	for i, a := range args {
+		if a == "--out" && i+1 < len(args) {
+			name, path, _ := strings.Cut(args[i+1], "=")
+			data := "the bytes of " + name
+			if !unchecked && slices.Contains(strings.Fields(string(differ)), name) {
+				data = "other bytes"
+			}
+			if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+				fmt.Fprintln(os.Stderr, "ldcheck: --out:", err)
+				return 2
+			}
 		}
 		if a == "--arg" && i+1 < len(args) {
 			if _, path, ok := strings.Cut(args[i+1], ":file:"); ok {
@@ -464,5 +480,47 @@ func TestResultsUnwritable(t *testing.T) {
 	}
 	if strings.Contains(c.log.(*bytes.Buffer).String(), "checked run") || out.Len() != 0 {
 		t.Errorf("a launch ran:\n%s", out)
+	}
+}
+
+// TestRunOutputs: with -outputs, a race-free launch's arrays after the
+// checked run are compared with the last native run's: the same for good,
+// a for lossy (which fails the run), and ordered's b not compared (its
+// order-dependent file names it).
+func TestRunOutputs(t *testing.T) {
+	dir := t.TempDir()
+	bench, builds := filepath.Join(dir, "benchmarks"), filepath.Join(dir, "builds")
+	launch := "--kernel k --grid 1 --block 32 --arg a=int[4]:zero --arg b=float[4]:rand --arg n=4\n"
+	files := map[string]string{}
+	for _, p := range []string{"good", "lossy", "ordered", "racy"} {
+		files[p+"/kernel.cu"], files[p+"/launch"], files[p+"/launch-small"] = "", launch, launch
+		files[p+"/expect"] = "none\n"
+		write(t, builds, map[string]string{p + "/manifest.json": "{}", p + "/native-ms": "1", p + "/verdict": "none"})
+	}
+	files["racy/expect"] = "race write-write any any\n"
+	files["ordered/order-dependent"] = "b: the atomics' order decides it\n"
+	write(t, bench, files)
+	write(t, builds, map[string]string{"lossy/differ": "a", "ordered/differ": "b", "racy/differ": "a b", "racy/verdict": "race write-write global inter-block"})
+	c, out, errb := testConfig(t, bench, builds)
+	c.outputs, c.racecheck, c.runs = true, false, 2
+	if code := run(c); code != 1 {
+		t.Errorf("exit %d, want 1 (lossy's outputs differ)\n%s%s", code, out, errb)
+	}
+	o := out.String()
+	for _, want := range []string{
+		"lossy: after the checked run, outputs differ from the kernel's as written: a at byte 0",
+		"outputs after the checked run against the kernel's as written (race-free launches): 2 the same, 1 differ",
+	} {
+		if !strings.Contains(o, want) {
+			t.Errorf("no %q in\n%s", want, o)
+		}
+	}
+	for _, p := range []string{"good", "ordered"} {
+		if !strings.Contains(errb.String(), p+": none (exit 0") || !strings.Contains(errb.String(), "outputs same") {
+			t.Errorf("%s: outputs not the same:\n%s", p, errb)
+		}
+	}
+	if !strings.Contains(errb.String(), "racy: race") || strings.Contains(o, "racy: after") {
+		t.Errorf("racy (expects a race) compared:\n%s\n%s", o, errb)
 	}
 }

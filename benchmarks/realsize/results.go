@@ -29,6 +29,7 @@ type savedRow struct {
 	Checked   savedResult    `json:"checked"`
 	Racecheck savedRacecheck `json:"racecheck"`
 	Notes     []string       `json:"notes,omitempty"`
+	Outputs   string         `json:"outputs,omitempty"`
 }
 
 type savedResult struct {
@@ -53,6 +54,7 @@ func saveRow(r *row) savedRow {
 		Checked:   savedResult{Report: r.checked.rep, Code: r.checked.code, Wall: r.checked.wall, Phases: r.checked.phases, Total: r.checked.total, Err: r.checked.errMsg},
 		Racecheck: savedRacecheck{Ran: r.rc.ran, Hazards: r.rc.hazards, Wall: r.rc.wall, Note: r.rc.note},
 		Notes:     r.notes,
+		Outputs:   r.outputs,
 	}
 }
 
@@ -62,6 +64,7 @@ func (s savedRow) row() *row {
 		checked: result{rep: s.Checked.Report, code: s.Checked.Code, wall: s.Checked.Wall, phases: s.Checked.Phases, total: s.Checked.Total, errMsg: s.Checked.Err},
 		rc:      racecheck{ran: s.Racecheck.Ran, hazards: s.Racecheck.Hazards, wall: s.Racecheck.Wall, note: s.Racecheck.Note},
 		notes:   s.Notes,
+		outputs: s.Outputs,
 	}
 }
 

@@ -212,6 +212,75 @@ func (p Program) Small() (Launch, bool) {
 	return Launch{}, false
 }
 
+// Outputs are the arrays a launch gives the kernel (--arg
+// NAME=TYPE[COUNT]:INIT) whose bytes, after a checked run of a race-free
+// program, must be those of a run of the kernel as written: all of them
+// but those the program's order-dependent file names (a line "NAME: why"
+// each: arrays whose bytes depend on the order in which the kernel's
+// atomics run, which the checks change, as ld_bfs's parent, which the
+// winning atomicCAS decides).
+func (p Program) Outputs(flags []string) ([]string, error) {
+	skip := map[string]bool{}
+	path := filepath.Join(p.Dir, "order-dependent")
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	if err == nil {
+		for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			name, why, ok := strings.Cut(line, ":")
+			if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(why) == "" {
+				return nil, fmt.Errorf("%s:%d: want NAME: why, got %q", path, i+1, line)
+			}
+			skip[strings.TrimSpace(name)] = true
+		}
+	}
+	var out []string
+	for i := 0; i+1 < len(flags); i++ {
+		if flags[i] == "--arg" && strings.Contains(flags[i+1], "[") {
+			if name, _, _ := strings.Cut(flags[i+1], "="); !skip[name] {
+				out = append(out, name)
+			}
+		}
+	}
+	return out, nil
+}
+
+// OutFlags are ldcheck run's --out flags that write each of names to
+// dir/PREFIX-NAME.
+func OutFlags(dir, prefix string, names []string) []string {
+	var f []string
+	for _, n := range names {
+		f = append(f, "--out", n+"="+filepath.Join(dir, prefix+"-"+n))
+	}
+	return f
+}
+
+// SameOutputs compares the arrays two runs wrote with OutFlags (prefixes
+// a and b): "" when every one holds the same bytes, else which differ and
+// where ("parent at byte 364").
+func SameOutputs(dir, a, b string, names []string) (string, error) {
+	var diffs []string
+	for _, n := range names {
+		x, err := os.ReadFile(filepath.Join(dir, a+"-"+n))
+		if err != nil {
+			return "", err
+		}
+		y, err := os.ReadFile(filepath.Join(dir, b+"-"+n))
+		if err != nil {
+			return "", err
+		}
+		if !bytes.Equal(x, y) {
+			at := 0
+			for at < len(x) && at < len(y) && x[at] == y[at] {
+				at++
+			}
+			diffs = append(diffs, fmt.Sprintf("%s at byte %d", n, at))
+		}
+	}
+	return strings.Join(diffs, ", "), nil
+}
+
 // checkExpect checks the grammar of an expect line.
 func checkExpect(e string) error {
 	f := strings.Fields(e)

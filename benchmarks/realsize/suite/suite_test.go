@@ -344,3 +344,37 @@ func TestExecTimeout(t *testing.T) {
 		t.Errorf("got %+v (%s)", r, r.Why())
 	}
 }
+
+func TestOutputs(t *testing.T) {
+	dir := t.TempDir()
+	p := Program{Name: "p", Dir: dir}
+	flags := []string{"--kernel", "k", "--arg", "a=int[4]:zero", "--arg", "n=4", "--arg", "b=float[8]:rand:2", "--grid", "1"}
+	got, err := p.Outputs(flags)
+	if err != nil || strings.Join(got, " ") != "a b" {
+		t.Errorf("Outputs = %q, %v; want the arrays a b", got, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "order-dependent"), []byte("b: the winning atomicCAS decides it\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = p.Outputs(flags); err != nil || strings.Join(got, " ") != "a" {
+		t.Errorf("Outputs with b order-dependent = %q, %v; want a", got, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "order-dependent"), []byte("b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err = p.Outputs(flags); err == nil || !strings.Contains(err.Error(), "order-dependent:1: want NAME: why") {
+		t.Errorf("a line without a reason: error %v", err)
+	}
+	out := t.TempDir()
+	for f, data := range map[string]string{"x-a": "1234", "y-a": "1234", "x-b": "abcd", "y-b": "abXd"} {
+		if err := os.WriteFile(filepath.Join(out, f), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if diff, err := SameOutputs(out, "x", "y", []string{"a", "b"}); err != nil || diff != "b at byte 2" {
+		t.Errorf("SameOutputs = %q, %v; want b at byte 2", diff, err)
+	}
+	if f := OutFlags("/o", "x", []string{"a"}); strings.Join(f, " ") != "--out a=/o/x-a" {
+		t.Errorf("OutFlags = %q", f)
+	}
+}
