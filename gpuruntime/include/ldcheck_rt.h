@@ -1802,30 +1802,16 @@ template <int fin> static __device__ LDC_ENGINE unsigned long long ldc_seg_check
   if (p != 2 && !LDC_DET_ON && !fin) return compared;
   unsigned long long *keys = ldc_seg_keys(seg);
   unsigned *vals = ldc_seg_vals(seg);
-  if (fin && LDC_ONE_PASS_ON && !LDC_DET_ON) {
-    // Emptied without a barrier first: the merge above reads the page
-    // list, the slots and the copies, never the table, so a thread may
-    // clear table entries while others still merge; and the counters the
-    // others read change pair instead (seg_sel; the old pair is emptied
-    // after the closing barrier, ldc_seg_old_counters). The next region's
-    // lookups come after the closing barrier. A region end of ld_btree
-    // that merges one page took three barriers where the kernel has one.
-    for (unsigned s = tid; s < nslots; s += n) {
-      keys[slots[s].tab] = 0;
-      vals[slots[s].tab] = 0;
-    }
-    for (unsigned q = tid; q < npages; q += n) {
-      keys[pl[q].tab] = 0;
-      vals[pl[q].tab] = 0;
-    }
-    if (tid == 0) {
-      bs->seg_warps = 0;
-      bs->seg_sel = sel ^ 2;
-    }
-    return compared;
-  }
-  // Empty the segment for the next region.
-  ldc_bar();
+  // Empty the segment for the next region. A one-pass region end does it
+  // without a barrier first: the merge above reads the page list, the
+  // slots and the copies, never the table, so a thread may clear table
+  // entries while others still merge; and the counters the others read
+  // change pair instead (seg_sel; the old pair is emptied after the
+  // closing barrier, ldc_seg_old_counters). The next region's lookups come
+  // after the closing barrier. A region end of ld_btree that merges one
+  // page took three barriers where the kernel has one.
+  const int switch_pair = fin && LDC_ONE_PASS_ON && !LDC_DET_ON;
+  if (!switch_pair) ldc_bar();
   for (unsigned s = tid; s < nslots; s += n) {
     keys[slots[s].tab] = 0;
     vals[slots[s].tab] = 0;
@@ -1837,12 +1823,16 @@ template <int fin> static __device__ LDC_ENGINE unsigned long long ldc_seg_check
   if (!fin) // (a final first pass set none)
     for (unsigned long long j = tid; j < (unsigned long long)npages * wps; j += n) written[j] = 0;
   if (tid == 0) {
-    // One global atomic per block, when it ends: one per region end from
-    // every block contends on a single word (matmul2048: 4M of them).
-    if (cnt[0] > bs->seg_peak) bs->seg_peak = cnt[0];
-    cnt[0] = 0;
-    cnt[1] = 0;
     bs->seg_warps = 0;
+    if (switch_pair) {
+      bs->seg_sel = sel ^ 2;
+    } else {
+      // One global atomic per block, when it ends: one per region end from
+      // every block contends on a single word (matmul2048: 4M of them).
+      if (cnt[0] > bs->seg_peak) bs->seg_peak = cnt[0];
+      cnt[0] = 0;
+      cnt[1] = 0;
+    }
   }
   return compared;
 }
