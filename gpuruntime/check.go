@@ -99,6 +99,10 @@ type Options struct {
 	Deterministic bool
 	// NoIntraWarp turns the intra-warp check off (intrawarp.go).
 	NoIntraWarp bool
+	// CopyStores makes a level 2 of one pass a region copy the pages its
+	// warps store to, as level 2 of two passes does, instead of storing in
+	// place (segments.direct): for measuring the one against the other.
+	CopyStores bool
 }
 
 // Phase is one timed step, as in LDetector's Figure 8.
@@ -220,6 +224,9 @@ type checkRun struct {
 	// onePass: level 2 runs one pass a region (Ctx.OnePass; see
 	// onePassLevel2).
 	onePass bool
+	// copyStores: a launch that stored in place was void (two warps
+	// stored to one byte in a region): level 2 copies from then on.
+	copyStores bool
 	// uncopiedNote is the note naming the shared targets level 2 runs
 	// uncopied ("" none): withdrawn if a one-pass run turns to two.
 	uncopiedNote string

@@ -84,6 +84,7 @@ type Segs struct {
 	InDyn                                                              int32  // the block's segment is in its dynamic shared memory, DynOffset bytes in
 	Pristine                                                           uint64 // the targets before the kernel, put back as each block starts (serial level 2)
 	DynOffset                                                          uint64
+	DirectMask                                                         uint64 // stores in place: the mask of ldc_own's table, 0 for copies (segments.direct)
 }
 
 // Modes of the instrumented code (LDC_MODE_*).
@@ -107,7 +108,7 @@ const (
 	// FirstAtomicSlots is the atomic log's first room per thread; a
 	// kernel that needs more is run again with what it asked for.
 	FirstAtomicSlots = 16
-	CtxSize          = 1656
+	CtxSize          = 1664
 	RecordSize       = 56
 	TraceEntrySize   = 24
 )

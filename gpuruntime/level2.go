@@ -101,6 +101,14 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 		}
 	}
 	fit := r.segCapFitting()
+	// directEntries: the entries a block's table of stores in place should
+	// have (in shared memory, where they fit), 16 bytes each: twice the
+	// words of level 1's estimate, else enough for two of a warp's pages
+	// a warp; four times more after a region found the table full.
+	directEntries, directShared := int64(64), int64(0)
+	for directEntries < 2*max(estimate, 2*int64(r.l.warps()))*(r.slotBytes/4) && directEntries < maxDirectEntries {
+		directEntries *= 2
+	}
 	// inGlobal: a region wanted more pages than a segment in shared
 	// memory held; the next attempts keep them in device memory.
 	inGlobal := serial
@@ -115,7 +123,28 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 				return r.tooSmall(one, "level 2's private copies (a segment for one block)")
 			}
 			var s *segments
-			if !inGlobal {
+			// A region that runs once checks only that no two warps
+			// changed one byte: its stores go in place, with a table of
+			// who stored where (ldc_own). Not with the checks that note
+			// accesses between the passes (intra-warp), nor where blocks
+			// must run from the inputs (serial), nor in a deterministic
+			// run, which merges into its own copies.
+			direct := r.onePass && !serial && !r.opt.Deterministic && !r.opt.CopyStores && !r.copyStores && r.shared.Iw.On == 0
+			directShared = 0
+			if direct && !inGlobal {
+				n, offset, err := r.sharedDirectEntries(directEntries)
+				if err != nil {
+					return err
+				}
+				if n > 0 {
+					if s, err = r.newSharedSegments(0, offset); err != nil {
+						return err
+					}
+					s.segBytes = 16 + 16*n
+					directShared = n
+				}
+			}
+			if s == nil && !inGlobal {
 				capS, offset, err := r.sharedSegmentCap(estimate)
 				if err != nil {
 					return err
@@ -134,6 +163,7 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 					return err
 				}
 			}
+			s.direct = direct && s.directMask() != 0
 			if serial && pristine {
 				if err := r.withPristine(s); err != nil {
 					s.release(r)
@@ -171,9 +201,12 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 		if err != nil {
 			return err
 		}
-		full, peak, sharedCap := false, int64(0), int64(0)
+		full, peak, sharedCap, void, tableFull := false, int64(0), int64(0), false, false
 		if r.segs != nil {
 			if full, peak, err = r.segs.state(r.b); err != nil {
+				return err
+			}
+			if void, tableFull, err = r.segs.directVoid(r.b); err != nil {
 				return err
 			}
 			if r.segs.inDyn {
@@ -203,6 +236,28 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 				}
 				continue
 			}
+		}
+		if void && tableFull && directShared == directEntries && directEntries < maxDirectEntries {
+			// A block stored to more words in a region than its table
+			// held: again in place, with a table four times larger (if
+			// one that large fits).
+			directEntries = min(4*directEntries, maxDirectEntries)
+			r.res.Notes = append(r.res.Notes, fmt.Sprintf("a block stored to more words in one region than its table of stores in place held; level 2 ran again with room for %d", directEntries/2))
+			if err := r.restoreInputs(); err != nil {
+				return err
+			}
+			continue
+		}
+		if void {
+			// Two warps of a block stored to one byte in a region (a race,
+			// or a byte stored with the value it held), or the largest
+			// table was full: again, with copies, whose check tells which.
+			r.copyStores = true
+			r.res.Notes = append(r.res.Notes, "level 2 ran again with private copies: its run with stores in place saw two warps of a block store to one byte in a region (or more words than its table held)")
+			if err := r.restoreInputs(); err != nil {
+				return err
+			}
+			continue
 		}
 		if !full {
 			again, err := r.apGrow()
@@ -301,6 +356,32 @@ func (r *checkRun) sharedSegmentCap(estimate int64) (cap, offset int64, err erro
 		return 0, offset, nil
 	}
 	return lo, offset, nil
+}
+
+// maxDirectEntries bounds the table of stores in place (ldc_own): 64 KiB
+// a block, in shared memory where it fits without costing resident blocks.
+const maxDirectEntries = 4096
+
+// sharedDirectEntries is the entries of the table of stores in place
+// (ldc_own) in each block's dynamic shared memory, and its offset there:
+// want entries, or the most (a power of two, 64 at least) that fit without
+// costing resident blocks; 0 when 64 do not.
+func (r *checkRun) sharedDirectEntries(want int64) (n, offset int64, err error) {
+	limit, err := r.b.SharedLimit(r.l.Kernel.Name)
+	if err != nil {
+		return 0, 0, err
+	}
+	offset = (max(r.l.Shared, r.sharedLaunch) + 15) / 16 * 16
+	without := r.level2Resident(offset)
+	fits := func(n int64) bool {
+		return offset+16+16*n <= limit && r.level2Resident(offset+16+16*n) >= without
+	}
+	for n = want; n >= 64; n /= 2 {
+		if fits(n) {
+			return n, offset, nil
+		}
+	}
+	return 0, offset, nil
 }
 
 // twoPassLevel2 turns a level 2 in one pass a region back to both

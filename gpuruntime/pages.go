@@ -283,6 +283,24 @@ type segments struct {
 	// bytes in; mem and busy are unused.
 	inDyn     bool
 	dynOffset int64
+	// direct: a level 2 of one pass a region stores in place, where the
+	// kernel does, and the segment holds the table that tells when two
+	// warps store to one byte in a region (ldc_own), not copies.
+	direct bool
+}
+
+// directMask is the mask of ldc_own's table: the most entries (16 bytes
+// each, a power of two) that fit in the segment after its counters; 0 when
+// fewer than 64 do.
+func (s *segments) directMask() uint64 {
+	n := int64(64)
+	if 16+16*n > s.segBytes {
+		return 0
+	}
+	for 16+32*n <= s.segBytes {
+		n *= 2
+	}
+	return uint64(n - 1)
 }
 
 // segmentLayout places a segment's arrays for cap slots.
@@ -415,6 +433,9 @@ func (s *segments) ctx() Segs {
 	if s.inDyn {
 		c.InDyn = 1
 	}
+	if s.direct {
+		c.DirectMask = s.directMask()
+	}
 	return c
 }
 
@@ -426,4 +447,19 @@ func (s *segments) state(b Backend) (full bool, peak int64, err error) {
 		return false, 0, err
 	}
 	return binary.LittleEndian.Uint32(raw) != 0, int64(binary.LittleEndian.Uint32(raw[4:])), nil
+}
+
+// directVoid reads whether a launch that stored in place was void (ldc_own),
+// and whether a block's table was full (else two warps of a block stored
+// to one byte in a region).
+func (s *segments) directVoid(b Backend) (void, full bool, err error) {
+	if !s.direct {
+		return false, false, nil
+	}
+	raw := make([]byte, 8)
+	if err := b.Read(raw, s.status+8); err != nil {
+		return false, false, err
+	}
+	two, room := binary.LittleEndian.Uint32(raw) != 0, binary.LittleEndian.Uint32(raw[4:]) != 0
+	return two || room, room && !two, nil
 }

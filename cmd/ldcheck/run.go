@@ -448,7 +448,7 @@ func (req *runRequest) runtimeLaunch() (gpuruntime.Launch, []string) {
 
 // options returns the runtime's options from the flags.
 func (req *runRequest) options(c *cli.Context) (gpuruntime.Options, error) {
-	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: req.unchecked, Deterministic: req.det, WarmUp: c.Bool("warmup"), EveryShared: c.Bool("every-shared-byte"), IgnoreSameValue: c.Bool("ignore-same-value"), NoIntraWarp: !req.intraWarp}
+	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: req.unchecked, Deterministic: req.det, WarmUp: c.Bool("warmup"), EveryShared: c.Bool("every-shared-byte"), IgnoreSameValue: c.Bool("ignore-same-value"), NoIntraWarp: !req.intraWarp, CopyStores: os.Getenv(copyStoresEnv) == "1"}
 	if v := c.String("mem-limit"); v != "" {
 		n, err := launch.ParseMemory(v)
 		if err != nil {
@@ -651,6 +651,11 @@ func orderDependentAtomics(m *manifest.Manifest, k *manifest.Kernel) []string {
 // registerCapEnv caps the registers of the instrumented kernels (a knob
 // for experiments on occupancy; 0: the compiler's choice).
 const registerCapEnv = "LDCHECK_MAX_REGISTERS"
+
+// copyStoresEnv=1 makes a level 2 of one pass a region copy the pages its
+// warps store to instead of storing in place (gpuruntime.Options.CopyStores):
+// a knob for measuring the one against the other.
+const copyStoresEnv = "LDCHECK_COPY_STORES"
 
 // registerCap is the register limit of the instrumented kernels for blocks
 // of threads threads: gpuruntime.RegisterCapFor unless registerCapEnv says

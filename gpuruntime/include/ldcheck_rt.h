@@ -201,7 +201,7 @@ struct ldc_pool {
 struct ldc_segs {
   unsigned char *mem;
   int *busy;                    // per segment: held by a block
-  unsigned *status;             // [0] a segment ran out of slots, [1] most slots one region wanted
+  unsigned *status;             // [0] a segment ran out of slots, [1] most slots one region wanted; stores in place (ldc_own) void: [2] two warps on one byte, [3] a table full
   unsigned long long seg_bytes, cap, table_mask;
   unsigned long long off_keys, off_vals, off_slots, off_pages, off_written, off_data, off_snap;
   // in_dyn: each block's segment is in its own dynamic shared memory,
@@ -218,6 +218,10 @@ struct ldc_segs {
   // alone, whatever blocks ran before it (see ldc_seg_acquire).
   const unsigned char *pristine;
   unsigned long long dyn_offset;
+  // direct_mask: not 0 in a level 2 of one pass a region whose stores go
+  // to the originals, uncopied (the table mask of ldc_own's table, which
+  // takes the segment's room from byte 16 on; see ldc_own).
+  unsigned long long direct_mask;
 };
 
 struct ldc_page_entry {
@@ -384,7 +388,7 @@ __constant__ struct ldc_ctx ldc_g;
   X(segs.mem) X(segs.busy) X(segs.status) X(segs.seg_bytes) X(segs.cap) \
   X(segs.table_mask) X(segs.off_keys) X(segs.off_vals) X(segs.off_slots) \
   X(segs.off_pages) X(segs.off_written) X(segs.off_data) X(segs.off_snap) \
-  X(segs.nseg) X(segs.in_dyn) X(segs.pristine) X(segs.dyn_offset) X(shared_scratch) X(shared_per_block) \
+  X(segs.nseg) X(segs.in_dyn) X(segs.pristine) X(segs.dyn_offset) X(segs.direct_mask) X(shared_scratch) X(shared_per_block) \
   X(shared_off) X(shared_bytes) X(nshared) X(atomic_mode) X(atomic_log) \
   X(atomic_overflow) X(records) X(nrecords) X(max_records) X(trace) X(ntrace) \
   X(max_trace) X(atomic_slots) X(shared_in_dyn) X(shared_direct) X(dyn_offset) X(compared) X(failed_test) X(one_pass) \
@@ -461,6 +465,12 @@ struct ldc_block_state {
   // The quiet end of a one-pass region reads this one word instead of
   // each target's.
   unsigned dirty_any;
+  // Level 2 stores in place (ldc_own): epoch is 1 + the regions the block
+  // has finished, as each thread counts them (ldc_thread's ap_epoch: all
+  // its threads store the same count at every region end, so a thread
+  // that has passed one reads its own). own_void: two warps stored to one
+  // byte in a region, or the table was full: the launch is void (status[2]).
+  unsigned epoch, own_void;
 };
 
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_block_linear() {
@@ -527,6 +537,11 @@ static __device__ LDC_ENGINE __forceinline__ unsigned ldc_lane() {
   unsigned l;
   asm("mov.u32 %0, %%laneid;" : "=r"(l));
   return l;
+}
+static __device__ LDC_ENGINE __forceinline__ int ldc_is_global(const void *p) {
+  unsigned g;
+  asm("{\n\t.reg .pred g;\n\tisspacep.global g, %1;\n\tselp.u32 %0, 1, 0, g;\n\t}" : "=r"(g) : "l"(p));
+  return (int)g;
 }
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_redux_add(unsigned mask, unsigned v) {
   unsigned r;
@@ -1002,6 +1017,89 @@ static __device__ LDC_ENGINE void *ldc_cow_block(const struct ldc_alloc *al, uns
 #endif
 }
 
+// Level 2 in one pass, stores in place (ldc_g.segs.direct_mask). A region
+// that runs once checks only that no two warps changed one byte (its proof
+// says no warp reads what another writes in it), and a warp's copy of a
+// page served only that check: the stores may as well go to the originals,
+// where the kernel puts them, if something else tells when two warps store
+// to one byte. ldc_own does: a table in the block's segment, one entry per
+// word stored to in the region (the key: the word's address, tagged with
+// the region's epoch, so that entries of earlier regions count as empty
+// and nothing is emptied at a region end), holding for each byte of the
+// word the warp that stored to it. A second warp's store to a byte makes
+// the launch void (so does a full table): the host runs level 2 again with
+// copies, whose check reports what the kernel's values show. Two warps
+// storing to one byte are a race of the kernel, or a store of a value
+// the byte already held, rare in race-free code; a racy kernel's first
+// such region ends its blocks (as ldc_seg_check does with a full segment),
+// so its void launch costs little. Stores of one warp's lanes to a word
+// update its entry once (the lowest lane).
+#define LDC_OWN_PROBES 64
+static __device__ LDC_ENGINE void ldc_own_void(struct ldc_block_state *bs, int full) {
+  *(volatile unsigned *)&bs->own_void = 1;
+  atomicExch(&ldc_g.segs.status[full ? 3 : 2], 1u);
+}
+static __device__ LDC_ENGINE void ldc_own_word(struct ldc_block_state *bs, unsigned long long word, unsigned m, unsigned w1) {
+  unsigned long long mask = ldc_g.segs.direct_mask;
+  unsigned long long *keys = (unsigned long long *)(bs->seg + 16), *owners = keys + mask + 1;
+  unsigned epoch = *(volatile unsigned *)&bs->epoch;
+  const unsigned long long tags = 0xffffull << 48, tag = (unsigned long long)(epoch & 0xffffu) << 48, key = tag | word;
+  unsigned long long h = ldc_hash(word) & mask;
+  for (unsigned i = 0; i < LDC_OWN_PROBES && i <= mask; i++, h = (h + 1) & mask) {
+    unsigned long long k = ldc_vload64(&keys[h]);
+    // Empty, or an earlier region's: take it. (A key of 65536 regions ago
+    // may pass for this region's: its owners' full epoch tells them apart.)
+    while (k != key && (k == 0 || (k & tags) != tag)) {
+      unsigned long long old = atomicCAS(&keys[h], k, key);
+      if (old == k) {
+        k = key;
+        break;
+      }
+      k = old;
+    }
+    if (k != key) continue; // another word's, in this region
+    unsigned long long o = ldc_vload64(&owners[h]);
+    for (;;) {
+      unsigned cur = (unsigned)(o >> 32) == epoch ? (unsigned)o : 0u, next = cur;
+      for (unsigned b = 0; b < 4; b++) {
+        if (!(m >> b & 1u)) continue;
+        unsigned ow = cur >> (6 * b) & 63u;
+        if (ow == 0) {
+          next |= w1 << (6 * b);
+        } else if (ow != w1) {
+          ldc_own_void(bs, 0);
+          return;
+        }
+      }
+      unsigned long long want = ((unsigned long long)epoch << 32) | next;
+      if (want == o) return;
+      unsigned long long old = atomicCAS(&owners[h], o, want);
+      if (old == o) return;
+      o = old;
+    }
+  }
+  ldc_own_void(bs, 1); // no room
+}
+// ldc_own notes a store of n bytes at p by the calling thread's warp.
+static __device__ LDC_ENGINE __noinline__ void ldc_own(const void *p, unsigned long n) {
+  struct ldc_block_state *bs = ldc_block();
+  if (!bs->seg || n == 0) return;
+#if !defined(LDC_CPU)
+  if (!ldc_is_global(p)) return; // (a wrapped pointer to a local or shared variable)
+#endif
+  unsigned w1 = ldc_thread_linear() / 32 + 1;
+  unsigned long long a = (unsigned long long)p, end = a + n;
+  for (unsigned long long wd = a >> 2; wd <= (end - 1) >> 2; wd++) {
+    unsigned lo = wd * 4 < a ? (unsigned)(a - wd * 4) : 0u, hi = wd * 4 + 4 > end ? (unsigned)(end - wd * 4) : 4u;
+    unsigned m = ((1u << hi) - 1u) & ~((1u << lo) - 1u);
+#if !defined(LDC_CPU)
+    unsigned peers = ldc_match_any(__activemask(), (wd << 4) | m);
+    if (ldc_lane() != (unsigned)__ffs(peers) - 1) continue;
+#endif
+    ldc_own_word(bs, wd, m, w1);
+  }
+}
+
 // ldc_cow is where every wrapped global access goes.
 static __device__ LDC_ENGINE void *ldc_cow(const void *p, int write) {
   unsigned long long a = (unsigned long long)p;
@@ -1017,6 +1115,19 @@ static __device__ LDC_ENGINE void *ldc_cow(const void *p, int write) {
 
 template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_access(T *p, int write) {
   if (ldc_g.mode == LDC_MODE_PLAIN || ldc_g.nallocs == 0) return p;
+  if (LDC_REPLAY_BUILT && ldc_g.mode == LDC_MODE_REPLAY && !LDC_DET_ON) {
+    if (LDC_ONE_PASS_ON && ldc_g.segs.direct_mask) {
+      if (write) ldc_own((const void *)p, sizeof(T));
+      return p;
+    }
+    // A read by a warp that holds no copy goes to the original (as in
+    // ldc_cow_block), without the walk over the targets: ld_btree's reads
+    // of cur[q] spent 45 instructions a warp there.
+    if (!write) {
+      struct ldc_block_state *bs = ldc_block();
+      if (!bs->seg || !(*(volatile unsigned *)&bs->seg_warps >> (ldc_thread_linear() / 32) & 1u)) return p;
+    }
+  }
   return (T *)ldc_cow((const void *)p, write);
 }
 #define LDC_R(p) ldc_access((p), 0)
@@ -1069,12 +1180,14 @@ static __device__ LDC_ENGINE void ldc_seg_acquire() {
     bs->seg = 0;
     bs->seg_warps = 0;
     bs->seg_sel = 0;
+    bs->epoch = 1; // (ldc_begin's ap_epoch)
+    bs->own_void = 0;
     int n = ldc_g.segs.nseg;
     if (ldc_g.segs.in_dyn) {
       LDC_DYNAMIC_SHARED(unsigned char, ldc_dyn_shared);
       bs->seg = (unsigned char *)ldc_dyn_shared + ldc_g.segs.dyn_offset;
       // -2: another block's segment ran out of room; the launch is void.
-      if (*(volatile unsigned *)&ldc_g.segs.status[0]) bs->seg_index = -2;
+      if (*(volatile unsigned *)&ldc_g.segs.status[0] || (ldc_g.segs.direct_mask && (*(volatile unsigned *)&ldc_g.segs.status[2] || *(volatile unsigned *)&ldc_g.segs.status[3]))) bs->seg_index = -2;
     } else {
       int g = (int)(ldc_block_linear() % (unsigned)n);
       while (atomicCAS(&ldc_g.segs.busy[g], 0, 1) != 0) {
@@ -1103,10 +1216,23 @@ static __device__ LDC_ENGINE void ldc_seg_acquire() {
     uint4 *seg = (uint4 *)((unsigned char *)ldc_dyn_shared + ldc_g.segs.dyn_offset);
     const uint4 zero = {0, 0, 0, 0};
     unsigned tid = ldc_thread_linear(), nt = ldc_block_threads();
-    for (unsigned long long j = tid; j < ldc_g.segs.off_slots / 16; j += nt) seg[j] = zero;
-    for (unsigned long long j = ldc_g.segs.off_written / 16 + tid; j < ldc_g.segs.off_data / 16; j += nt) seg[j] = zero;
+    if (ldc_g.segs.direct_mask) {
+      for (unsigned long long j = tid; j < 1 + ldc_g.segs.direct_mask + 1; j += nt) seg[j] = zero; // counters, ldc_own's keys and owners
+    } else {
+      for (unsigned long long j = tid; j < ldc_g.segs.off_slots / 16; j += nt) seg[j] = zero;
+      for (unsigned long long j = ldc_g.segs.off_written / 16 + tid; j < ldc_g.segs.off_data / 16; j += nt) seg[j] = zero;
+    }
   }
   ldc_bar();
+  if (ldc_g.segs.direct_mask && !ldc_g.segs.in_dyn) {
+    // A segment in device memory holds its last block's entries, whose
+    // epochs this block's would repeat.
+    uint4 *seg = (uint4 *)bs->seg;
+    const uint4 zero = {0, 0, 0, 0};
+    unsigned tid = ldc_thread_linear(), nt = ldc_block_threads();
+    for (unsigned long long j = tid; j < 1 + ldc_g.segs.direct_mask + 1; j += nt) seg[j] = zero;
+    ldc_bar();
+  }
 #if !defined(LDC_CPU)
   if (ldc_g.segs.in_dyn && bs->seg_index == -2) asm volatile("exit;"); // (see ldc_seg_check)
 #endif
@@ -1687,6 +1813,16 @@ template <int fin> static __device__ LDC_ENGINE unsigned long long ldc_seg_check
   unsigned char *seg = bs->seg;
   unsigned long long compared = 0;
   if (!seg) return 0;
+  if (ldc_g.segs.direct_mask) {
+    // Stores in place: nothing to merge. A void launch (two warps stored
+    // to one byte) ends here, all the block's threads together (own_void
+    // was set before the barrier that ended the region); in device memory
+    // the block must run on to give its segment back.
+#if !defined(LDC_CPU)
+    if (ldc_g.segs.in_dyn && *(volatile unsigned *)&bs->own_void) asm volatile("exit;");
+#endif
+    return 0;
+  }
   unsigned *cnt = (unsigned *)seg + sel; // (not ldc_seg_counters: see ldc_thread's seg_sel)
   unsigned nslots = cnt[0], npages = cnt[1];
   // No global page written in this region (the same for every thread of
@@ -2061,6 +2197,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_region_busy(struct ldc_thre
   if (ldc_g.ap.mask || ldc_iw_on() || LDC_DET_ON || ldc_g.trace || (ldc_g.nshared && !ldc_g.shared_tracked)) return 1;
   if (*(volatile unsigned *)&bs->dirty_any) return 1;
   if (!bs->seg) return 0;
+  if (ldc_g.segs.direct_mask) return *(volatile unsigned *)&bs->own_void; // (ldc_seg_check stops the block)
   const volatile unsigned *cnt = (const volatile unsigned *)bs->seg + t->seg_sel;
   return cnt[0] || cnt[1];
 }
@@ -2129,6 +2266,7 @@ static __device__ LDC_ENGINE int ldc_boundary(struct ldc_thread *t, int id) {
   t->differ = 0;
   t->atomic_start = t->natomic;
   t->ap_epoch++;
+  ldc_block()->epoch = t->ap_epoch; // (the same in every thread: see ldc_own)
   ldc_iw_reset(0); // pass 1: not noted
   return 0;
 }
@@ -2444,6 +2582,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
   t->differ = 0;
   t->atomic_start = t->natomic;
   t->ap_epoch++;
+  bs->epoch = t->ap_epoch;
   ldc_iw_reset(0);
   return 1;
 }
