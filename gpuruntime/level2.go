@@ -102,11 +102,13 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 	}
 	fit := r.segCapFitting()
 	// directEntries: the entries a block's table of stores in place should
-	// have (in shared memory, where they fit), 16 bytes each: twice the
-	// words of level 1's estimate, else enough for two of a warp's pages
-	// a warp; four times more after a region found the table full.
+	// have, 16 bytes each: twice the words of level 1's estimate, else of
+	// two of a warp's pages a warp; four times more after a region found
+	// the table full. Up to maxDirectEntries the table is in shared memory
+	// where it fits; beyond, in a segment in device memory (whose room for
+	// copies it takes, level 1's estimate of them).
 	directEntries, directShared := int64(64), int64(0)
-	for directEntries < 2*max(estimate, 2*int64(r.l.warps()))*(r.slotBytes/4) && directEntries < maxDirectEntries {
+	for directEntries < 2*max(estimate, 2*int64(r.l.warps()))*(r.slotBytes/4) {
 		directEntries *= 2
 	}
 	// inGlobal: a region wanted more pages than a segment in shared
@@ -131,7 +133,7 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 			// run, which merges into its own copies.
 			direct := r.onePass && !serial && !r.opt.Deterministic && !r.opt.CopyStores && !r.copyStores && r.shared.Iw.On == 0
 			directShared = 0
-			if direct && !inGlobal {
+			if direct && !inGlobal && directEntries <= maxDirectEntries {
 				n, offset, err := r.sharedDirectEntries(directEntries)
 				if err != nil {
 					return err
@@ -358,9 +360,14 @@ func (r *checkRun) sharedSegmentCap(estimate int64) (cap, offset int64, err erro
 	return lo, offset, nil
 }
 
-// maxDirectEntries bounds the table of stores in place (ldc_own): 64 KiB
+// maxDirectEntries bounds the table of stores in place (ldc_own): 16 KiB
 // a block, in shared memory where it fits without costing resident blocks.
-const maxDirectEntries = 4096
+// Shared memory is carved out of the L1 cache, where the instrumented
+// kernels' spilled registers live: ld_radixsort's level 2 took 48.5 ms
+// with a table of 2048 entries (for its last region's 1024 stores), 46.3
+// ms with copies (H200). A region that stores to more words runs with
+// copies.
+const maxDirectEntries = 1024
 
 // sharedDirectEntries is the entries of the table of stores in place
 // (ldc_own) in each block's dynamic shared memory, and its offset there:

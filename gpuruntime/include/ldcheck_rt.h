@@ -2568,22 +2568,29 @@ static __device__ LDC_ENGINE __noinline__ void ldc_one_pass_rest(struct ldc_thre
 static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_thread *t, int one, int id) {
   if (!(one && t->cond) || t->pred_op || ldc_g.ap.mask || ldc_iw_on() || LDC_DET_ON || ldc_g.trace || (ldc_g.nshared && !ldc_g.shared_tracked)) return 0;
   struct ldc_block_state *bs = ldc_block();
-  t->one = 1;
-  t->end1 = id;
-  t->differ = 0;
+  // ldc_region_busy for such a launch and region, the tests above known.
+  int busy;
+  if (ldc_g.segs.direct_mask) {
+    busy = *(volatile unsigned *)&bs->dirty_any || *(volatile unsigned *)&bs->own_void;
+  } else {
+    t->seg_sel = bs->seg_sel;
+    const volatile unsigned *cnt = bs->seg ? (const volatile unsigned *)bs->seg + t->seg_sel : 0;
+    busy = *(volatile unsigned *)&bs->dirty_any || (cnt && (cnt[0] || cnt[1]));
+  }
+  // Before the barrier: the threads waiting in ldc_idle check with the
+  // others, and name the region by these.
   bs->pass = 1;
   bs->from = t->start;
   bs->to = id;
-  if (ldc_bar_or(ldc_region_busy(t, bs, 1, id))) ldc_one_pass_rest(t, id);
-  // ldc_boundary's way on from a final first pass.
-  t->pass = 1;
+  if (ldc_bar_or(busy)) ldc_one_pass_rest(t, id);
+  // ldc_boundary's way on from a final first pass, less what a run of one
+  // pass a region never changes (pass 1, cond 1, differ 0) or never reads
+  // (where pass 1 ended, the atomics' start for a pass 2): a region end is
+  // most of what ld_radixsort's threads run, and each field is a store to
+  // local memory.
   t->start = id;
-  t->cond = 1;
-  t->differ = 0;
-  t->atomic_start = t->natomic;
   t->ap_epoch++;
   bs->epoch = t->ap_epoch;
-  ldc_iw_reset(0);
   return 1;
 }
 
