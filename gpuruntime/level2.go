@@ -364,7 +364,7 @@ func (r *checkRun) sharedSegmentCap(estimate int64) (cap, offset int64, err erro
 // a block, in shared memory where it fits without costing resident blocks.
 // Shared memory is carved out of the L1 cache, where the instrumented
 // kernels' spilled registers live: ld_radixsort's level 2 took 48.5 ms
-// with a table of 2048 entries (for its last region's 1024 stores), 46.3
+// with a table of room for 2048 words (its last region stores 1024), 46.3
 // ms with copies (H200). A region that stores to more words runs with
 // copies.
 const maxDirectEntries = 1024
