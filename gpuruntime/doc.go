@@ -14,7 +14,10 @@
 // tests a proof rests on are left to check, the GPU runs the user's
 // kernels with those tests alone (the tested native module). Level 2's
 // copies of global pages (a segment per block) live in the block's shared
-// memory when they fit (level2.go), else in device memory (pages.go).
+// memory when they fit (level2.go), else in device memory (pages.go); a
+// level 2 of one pass a region copies no pages: its warps store in place
+// and the segment holds a table of which warp stored to each byte
+// (ldc_own), two warps on one byte making it run again with copies.
 // Instrumented modules run with a register cap chosen by block size
 // (registers.go: 128, or 64 for blocks of 288 to 512 threads); the build
 // compiles the modules a run loads first to SASS with ptxas at both caps,
