@@ -335,15 +335,13 @@ func (r *checkRun) sharedSegmentCap(estimate int64) (cap, offset int64, err erro
 	if estimate > maxSharedSlots {
 		return 0, 0, nil // level 1 says a region may want more
 	}
-	limit, err := r.b.SharedLimit(r.l.Kernel.Name)
+	fitsBytes, offset, err := r.sharedRoom()
 	if err != nil {
 		return 0, 0, err
 	}
-	offset = (max(r.l.Shared, r.sharedLaunch) + 15) / 16 * 16
-	without := r.level2Resident(offset)
 	fits := func(c int64) bool {
 		_, _, n := sharedSegmentLayout(c, r.slotBytes)
-		return offset+n <= limit && r.level2Resident(offset+n) >= without
+		return fitsBytes(n)
 	}
 	lo, hi := int64(0), int64(maxSharedSlots)
 	for lo < hi {
@@ -374,21 +372,30 @@ const maxDirectEntries = 1024
 // want entries, or the most (a power of two, 64 at least) that fit without
 // costing resident blocks; 0 when 64 do not.
 func (r *checkRun) sharedDirectEntries(want int64) (n, offset int64, err error) {
-	limit, err := r.b.SharedLimit(r.l.Kernel.Name)
+	fits, offset, err := r.sharedRoom()
 	if err != nil {
 		return 0, 0, err
 	}
-	offset = (max(r.l.Shared, r.sharedLaunch) + 15) / 16 * 16
-	without := r.level2Resident(offset)
-	fits := func(n int64) bool {
-		return offset+16+16*n <= limit && r.level2Resident(offset+16+16*n) >= without
-	}
 	for n = want; n >= 64; n /= 2 {
-		if fits(n) {
+		if fits(16 + 16*n) {
 			return n, offset, nil
 		}
 	}
 	return 0, offset, nil
+}
+
+// sharedRoom is where a level-2 segment starts in each block's dynamic
+// shared memory (offset, past the kernel's and the copies'), and whether
+// one of n bytes fits there without costing resident blocks: shared
+// memory the registers leave unused is free.
+func (r *checkRun) sharedRoom() (fits func(n int64) bool, offset int64, err error) {
+	limit, err := r.b.SharedLimit(r.l.Kernel.Name)
+	if err != nil {
+		return nil, 0, err
+	}
+	offset = (max(r.l.Shared, r.sharedLaunch) + 15) / 16 * 16
+	without := r.level2Resident(offset)
+	return func(n int64) bool { return offset+n <= limit && r.level2Resident(offset+n) >= without }, offset, nil
 }
 
 // twoPassLevel2 turns a level 2 in one pass a region back to both

@@ -451,7 +451,14 @@ func (req *runRequest) runtimeLaunch() (gpuruntime.Launch, []string) {
 
 // options returns the runtime's options from the flags.
 func (req *runRequest) options(c *cli.Context) (gpuruntime.Options, error) {
-	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: req.unchecked, Deterministic: req.det, WarmUp: c.Bool("warmup"), EveryShared: c.Bool("every-shared-byte"), IgnoreSameValue: c.Bool("ignore-same-value"), NoIntraWarp: !req.intraWarp, CopyStores: os.Getenv(copyStoresEnv) == "1"}
+	opt := gpuruntime.Options{All: c.Bool("all"), Unchecked: req.unchecked, Deterministic: req.det, WarmUp: c.Bool("warmup"), EveryShared: c.Bool("every-shared-byte"), IgnoreSameValue: c.Bool("ignore-same-value"), NoIntraWarp: !req.intraWarp}
+	switch v := os.Getenv(copyStoresEnv); v {
+	case "", "0":
+	case "1":
+		opt.CopyStores = true
+	default:
+		return opt, inputErr("%s=%q: want 1 (level 2 copies the pages its warps store to) or 0 (unset: stores in place where every region runs once)", copyStoresEnv, v)
+	}
 	if v := c.String("mem-limit"); v != "" {
 		n, err := launch.ParseMemory(v)
 		if err != nil {
