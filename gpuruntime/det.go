@@ -86,7 +86,9 @@ func (r *checkRun) deterministic() error {
 		}
 		segFull, peak, st := false, int64(0), poolState{}
 		if r.segs != nil {
-			if segFull, peak, err = r.segs.state(r.b); err == nil {
+			var ss segState
+			if ss, err = r.segs.state(r.b); err == nil {
+				segFull, peak = ss.full, ss.peak
 				st, err = r.pool.state(r.b)
 			}
 			if err != nil {

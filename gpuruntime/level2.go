@@ -205,12 +205,11 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 		}
 		full, peak, sharedCap, void, tableFull := false, int64(0), int64(0), false, false
 		if r.segs != nil {
-			if full, peak, err = r.segs.state(r.b); err != nil {
+			st, err := r.segs.state(r.b)
+			if err != nil {
 				return err
 			}
-			if void, tableFull, err = r.segs.directVoid(r.b); err != nil {
-				return err
-			}
+			full, peak, void, tableFull = st.full, st.peak, st.void, st.tableFull
 			if r.segs.inDyn {
 				sharedCap = r.segs.cap
 			}

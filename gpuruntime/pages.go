@@ -439,27 +439,27 @@ func (s *segments) ctx() Segs {
 	return c
 }
 
-// state reads whether a segment ran out of room, and the most slots one
-// block's region asked for.
-func (s *segments) state(b Backend) (full bool, peak int64, err error) {
-	raw := make([]byte, 8)
-	if err := b.Read(raw, s.status); err != nil {
-		return false, 0, err
-	}
-	return binary.LittleEndian.Uint32(raw) != 0, int64(binary.LittleEndian.Uint32(raw[4:])), nil
+// segState is what a level-2 launch left in its segments' status words.
+type segState struct {
+	full bool  // a segment ran out of slots
+	peak int64 // the most slots one block's region asked for
+	// void: a launch that stored in place was void (ldc_own); tableFull:
+	// because a block's table was full (else two warps of a block stored
+	// to one byte in a region).
+	void, tableFull bool
 }
 
-// directVoid reads whether a launch that stored in place was void (ldc_own),
-// and whether a block's table was full (else two warps of a block stored
-// to one byte in a region).
-func (s *segments) directVoid(b Backend) (void, full bool, err error) {
-	if !s.direct {
-		return false, false, nil
+// state reads the status words, in one read.
+func (s *segments) state(b Backend) (segState, error) {
+	raw := make([]byte, 16)
+	if err := b.Read(raw, s.status); err != nil {
+		return segState{}, err
 	}
-	raw := make([]byte, 8)
-	if err := b.Read(raw, s.status+8); err != nil {
-		return false, false, err
+	w := func(i int) uint32 { return binary.LittleEndian.Uint32(raw[4*i:]) }
+	st := segState{full: w(0) != 0, peak: int64(w(1))}
+	if s.direct {
+		two, room := w(2) != 0, w(3) != 0
+		st.void, st.tableFull = two || room, room && !two
 	}
-	two, room := binary.LittleEndian.Uint32(raw) != 0, binary.LittleEndian.Uint32(raw[4:]) != 0
-	return two || room, room && !two, nil
+	return st, nil
 }
