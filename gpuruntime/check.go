@@ -2,6 +2,7 @@ package gpuruntime
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -242,6 +243,13 @@ func (r *checkRun) phase(name string, f func() error) error {
 	}
 	done := r.b.Timer()
 	if err := f(); err != nil {
+		var short *atomicLogShort
+		if errors.As(err, &short) {
+			// A void run's time counts too (Check).
+			if secs, terr := done(); terr == nil {
+				r.res.Phases = append(r.res.Phases, Phase{Name: name, Seconds: secs})
+			}
+		}
 		return err
 	}
 	secs, err := done()
@@ -286,11 +294,15 @@ func Check(b Backend, l Launch, opt Options) (*Result, error) {
 	// what it asked for.
 	slots := int64(FirstAtomicSlots)
 	var notes []string
+	// The phases of void runs count in the checked run's time: they are
+	// time the user waits.
+	var void []Phase
 	for attempt := 1; ; attempt++ {
 		res, wanted, err := check(b, l, opt, slots)
 		if wanted <= slots {
 			if res != nil {
 				res.Notes = append(notes, res.Notes...)
+				res.Phases = append(void, res.Phases...)
 			}
 			return res, err
 		}
@@ -298,8 +310,23 @@ func Check(b Backend, l Launch, opt Options) (*Result, error) {
 			return nil, fmt.Errorf("kernel %s: a thread ran %d atomics, more each time it ran again (the log had room for %d); no verdict", l.Kernel.Name, wanted, slots)
 		}
 		notes = append(notes, fmt.Sprintf("a thread ran %d atomics, more than the %d the log of their results had room for; ran again with room for them", wanted, slots))
+		if res != nil {
+			for _, p := range res.Phases {
+				p.Name += " (void: the atomic log was short)"
+				void = append(void, p)
+			}
+		}
 		slots = max(wanted, 2*slots)
 	}
+}
+
+// atomicLogShort stops a checked run whose first launch ran more atomics
+// in a thread than the log had room for: every later launch would replay
+// zeros for the lost results, so the run is void from there.
+type atomicLogShort struct{ wanted int64 }
+
+func (e *atomicLogShort) Error() string {
+	return fmt.Sprintf("a thread ran %d atomics, more than the log holds", e.wanted)
 }
 
 // check is one checked run with room for slots atomics per thread. It
@@ -313,15 +340,26 @@ func check(b Backend, l Launch, opt Options, slots int64) (*Result, int64, error
 		}
 	}()
 	res, err := r.run()
+	var short *atomicLogShort
+	if errors.As(err, &short) {
+		return r.res, short.wanted, nil
+	}
 	if r.aover != 0 && r.alog != 0 {
-		raw := make([]byte, 4)
-		if rerr := b.Read(raw, r.aover); rerr == nil {
-			if wanted := int64(int32(binary.LittleEndian.Uint32(raw))); wanted > slots {
-				return nil, wanted, err
-			}
+		if wanted, rerr := r.atomicsWanted(); rerr == nil && wanted > slots {
+			return r.res, wanted, err
 		}
 	}
 	return res, 0, err
+}
+
+// atomicsWanted is the most atomics a thread asked to log beyond the
+// log's room (0 when none did).
+func (r *checkRun) atomicsWanted() (int64, error) {
+	raw := make([]byte, 4)
+	if err := r.b.Read(raw, r.aover); err != nil {
+		return 0, err
+	}
+	return int64(int32(binary.LittleEndian.Uint32(raw))), nil
 }
 
 func (r *checkRun) run() (*Result, error) {
@@ -690,7 +728,21 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 	if mode == ModeReplay && c.Segs.InDyn != 0 {
 		shared = max(shared, r.segs.sharedBytes())
 	}
-	return r.explain(r.b.Launch(r.l.Kernel.Name, r.l.Grid, r.l.Block, shared, r.args))
+	if err := r.explain(r.b.Launch(r.l.Kernel.Name, r.l.Grid, r.l.Block, shared, r.args)); err != nil {
+		return err
+	}
+	if atomicMode == 1 && r.alog != 0 {
+		// The launch that logs the atomics' results decides whether the
+		// log held them all: stop now if not, not after every level.
+		wanted, err := r.atomicsWanted()
+		if err != nil {
+			return err
+		}
+		if wanted > r.atomicSlots {
+			return &atomicLogShort{wanted: wanted}
+		}
+	}
+	return nil
 }
 
 // fusedGrid sizes the check kernels: enough blocks to cover the items, at
