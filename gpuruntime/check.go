@@ -200,8 +200,10 @@ type checkRun struct {
 	totalPages int64
 	slotBytes  int64
 	budget     int64
-	// atomicSlots is the atomic log's room per thread.
-	atomicSlots int64
+	// atomicSlots is the atomic log's room per thread; 1 <<
+	// atomicSpillBits entries after the rows hold the results past them.
+	atomicSlots     int64
+	atomicSpillBits int
 	// atomicsRan is set once a launch has run (and logged) the kernel's
 	// global atomics: every later launch replays them.
 	atomicsRan bool
@@ -671,6 +673,9 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 		c.OnePass = 1
 	}
 	c.AtomicLog, c.AtomicOverflow, c.AtomicSlots = uint64(r.alog), uint64(r.aover), int32(r.atomicSlots)
+	if r.alog != 0 {
+		c.AtomicSpillBits = int32(r.atomicSpillBits)
+	}
 	c.Records, c.NRecords, c.MaxRecords = uint64(r.records), uint64(r.nrec), maxRecords
 	c.FailedTest = uint64(r.failedTest)
 	if mode == ModeReplay {

@@ -25,7 +25,7 @@ type Ctx struct {
 	AtomicOverflow      uint64
 	Records, NRecords   uint64
 	MaxRecords          int32
-	_                   int32
+	AtomicSpillBits     int32 // log2 of the atomic log's spill table's entries (0: none)
 	Trace, NTrace       uint64
 	MaxTrace            int32
 	AtomicSlots         int32

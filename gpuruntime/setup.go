@@ -186,8 +186,20 @@ func (r *checkRun) setupLogs() error {
 	rows := int64(r.l.blocks()) * int64(r.l.threads())
 	// A deterministic run runs once: nothing replays the atomics' results.
 	if (k.Atomics > 0 || len(k.Atomic) > 0) && k.Instrumented && !r.opt.Unchecked && !r.opt.Deterministic {
-		if r.alog, err = r.alloc(rows * r.atomicSlots * 8); err != nil {
-			return &MemoryError{Need: rows * r.atomicSlots * 8, What: fmt.Sprintf("the log of the kernel's atomics (%d per thread)", r.atomicSlots)}
+		// The spill table: room for one result past its row per thread
+		// (a table at most about half full), all of it for the few
+		// threads that run many atomics.
+		r.atomicSpillBits = 10
+		for int64(1)<<r.atomicSpillBits < 2*rows {
+			r.atomicSpillBits++
+		}
+		logBytes := rows * r.atomicSlots * 8
+		spillBytes := int64(16) << r.atomicSpillBits
+		if r.alog, err = r.alloc(logBytes + spillBytes); err != nil {
+			return &MemoryError{Need: logBytes + spillBytes, What: fmt.Sprintf("the log of the kernel's atomics (%d per thread)", r.atomicSlots)}
+		}
+		if err := r.b.Memset(r.alog+DevPtr(logBytes), 0, spillBytes); err != nil {
+			return err
 		}
 	}
 	if r.aover, err = r.alloc(8); err != nil {

@@ -322,14 +322,18 @@ struct ldc_ctx {
   int nshared;
   // Atomics run once: atomic_mode 1 runs and logs each thread's results,
   // 2 replays them from the log (one row of atomic_slots per thread); a
-  // thread with more atomics raises atomic_overflow to the count it needed
-  // and the host runs everything again with room for it.
+  // thread's results past its row go to a table after the rows (keys,
+  // then values, 1 << atomic_spill_bits of each; 0: none), so that a few
+  // threads with many atomics (the high-degree vertices of a graph) need
+  // no second run; one that finds the table full raises atomic_overflow
+  // to the count it needed and the host runs everything again with rows
+  // of that room.
   int atomic_mode;
   unsigned long long *atomic_log;
   int *atomic_overflow;
   struct ldc_record *records;
   int *nrecords;
-  int max_records;
+  int max_records, atomic_spill_bits;
   struct ldc_trace *trace; // optional: one entry per region end per thread
   int *ntrace;
   // atomic_slots: room in the atomic log for each thread's results.
@@ -390,7 +394,7 @@ __constant__ struct ldc_ctx ldc_g;
   X(segs.off_pages) X(segs.off_written) X(segs.off_data) X(segs.off_snap) \
   X(segs.nseg) X(segs.in_dyn) X(segs.pristine) X(segs.dyn_offset) X(segs.direct_mask) X(shared_scratch) X(shared_per_block) \
   X(shared_off) X(shared_bytes) X(nshared) X(atomic_mode) X(atomic_log) \
-  X(atomic_overflow) X(records) X(nrecords) X(max_records) X(trace) X(ntrace) \
+  X(atomic_overflow) X(records) X(nrecords) X(max_records) X(atomic_spill_bits) X(trace) X(ntrace) \
   X(max_trace) X(atomic_slots) X(shared_in_dyn) X(shared_direct) X(dyn_offset) X(compared) X(failed_test) X(one_pass) \
   X(det.on) X(ap.keys) X(ap.vals) X(ap.mask) X(ap.full) X(iw.scratch) \
   X(iw.per_block) X(iw.dyn_offset) X(iw.clocks) X(iw.off) X(iw.gkeys) X(iw.gvals) X(iw.gmask) X(iw.gfull) X(iw.on) X(iw.in_dyn)
@@ -2303,14 +2307,24 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_finish(struct ldc_thread *
 static __device__ LDC_ENGINE __forceinline__ int ldc_atomic_replaying(struct ldc_thread *t) {
   return ldc_g.atomic_mode == 2 || (t->mode == LDC_MODE_REPLAY && t->pass == 2);
 }
+// ldc_atomic_spill is result n of thread row past its row of the log:
+// recording claims the entry (row, n), a replay finds it.
+static __device__ LDC_ENGINE __noinline__ unsigned long long *ldc_atomic_spill(unsigned long long row, int n) {
+  if (ldc_g.atomic_spill_bits && n < (1 << 24)) {
+    unsigned long long rows = (unsigned long long)gridDim.x * gridDim.y * gridDim.z * ldc_block_threads();
+    unsigned long long *keys = ldc_g.atomic_log + rows * (unsigned long long)ldc_g.atomic_slots;
+    unsigned long long mask = (1ull << ldc_g.atomic_spill_bits) - 1;
+    int claimed;
+    long long h = ldc_table_slot(keys, mask, (row + 1) << 24 | (unsigned long long)n, 1, &claimed);
+    if (h >= 0) return keys + mask + 1 + h;
+  }
+  atomicMax(ldc_g.atomic_overflow, n + 1);
+  return 0;
+}
 static __device__ LDC_ENGINE __forceinline__ unsigned long long *ldc_atomic_slot(struct ldc_thread *t) {
   if (!ldc_g.atomic_log) return 0;
-  if (t->natomic >= ldc_g.atomic_slots) {
-    atomicMax(ldc_g.atomic_overflow, t->natomic + 1);
-    t->natomic++;
-    return 0;
-  }
   unsigned long long row = (unsigned long long)ldc_block_linear() * ldc_block_threads() + ldc_thread_linear();
+  if (t->natomic >= ldc_g.atomic_slots) return ldc_atomic_spill(row, t->natomic++);
   return ldc_g.atomic_log + row * (unsigned long long)ldc_g.atomic_slots + t->natomic++;
 }
 template <class T> static __device__ LDC_ENGINE T ldc_atomic_record(struct ldc_thread *t, T v) {
