@@ -464,15 +464,15 @@ struct ldc_block_state {
   // results between the passes only through its own lanes' order: its
   // read-write records would name it alone (ldc_iw_lane_effect).
   unsigned iw_raced, iw_shared;
-  // Level 2, tracked shared targets: 1 once a warp has set some target's
-  // dirty word (ldc_flag), 0 again when a final first pass clears them.
-  // The quiet end of a one-pass region reads this one word instead of
-  // each target's.
+  // Level 2, tracked shared targets: the tag of the last region in which a
+  // warp set some target's dirty word (ldc_flag, ldc_dirty_tag). The quiet
+  // end of a one-pass region reads this one word instead of each target's.
   unsigned dirty_any;
-  // Level 2 stores in place (ldc_own): epoch is 1 + the regions the block
-  // has finished, as each thread counts them (ldc_thread's ap_epoch: all
-  // its threads store the same count at every region end, so a thread
-  // that has passed one reads its own). own_void: two warps stored to one
+  // Level 2: epoch is 1 + the regions the block has finished, as each
+  // thread counts them (ldc_thread's ap_epoch: all its threads store the
+  // same count at every region end, so a thread that has passed one reads
+  // its own); it keys stores in place (ldc_own) and tags the regions that
+  // stored to shared copies (ldc_dirty_tag). own_void: two warps stored to one
   // byte in a region, or the table was full: the launch is void (status[2]).
   unsigned epoch, own_void;
 };
@@ -1304,6 +1304,7 @@ static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
     // Before the first store to a shared target: each comes after the
     // barriers of that target's ldc_shared_copy.
     ldc_block()->dirty_any = 0;
+    ldc_block()->epoch = 1; // (t->ap_epoch: see ldc_dirty_tag)
   }
   t->atomic_start = 0;
   // Level 2 with global targets: the block takes a segment (a barrier, so
@@ -1424,20 +1425,28 @@ static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, 
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_warp_bit() { return 1u << (ldc_thread_linear() >> 5); }
 //
 // The word before the masks (the last of a 16-byte head) is the target's
-// dirty word: set with a first bit of any mask, cleared by the check at
-// the end of a region that runs once (see ldc_check_as). Such a check
-// reads it to skip a target no warp stored to: most regions of a kernel
-// store to few of its targets, and visiting every mask and settling the
-// copies cost each of ld_radixsort's 577 barriers a block four barriers
-// and loops over its 8 KiB of keys.
+// dirty word: the region's tag (ldc_dirty_tag) when a warp set a first
+// bit of any mask in it. The check at the end of a region that runs once
+// (see ldc_check_as) reads it to skip a target no warp stored to: most
+// regions of a kernel store to few of its targets, and visiting every
+// mask and settling the copies cost each of ld_radixsort's 577 barriers a
+// block four barriers and loops over its 8 KiB of keys. A tag, not a flag:
+// a flag must be cleared once every thread has read it, which took a
+// barrier of its own. (The block's dirty_any is the same for any target.)
 static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_flags_of(unsigned char *copies, unsigned long long bytes, unsigned W) {
   return (unsigned *)(copies + ldc_align16(bytes * W) + LDC_FLAGS_HEAD);
 }
+// ldc_dirty_tag is the tag of the block's current region: its epoch (the
+// same in every thread: each writes it at a region end, before its next
+// store) plus one, never 0, the value of a word no region tagged.
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_dirty_tag(const struct ldc_block_state *bs) { return *(const volatile unsigned *)&bs->epoch + 1u; }
 static __device__ LDC_ENGINE __forceinline__ void ldc_flag(unsigned *flags, unsigned long long g, unsigned bit) {
   if (!(*(volatile unsigned *)&flags[g] & bit)) {
     atomicOr(&flags[g], bit);
-    flags[-1] = 1;
-    ldc_block()->dirty_any = 1;
+    struct ldc_block_state *bs = ldc_block();
+    unsigned tag = ldc_dirty_tag(bs);
+    flags[-1] = tag;
+    bs->dirty_any = tag;
   }
 }
 
@@ -1744,7 +1753,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_byte(int p, int spac
 // warp). Pass 1 still stores U in every copy (each warp reads its own in
 // pass 2).
 static __device__ LDC_ENGINE __forceinline__ void ldc_check_word_masked(int p, int target, unsigned *s, unsigned *c, unsigned long long stride, unsigned W,
-                                                                        unsigned mask, long long offset, const struct ldc_block_state *bs, int block) {
+                                                                        unsigned mask, long long offset, const struct ldc_block_state *bs, int block, int settle = 0) {
   unsigned orig = *s;
   if (p == 1) {
     unsigned uv = orig, wr = 0, multi = 0, writers = 0, w0 = 0;
@@ -1771,6 +1780,11 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_word_masked(int p, i
         if (m >> (8 * b) & 0xffu) last[b] = (int)w;
     }
     if (writers == 0) return;
+    if (settle) { // a final first pass: U in every copy
+      for (unsigned w = 0; w < W; w++) c[w * stride] = uv;
+      *s = uv;
+      return;
+    }
     if (writers == 1) {
       for (unsigned w = 0; w < W; w++) c[w * stride] = w == w0 ? orig : uv;
       *s = uv;
@@ -2084,9 +2098,13 @@ template <int fin> static __device__ LDC_ENGINE __forceinline__ int ldc_check_as
   unsigned dirty = ldc_g.nshared ? ~0u : 0u;
   if (fin && ldc_g.shared_tracked) {
     dirty = 0;
+    unsigned tag = ldc_dirty_tag(bs);
     for (int i = 0; i < ldc_g.nshared; i++)
-      if (bs->shared_orig[i] && ldc_flags_of(ldc_shared_copies(i), ldc_g.shared_bytes[i], W)[-1]) dirty |= 1u << i;
+      if (bs->shared_orig[i] && ldc_flags_of(ldc_shared_copies(i), ldc_g.shared_bytes[i], W)[-1] == tag) dirty |= 1u << i;
   }
+  // The dirty targets whose copies this check leaves in U itself (a final
+  // first pass over words, flags tracked): the others are settled after.
+  unsigned settled = 0;
   for (int i = 0; i < ldc_g.nshared; i++) {
     unsigned long bytes = ldc_g.shared_bytes[i];
     unsigned char *s = (unsigned char *)bs->shared_orig[i];
@@ -2099,20 +2117,25 @@ template <int fin> static __device__ LDC_ENGINE __forceinline__ int ldc_check_as
       // thread, as below: a thread per granule would leave three threads
       // in four idle where every granule was written.
       unsigned *fl = ldc_flags_of(c, bytes, W);
-      if (words && p == 2) {
+      if (words && (p == 2 || fin)) {
         // Pass 2 reads few copies a word (the mask's): a thread per
         // granule, which clears the mask it read, so that no barrier is
-        // needed before the masks are cleared for the next region.
+        // needed before the masks are cleared for the next region. So
+        // does a final first pass, which also puts U in every copy of a
+        // word some warp changed: no barrier and loop to settle them
+        // after (ld_radixsort's scan: a region end of four barriers took
+        // two).
         unsigned long nw = bytes / 4;
         for (unsigned long g = tid; g < (nw + 3) / 4; g += n) {
           unsigned mask = fl[g];
           if (!mask) continue;
           for (unsigned long k = 4 * g; k < 4 * g + 4 && k < nw; k++) {
-            ldc_check_word_masked(p, i, (unsigned *)s + k, (unsigned *)c + k, nw, W, mask, (long long)(4 * k), bs, block);
+            ldc_check_word_masked(p, i, (unsigned *)s + k, (unsigned *)c + k, nw, W, mask, (long long)(4 * k), bs, block, fin);
             cmp += 4ull * W;
           }
           fl[g] = 0;
         }
+        if (fin) settled |= 1u << i;
       } else if (words) {
         for (unsigned long k = tid; k < bytes / 4; k += n) {
           unsigned mask = fl[k >> 2];
@@ -2144,13 +2167,8 @@ template <int fin> static __device__ LDC_ENGINE __forceinline__ int ldc_check_as
   // A final first pass (or a deterministic run's) leaves U in every copy.
   // (After the checks, not in them: the checks' registers decide the
   // kernel's occupancy, and a branch there cost matmul2048 8 registers.)
+  dirty &= ~settled;
   if (LDC_DET_ON || fin) ldc_settle(W, tid, n, dirty);
-  if (fin && dirty && tid == 0 && ldc_g.shared_tracked) {
-    // After ldc_settle's barrier: every thread has read them.
-    for (int i = 0; i < ldc_g.nshared; i++)
-      if (dirty >> i & 1) ldc_flags_of(ldc_shared_copies(i), ldc_g.shared_bytes[i], W)[-1] = 0;
-    bs->dirty_any = 0;
-  }
   if (ldc_g.shared_tracked && dirty && ((p != 1 && bytewise) || LDC_DET_ON || fin)) {
     // The region is over in both passes (or in its only one): clear the
     // flags for the next one, once every thread is done
@@ -2199,7 +2217,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_region_busy(struct ldc_thre
   t->seg_sel = bs->seg_sel;
   if (pass && (id == -1 || t->pred_op || !t->cond)) return 1;
   if (ldc_g.ap.mask || ldc_iw_on() || LDC_DET_ON || ldc_g.trace || (ldc_g.nshared && !ldc_g.shared_tracked)) return 1;
-  if (*(volatile unsigned *)&bs->dirty_any) return 1;
+  if (*(volatile unsigned *)&bs->dirty_any == ldc_dirty_tag(bs)) return 1;
   if (!bs->seg) return 0;
   if (ldc_g.segs.direct_mask) return *(volatile unsigned *)&bs->own_void; // (ldc_seg_check stops the block)
   const volatile unsigned *cnt = (const volatile unsigned *)bs->seg + t->seg_sel;
@@ -2585,11 +2603,11 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
   // ldc_region_busy for such a launch and region, the tests above known.
   int busy;
   if (ldc_g.segs.direct_mask) {
-    busy = *(volatile unsigned *)&bs->dirty_any || *(volatile unsigned *)&bs->own_void;
+    busy = *(volatile unsigned *)&bs->dirty_any == ldc_dirty_tag(bs) || *(volatile unsigned *)&bs->own_void;
   } else {
     t->seg_sel = bs->seg_sel;
     const volatile unsigned *cnt = bs->seg ? (const volatile unsigned *)bs->seg + t->seg_sel : 0;
-    busy = *(volatile unsigned *)&bs->dirty_any || (cnt && (cnt[0] || cnt[1]));
+    busy = *(volatile unsigned *)&bs->dirty_any == ldc_dirty_tag(bs) || (cnt && (cnt[0] || cnt[1]));
   }
   // Before the barrier: the threads waiting in ldc_idle check with the
   // others, and name the region by these.
