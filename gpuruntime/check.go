@@ -322,6 +322,10 @@ func Check(b Backend, l Launch, opt Options) (*Result, error) {
 	}
 }
 
+// checkKernels are the runtime's check kernels (ldcheck_rt.h), launched
+// in blocks of 256 threads.
+var checkKernels = []string{"ldc_pages_ww", "ldc_pages_rw", "ldc_pages_fingerprint"}
+
 // atomicLogShort stops a checked run whose first launch ran more atomics
 // in a thread than the log had room for: every later launch would replay
 // zeros for the lost results, so the run is void from there.
@@ -376,6 +380,16 @@ func (r *checkRun) run() (*Result, error) {
 		}
 		if err := r.restoreAll(); err != nil {
 			return nil, err
+		}
+		// The check kernels too: the driver loads a kernel when it is
+		// first looked up (lazy loading, the default since CUDA 12.2),
+		// which took ld_bfs's first write-write check 0.6 ms on top of its
+		// 0.1 (H200). They run after level 1's launches, from its module.
+		r.useModuleFor(ModeBlock)
+		for _, name := range checkKernels {
+			if _, err := r.b.Resident(name, [3]uint32{256, 1, 1}, 0); err != nil {
+				return nil, fmt.Errorf("warm up %s: %w", name, err)
+			}
 		}
 	}
 	if !k.Instrumented && opt.Deterministic {
