@@ -2113,9 +2113,11 @@ template <int fin> static __device__ LDC_ENGINE __forceinline__ int ldc_check_as
     int words = bytes % 4 == 0 && ((unsigned long long)s & 3) == 0;
     if (ldc_g.shared_tracked) {
       // Only the granules some warp stored to (in either pass) can differ
-      // from S; the others hold S in every copy. One word (or byte) per
-      // thread, as below: a thread per granule would leave three threads
-      // in four idle where every granule was written.
+      // from S; the others hold S in every copy. The first pass of a
+      // region with two checks a word (or byte) per thread, as below: a
+      // thread per granule would leave three threads in four idle where
+      // every granule was written. The checks that end a region take a
+      // granule per thread instead, to clear its mask without a barrier.
       unsigned *fl = ldc_flags_of(c, bytes, W);
       if (words && (p == 2 || fin)) {
         // Pass 2 reads few copies a word (the mask's): a thread per
