@@ -350,6 +350,8 @@ func check(b Backend, l Launch, opt Options, slots int64) (*Result, int64, error
 	if errors.As(err, &short) {
 		return r.res, short.wanted, nil
 	}
+	// A replay that ran more atomics than the logging launch (a racy
+	// kernel whose threads took other paths) can still overflow.
 	if r.aover != 0 && r.alog != 0 {
 		if wanted, rerr := r.atomicsWanted(); rerr == nil && wanted > slots {
 			return r.res, wanted, err
@@ -686,10 +688,7 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 	if mode == ModeReplay && r.onePass {
 		c.OnePass = 1
 	}
-	c.AtomicLog, c.AtomicOverflow, c.AtomicSlots = uint64(r.alog), uint64(r.aover), int32(r.atomicSlots)
-	if r.alog != 0 {
-		c.AtomicSpillBits = int32(r.atomicSpillBits)
-	}
+	c.AtomicLog, c.AtomicOverflow, c.AtomicSlots, c.AtomicSpillBits = uint64(r.alog), uint64(r.aover), int32(r.atomicSlots), int32(r.atomicSpillBits)
 	c.Records, c.NRecords, c.MaxRecords = uint64(r.records), uint64(r.nrec), maxRecords
 	c.FailedTest = uint64(r.failedTest)
 	if mode == ModeReplay {
