@@ -30,7 +30,7 @@ type apTable struct {
 // wantsAtomicPlain says whether the run checks atomic-plain races.
 func (r *checkRun) wantsAtomicPlain() bool {
 	k := r.l.Kernel
-	return k.Instrumented && !r.opt.Unchecked && !r.opt.Deterministic && (k.Atomics > 0 || len(k.Atomic) > 0)
+	return k.Instrumented && !r.opt.Unchecked && !r.opt.Deterministic && (k.Atomics > 0 || len(k.Atomic) > 0) && !k.NoPlainNotes
 }
 
 // apMaxEntries bounds the table (768 MiB).

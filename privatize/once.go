@@ -37,6 +37,9 @@ type onceScope struct {
 	// kernel is the kernel's analysis when body is a kernel's (nil for a
 	// device function): its regions tell which accesses can meet.
 	kernel *passes.Kernel
+	// plainNotes is set, for the whole module (every scope shares it),
+	// when a plain access is noted for the atomic-plain check.
+	plainNotes *bool
 }
 
 // onceEdits wraps the once-only operations of body. It says whether
@@ -307,6 +310,9 @@ func plainEdit(n *passes.Node, sc *onceScope, cas, quiet map[string]bool) edits 
 	site := -2
 	if !strings.Contains(n.Type, "volatile") && (write || !cas[b.Ref]) && !quiet[b.Ref] {
 		site = sc.sites.add(n, siteKind(n, p), b.Name, n.Type)
+	}
+	if site != -2 && sc.plainNotes != nil {
+		*sc.plainNotes = true
 	}
 	if write {
 		// Stores are made once too (LDC_AP_WRITE).

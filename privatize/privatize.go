@@ -67,11 +67,12 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		}
 	}
 	selfFuncs := map[string]bool{} // device functions that use LDC_SELF, by name
+	plainNotes := false            // a plain access of an atomically updated variable is noted
 	for _, f := range u.Funcs {
 		if f.Kernel || !f.Device || f.Body == nil {
 			continue
 		}
-		sc := &onceScope{shared: map[string]bool{}, atomic: passes.AtomicVars(f, atomicParams), userFuncs: userFuncs, sites: sites}
+		sc := &onceScope{shared: map[string]bool{}, atomic: passes.AtomicVars(f, atomicParams), userFuncs: userFuncs, sites: sites, plainNotes: &plainNotes}
 		for key := range moduleShared {
 			sc.shared[key] = true
 		}
@@ -121,7 +122,7 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		}
 		kr := &kernelRewrite{index: i, k: k, fn: funcs[k.Name], deviceTargets: deviceTargets, unit: u, atomicParams: atomicParams, sites: sites}
 		if kr.fn != nil {
-			kr.once = &onceScope{shared: moduleShared, atomic: passes.AtomicVars(kr.fn, atomicParams), userFuncs: userFuncs, sites: sites, kernel: k}
+			kr.once = &onceScope{shared: moduleShared, atomic: passes.AtomicVars(kr.fn, atomicParams), userFuncs: userFuncs, sites: sites, kernel: k, plainNotes: &plainNotes}
 		}
 		for _, c := range k.Calls {
 			kr.selfNeeded = kr.selfNeeded || selfFuncs[c]
@@ -155,6 +156,9 @@ func Instrument(u *passes.Unit, a *passes.Analysis, absPath string) (*Result, er
 		m.Kernels = append(m.Kernels, mk)
 	}
 	m.Sites = sites.sites
+	for i := range m.Kernels {
+		m.Kernels[i].NoPlainNotes = !plainNotes && m.Kernels[i].Instrumented && (m.Kernels[i].Atomics > 0 || len(m.Kernels[i].Atomic) > 0)
+	}
 	body, err := render(u, es)
 	if err != nil {
 		return nil, err

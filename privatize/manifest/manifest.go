@@ -158,6 +158,13 @@ type Kernel struct {
 	// order threads run it: `ldcheck run --deterministic` refuses a kernel
 	// with one whose class is not order-independent.
 	AtomicOps []AtomicOp `json:"atomic_ops,omitempty"`
+	// NoPlainNotes says that no plain access of a variable atomics update
+	// is noted for the atomic-plain check anywhere in the module (every
+	// such access is volatile, a compare-and-swap loop's read, or there is
+	// none): the check could only note the atomics, and never report, so
+	// the runtime leaves it out (ld_bfs's 25M atomicCAS each made two
+	// table entries for nothing). False in builds made before it was.
+	NoPlainNotes bool `json:"no_plain_notes,omitempty"`
 	// Requires1D lists variables left unprivatized because every access is
 	// indexed by the global thread id, which is private only in 1-D launches.
 	Requires1D []string `json:"requires_1d,omitempty"`
