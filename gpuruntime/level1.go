@@ -34,9 +34,18 @@ func (r *checkRun) levelBlock() error {
 		return r.tooSmall(poolBytes(64, r.slotBytes, r.totalPages), fmt.Sprintf("level 1's private copies of %s (tables for their %d pages, and a first few copies)", r.targetNames(), r.totalPages))
 	}
 	// A first guess: most kernels write a page or more per block, and a
-	// pass that runs out of room costs a whole run.
+	// pass that runs out of room costs a whole run. Scatters write a page
+	// in several blocks (ld_bfs asked for 2.75 copies a page, and its void
+	// first pass cost as much as the kernel's checked pass): where the
+	// memory is plentiful, four copies a page, the pool at most an eighth
+	// of the budget (slots cost only their tables' clearing, a few
+	// hundredths of a millisecond there).
 	shards := shardsFor(units)
-	cap := shardRound(min(max(2*r.totalPages, int64(units), 1024), capFit), shards, capFit)
+	guess := max(2*r.totalPages, int64(units), 1024)
+	if roomy := 4 * r.totalPages; roomy > guess && poolBytes(roomy, r.slotBytes, r.totalPages) <= r.budget/8 {
+		guess = roomy
+	}
+	cap := shardRound(min(guess, capFit), shards, capFit)
 	var plan *reshuffle.Plan
 	for attempt := 1; ; attempt++ {
 		if attempt > maxAttempts {
