@@ -13,7 +13,9 @@ LDCHECK=${LDCHECK:-$R/.dev/bin/ldcheck}
 BUILDS=${BUILDS:-$R/.dev/rs}
 p=$1
 d=/tmp/stalls-$p
-rm -rf "$d" && cp -r "$BUILDS/$p" "$d" && "$LDCHECK" compile --device-only --arch sm_90 "$d" >/dev/null || exit 1
+rm -rf "$d" && cp -r "$BUILDS/$p" "$d" || exit 1
+# SKIPCOMPILE=1: the build was compiled there already (its cubins come along).
+[ "${SKIPCOMPILE:-}" = 1 ] || "$LDCHECK" compile --device-only --arch sm_90 "$d" >/dev/null || exit 1
 # Generated inputs (@INPUTS@): where suite.sh's realsize run left them.
 L=$(sed "s#@INPUTS@#${INPUTS:-/tmp/inputs}/$p-real#g" "$R/benchmarks/$p/launch")
 K=$(echo "$L" | sed 's/.*--kernel \([^ ]*\).*/\1/')
