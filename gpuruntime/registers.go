@@ -46,12 +46,26 @@ func RegisterCapFor(threads int) int {
 // blocks keep RegisterCapFor. The checked module keeps RegisterCapFor at
 // every size: ld_kmeans (128 threads), proven race-free and run once from
 // it, took 1.02 ms at 128 and 1.15 at 64.
+//
+// Blocks of 33 to 128 threads take SmallBlockOnePassRegisterCap: more
+// blocks still, and their waits at the barriers are what such a launch
+// is made of (ld_btree, H200: 11.9 ms at 64, 10.3 at 48, 9.3 at 40, 9.4 at
+// 32, where spills eat the gain). Warps of 32 threads have the most blocks
+// an SM holds (32) at 64 already.
 func OnePassRegisterCapFor(threads int) int {
-	if threads <= 128 {
+	switch {
+	case threads <= 32:
 		return LargeBlockRegisterCap
+	case threads <= 128:
+		return SmallBlockOnePassRegisterCap
 	}
 	return RegisterCapFor(threads)
 }
+
+// SmallBlockOnePassRegisterCap is the one-pass module's register limit
+// for blocks of 33 to 128 threads (OnePassRegisterCapFor): 12 blocks of
+// 128 threads an SM instead of 8.
+const SmallBlockOnePassRegisterCap = 40
 
 // registersPerSM is the register file of an SM (and the most a block may
 // have) on every GPU since Kepler.

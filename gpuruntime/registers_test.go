@@ -26,8 +26,9 @@ func TestRegisterCapFor(t *testing.T) {
 
 func TestOnePassRegisterCapFor(t *testing.T) {
 	for _, c := range []struct{ threads, want int }{
-		{32, LargeBlockRegisterCap},
-		{128, LargeBlockRegisterCap}, // 8 blocks an SM instead of 4
+		{32, LargeBlockRegisterCap},         // 32 blocks an SM, the most it holds
+		{64, SmallBlockOnePassRegisterCap},  // 25 blocks an SM instead of 16
+		{128, SmallBlockOnePassRegisterCap}, // 12 blocks an SM instead of 4
 		{160, RegisterCap},
 		{256, RegisterCap},
 		{512, LargeBlockRegisterCap},

@@ -24,7 +24,9 @@ type sassModule struct {
 // paths: the checked, level-1 and one-pass modules with each register cap
 // a run may load them with (RegisterCap, and LargeBlockRegisterCap for
 // blocks of 288 to 512 threads, where the JIT took 27 to 62 s of a first
-// run on the H100), and the tracing, native and tested modules uncapped.
+// run on the H100; the one-pass module also with
+// SmallBlockOnePassRegisterCap), and the tracing, native and tested
+// modules uncapped.
 // The deterministic and intra-warp modules are left to the JIT: only
 // their modes load them.
 func sassModules(m *manifest.Manifest) []sassModule {
@@ -35,6 +37,9 @@ func sassModules(m *manifest.Manifest) []sassModule {
 				out = append(out, sassModule{p, regs})
 			}
 		}
+	}
+	if m.OnePassPTX != "" {
+		out = append(out, sassModule{m.OnePassPTX, SmallBlockOnePassRegisterCap})
 	}
 	for _, p := range []string{m.TracePTX, m.NativePTX, m.TestedPTX} {
 		if p != "" {

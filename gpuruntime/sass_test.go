@@ -40,12 +40,12 @@ echo "$*" > "$out"
 func TestCompileSASS(t *testing.T) {
 	nvcc := fakePtxas(t)
 	dir := t.TempDir()
-	for _, f := range []string{"k.ptx", "k.blk.ptx", "k.det.ptx", "native.ptx", "bad.ptx", "old.sm_90.r128.cubin"} {
+	for _, f := range []string{"k.ptx", "k.blk.ptx", "k.once.ptx", "k.det.ptx", "native.ptx", "bad.ptx", "old.sm_90.r128.cubin"} {
 		if err := os.WriteFile(filepath.Join(dir, f), []byte("x"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	m := &manifest.Manifest{PTX: "k.ptx", BlockPTX: "k.blk.ptx", DetPTX: "k.det.ptx", NativePTX: "native.ptx", TestedPTX: "bad.ptx"}
+	m := &manifest.Manifest{PTX: "k.ptx", BlockPTX: "k.blk.ptx", OnePassPTX: "k.once.ptx", DetPTX: "k.det.ptx", NativePTX: "native.ptx", TestedPTX: "bad.ptx"}
 	if err := removeSASS(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -54,11 +54,14 @@ func TestCompileSASS(t *testing.T) {
 	}
 	notes := compileSASS(context.Background(), dir, nvcc, "sm_90", sassModules(m))
 	for f, want := range map[string]string{
-		"k.sm_90.r128.cubin":     "-arch=sm_90 -maxrregcount=128 -o k.sm_90.r128.cubin k.ptx",
-		"k.blk.sm_90.r128.cubin": "-arch=sm_90 -maxrregcount=128 -o k.blk.sm_90.r128.cubin k.blk.ptx",
-		"k.sm_90.r64.cubin":      "-arch=sm_90 -maxrregcount=64 -o k.sm_90.r64.cubin k.ptx",
-		"k.blk.sm_90.r64.cubin":  "-arch=sm_90 -maxrregcount=64 -o k.blk.sm_90.r64.cubin k.blk.ptx",
-		"native.sm_90.r0.cubin":  "-arch=sm_90 -o native.sm_90.r0.cubin native.ptx",
+		"k.sm_90.r128.cubin":      "-arch=sm_90 -maxrregcount=128 -o k.sm_90.r128.cubin k.ptx",
+		"k.blk.sm_90.r128.cubin":  "-arch=sm_90 -maxrregcount=128 -o k.blk.sm_90.r128.cubin k.blk.ptx",
+		"k.sm_90.r64.cubin":       "-arch=sm_90 -maxrregcount=64 -o k.sm_90.r64.cubin k.ptx",
+		"k.blk.sm_90.r64.cubin":   "-arch=sm_90 -maxrregcount=64 -o k.blk.sm_90.r64.cubin k.blk.ptx",
+		"native.sm_90.r0.cubin":   "-arch=sm_90 -o native.sm_90.r0.cubin native.ptx",
+		"k.once.sm_90.r128.cubin": "-arch=sm_90 -maxrregcount=128 -o k.once.sm_90.r128.cubin k.once.ptx",
+		"k.once.sm_90.r64.cubin":  "-arch=sm_90 -maxrregcount=64 -o k.once.sm_90.r64.cubin k.once.ptx",
+		"k.once.sm_90.r40.cubin":  "-arch=sm_90 -maxrregcount=40 -o k.once.sm_90.r40.cubin k.once.ptx",
 	} {
 		got, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {

@@ -42,8 +42,9 @@ from a module without the replays' code ("one pass and a check at every
 barrier"). On the GPU the
 instrumented kernels are compiled with at most 128 registers a thread,
 and 64 where that lets a second block of a launch onto each SM (blocks of
-288 to 512 threads) or, in the one-pass module, doubles the blocks an SM
-holds (blocks of up to 128 threads); environment LDCHECK_MAX_REGISTERS=N
+288 to 512 threads); the one-pass module takes 40 for blocks of 33 to 128
+threads (three times the blocks an SM holds at 128) and 64 for blocks of
+32; environment LDCHECK_MAX_REGISTERS=N
 sets another cap for every module, 0 none.
 
 Private copies of global memory are pages (about 128 bytes, whole elements)
