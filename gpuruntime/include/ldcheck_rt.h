@@ -1043,11 +1043,9 @@ static __device__ LDC_ENGINE void ldc_own_void(struct ldc_block_state *bs, int f
   *(volatile unsigned *)&bs->own_void = 1;
   atomicExch(&ldc_g.segs.status[full ? 3 : 2], 1u);
 }
-// ldc_own_word_at is ldc_own_word on the table at keys, inlined where the
-// compiler knows which memory holds it (see ldc_own_word).
-static __device__ LDC_ENGINE __forceinline__ void ldc_own_word_at(struct ldc_block_state *bs, unsigned long long *keys, unsigned long long word, unsigned m, unsigned w1) {
+static __device__ LDC_ENGINE void ldc_own_word(struct ldc_block_state *bs, unsigned long long word, unsigned m, unsigned w1) {
   unsigned long long mask = ldc_g.segs.direct_mask;
-  unsigned long long *owners = keys + mask + 1;
+  unsigned long long *keys = (unsigned long long *)(bs->seg + 16), *owners = keys + mask + 1;
   unsigned epoch = *(volatile unsigned *)&bs->epoch;
   const unsigned long long tags = 0xffffull << 48, tag = (unsigned long long)(epoch & 0xffffu) << 48, key = tag | word;
   unsigned long long h = ldc_hash(word) & mask;
@@ -1085,20 +1083,6 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_own_word_at(struct ldc_blo
     }
   }
   ldc_own_void(bs, 1); // no room
-}
-// ldc_own_word records the store of the bytes m of word by warp w1 - 1. A
-// table in shared memory is reached through the dynamic shared array
-// itself, not bs->seg: through a generic pointer its loads and
-// compare-and-swaps went the generic way, and a store cost ld_btree's
-// block a microsecond (its level 2 took 11.9 ms on an H200, 6.3 without
-// the table).
-static __device__ LDC_ENGINE void ldc_own_word(struct ldc_block_state *bs, unsigned long long word, unsigned m, unsigned w1) {
-  if (ldc_g.segs.in_dyn) {
-    LDC_DYNAMIC_SHARED(unsigned char, ldc_dyn_shared);
-    ldc_own_word_at(bs, (unsigned long long *)((unsigned char *)ldc_dyn_shared + ldc_g.segs.dyn_offset + 16), word, m, w1);
-  } else {
-    ldc_own_word_at(bs, (unsigned long long *)(bs->seg + 16), word, m, w1);
-  }
 }
 // ldc_own notes a store of n bytes at p by the calling thread's warp.
 static __device__ LDC_ENGINE __noinline__ void ldc_own(const void *p, unsigned long n) {
