@@ -230,6 +230,10 @@ type checkRun struct {
 	// copyStores: a launch that stored in place was void (two warps
 	// stored to one byte in a region): level 2 copies from then on.
 	copyStores bool
+	// sharedCopies: a launch that stored to shared targets in place was
+	// void (two warps stored to one byte of one in a region): the next
+	// ones copy them (ownShared).
+	sharedCopies bool
 	// uncopiedNote is the note naming the shared targets level 2 runs
 	// uncopied ("" none): withdrawn if a one-pass run turns to two.
 	uncopiedNote string
@@ -783,6 +787,7 @@ func (r *checkRun) useShared(c *Ctx) {
 	c.SharedOff, c.SharedBytes = r.shared.SharedOff, r.shared.SharedBytes
 	c.SharedInDyn, c.DynOffset = r.shared.SharedInDyn, r.shared.DynOffset
 	c.SharedDirect = r.shared.SharedDirect
+	c.SharedOwn = r.shared.SharedOwn
 }
 
 // readRecords fetches the race records of the last launches.

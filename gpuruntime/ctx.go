@@ -35,7 +35,7 @@ type Ctx struct {
 	Compared            uint64 // level 2 adds the bytes its checks compared here
 	FailedTest          uint64 // int *: the line of a failed LDC_COND or LDC_TEST, 0 none
 	OnePass             int32  // level 2 runs one pass a region (LDC_ONE_PASS_ON)
-	_                   int32
+	SharedOwn           uint32 // shared targets stored in place, with owner words (bit i: target i; ownShared)
 	Det                 Det
 	Ap                  Ap
 	Iw                  Iw

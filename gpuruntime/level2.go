@@ -221,6 +221,24 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 			if err != nil {
 				return err
 			}
+			if line == sharedOwnVoidLine {
+				// Two warps stored to one byte of a shared target stored
+				// in place: a race, or a store of the value the byte held.
+				// Again, with copies, whose check tells which.
+				r.sharedCopies = true
+				r.res.Notes = append(r.res.Notes, "level 2 ran again with private copies of the shared targets: its run with their stores in place saw two warps of a block store to one byte of one in a region")
+				if err := r.b.Memset(r.failedTest, 0, 8); err != nil {
+					return err
+				}
+				r.free(DevPtr(r.shared.SharedScratch))
+				if err := r.setupSharedCopies(); err != nil {
+					return err
+				}
+				if err := r.restoreInputs(); err != nil {
+					return err
+				}
+				continue
+			}
 			if line != 0 {
 				// A region could not end after one pass: its proof's
 				// stride was 0. The run is void; both passes now.

@@ -140,11 +140,15 @@ func (r *checkRun) setupSharedCopies() error {
 		return err
 	}
 	r.shared.SharedDirect = r.uncopiedShared()
+	r.shared.SharedOwn = r.ownShared(r.shared.SharedDirect)
 	r.shared.SharedInDyn, r.shared.DynOffset, r.shared.SharedScratch, r.sharedLaunch = 0, 0, 0, 0
 	var perBlock uint64
 	for i := 0; i < int(r.shared.NShared); i++ {
 		r.shared.SharedOff[i] = perBlock
-		if r.shared.SharedDirect>>i&1 == 0 {
+		switch {
+		case r.shared.SharedOwn>>i&1 != 0:
+			perBlock += SharedOwnBytes(r.shared.SharedBytes[i])
+		case r.shared.SharedDirect>>i&1 == 0:
 			perBlock += SharedCopyBytes(r.shared.SharedBytes[i], r.l.warps())
 		}
 	}
@@ -283,3 +287,13 @@ func SharedCopyBytes(bytes uint64, warps int) uint64 {
 	align := func(n uint64) uint64 { return (n + 15) / 16 * 16 }
 	return align(uint64(warps)*bytes) + flagsHead + align(4*((bytes+15)/16))
 }
+
+// SharedOwnBytes is the room a block needs for a shared target stored in
+// place (ownShared): a 16-byte head (the original's address), then an
+// owner word per 4 bytes of the target, 16-byte aligned.
+func SharedOwnBytes(bytes uint64) uint64 {
+	return ownHead + (bytes+15)/16*16
+}
+
+// ownHead is the room before a target's owner words (LDC_OWN_HEAD).
+const ownHead = 16

@@ -368,6 +368,40 @@ func (r *checkRun) uncopiedShared() uint32 {
 	return mask
 }
 
+// ownShared is the mask of the shared targets a level 2 of one pass a
+// region stores to in place, uncopied, noting in a word per word of the
+// target which warp stored to each byte in the region (ldc_own_shared):
+// every copied target (the others of uncopied), or none. A region that
+// runs once checks only that no two warps stored to one byte (its proof
+// says no warp reads what another writes in it), and a warp's copy served
+// only that check, at the price of a copy a warp: ld_radixsort's 8 KiB of
+// keys took 83 KiB a block with its copies, two blocks an SM where the
+// kernel has eight. A second warp's store to a byte makes the launch void
+// (failed_test = sharedOwnVoidLine), and it runs again with copies, whose
+// check tells a race from a store of the value the byte held. Stores must
+// all be tracked (the hooks note them), and no check may note accesses
+// between passes or merge copies (intra-warp, atomic-plain,
+// deterministic).
+func (r *checkRun) ownShared(direct uint32) uint32 {
+	k := r.l.Kernel
+	if !r.onePass || r.sharedCopies || r.opt.CopyStores || r.opt.Deterministic || r.opt.EveryShared || !k.SharedTracked ||
+		r.wantsIntraWarp() || r.wantsAtomicPlain() {
+		return 0
+	}
+	var mask uint32
+	for i := 0; i < int(r.shared.NShared); i++ {
+		if direct>>i&1 == 0 {
+			mask |= 1 << i
+		}
+	}
+	return mask
+}
+
+// sharedOwnVoidLine is the failed_test value of a launch in which two
+// warps stored to one byte of a shared target stored in place (a line
+// no source reaches; LDC_SHARED_OWN_VOID in the header).
+const sharedOwnVoidLine = 1 << 30
+
 // warpLevelProven returns, when the launch needs no level 2, the note that
 // says why: the build proved that no two threads of a block race on any
 // target (blockRaceFree), and no atomic meets a plain access (the

@@ -50,9 +50,9 @@ sets another cap for every module, 0 none.
 Private copies of global memory are pages (about 128 bytes, whole elements)
 copied when a unit first writes them, so their memory grows with what the
 kernel writes, not with the array size times the blocks. (A level 2 of one
-pass a region stores in place instead, noting which warp stored to each
-byte; two warps on one byte make it run again with copies.
-LDCHECK_COPY_STORES=1 keeps the copies.) --mem-limit caps
+pass a region stores in place instead, to global and shared targets alike,
+noting which warp stored to each byte; two warps on one byte make it run
+again with copies. LDCHECK_COPY_STORES=1 keeps the copies.) --mem-limit caps
 it (default: the free device memory, less a margin). When the blocks' copies
 do not fit, level 1 checks in rounds: groups of blocks share a copy, and
 each round splits the groups of the last (warp reshuffling, LDetector 4.5);

@@ -353,8 +353,11 @@ struct ldc_ctx {
   // A test an index proof rests on (LDC_COND, LDC_TEST) failed in this
   // launch: the line of one such test, 0 while none has.
   int *failed_test;
-  // Level 2 in one pass a region (LDC_ONE_PASS_ON).
-  int one_pass, one_pass_pad;
+  // Level 2 in one pass a region (LDC_ONE_PASS_ON). shared_own: bit i
+  // set when shared target i is stored in place, uncopied, each store
+  // noting its warp in the target's owner words (ldc_own_shared).
+  int one_pass;
+  unsigned shared_own;
   struct ldc_det det;
   struct ldc_ap ap;
   struct ldc_iw iw;
@@ -395,7 +398,7 @@ __constant__ struct ldc_ctx ldc_g;
   X(segs.nseg) X(segs.in_dyn) X(segs.pristine) X(segs.dyn_offset) X(segs.direct_mask) X(shared_scratch) X(shared_per_block) \
   X(shared_off) X(shared_bytes) X(nshared) X(atomic_mode) X(atomic_log) \
   X(atomic_overflow) X(records) X(nrecords) X(max_records) X(atomic_spill_bits) X(trace) X(ntrace) \
-  X(max_trace) X(atomic_slots) X(shared_in_dyn) X(shared_direct) X(dyn_offset) X(compared) X(failed_test) X(one_pass) \
+  X(max_trace) X(atomic_slots) X(shared_in_dyn) X(shared_direct) X(dyn_offset) X(compared) X(failed_test) X(one_pass) X(shared_own) \
   X(det.on) X(ap.keys) X(ap.vals) X(ap.mask) X(ap.full) X(iw.scratch) \
   X(iw.per_block) X(iw.dyn_offset) X(iw.clocks) X(iw.off) X(iw.gkeys) X(iw.gvals) X(iw.gmask) X(iw.gfull) X(iw.on) X(iw.in_dyn)
 #define LDC_CTX_OFFSET(f) ((unsigned long long)__builtin_offsetof(struct ldc_ctx, f)),
@@ -1043,6 +1046,22 @@ static __device__ LDC_ENGINE void ldc_own_void(struct ldc_block_state *bs, int f
   *(volatile unsigned *)&bs->own_void = 1;
   atomicExch(&ldc_g.segs.status[full ? 3 : 2], 1u);
 }
+// ldc_own_bytes makes warp w1 - 1 the owner of the bytes m of a word
+// whose owners are cur (6 bits a byte: warp + 1, 0 none) and puts the
+// result in *next; 0 when another warp owns one of them.
+static __device__ LDC_ENGINE __forceinline__ int ldc_own_bytes(unsigned cur, unsigned m, unsigned w1, unsigned *next) {
+  *next = cur;
+  for (unsigned b = 0; b < 4; b++) {
+    if (!(m >> b & 1u)) continue;
+    unsigned o = cur >> (6 * b) & 63u;
+    if (o == 0) {
+      *next |= w1 << (6 * b);
+    } else if (o != w1) {
+      return 0;
+    }
+  }
+  return 1;
+}
 static __device__ LDC_ENGINE void ldc_own_word(struct ldc_block_state *bs, unsigned long long word, unsigned m, unsigned w1) {
   unsigned long long mask = ldc_g.segs.direct_mask;
   unsigned long long *keys = (unsigned long long *)(bs->seg + 16), *owners = keys + mask + 1;
@@ -1064,16 +1083,10 @@ static __device__ LDC_ENGINE void ldc_own_word(struct ldc_block_state *bs, unsig
     if (k != key) continue; // another word's, in this region
     unsigned long long o = ldc_vload64(&owners[h]);
     for (;;) {
-      unsigned cur = (unsigned)(o >> 32) == epoch ? (unsigned)o : 0u, next = cur;
-      for (unsigned b = 0; b < 4; b++) {
-        if (!(m >> b & 1u)) continue;
-        unsigned ow = cur >> (6 * b) & 63u;
-        if (ow == 0) {
-          next |= w1 << (6 * b);
-        } else if (ow != w1) {
-          ldc_own_void(bs, 0);
-          return;
-        }
+      unsigned next;
+      if (!ldc_own_bytes((unsigned)(o >> 32) == epoch ? (unsigned)o : 0u, m, w1, &next)) {
+        ldc_own_void(bs, 0);
+        return;
       }
       unsigned long long want = ((unsigned long long)epoch << 32) | next;
       if (want == o) return;
@@ -1378,6 +1391,48 @@ static __device__ LDC_ENGINE __forceinline__ unsigned char *ldc_shared_copies(in
   return (unsigned char *)(ldc_g.shared_scratch + (unsigned long long)ldc_block_linear() * ldc_g.shared_per_block + ldc_g.shared_off[i]);
 }
 
+// Shared targets stored in place (ldc_g.shared_own, host: ownShared): in
+// a level 2 of one pass a region, where a region checks only that no two
+// warps store to one byte, a target has no copies but an owner word per
+// 4-byte word, after a 16-byte head: bits 24-31 the low byte of the tag of
+// the region that last stored to it (ldc_dirty_tag), bits 6b..6b+5 warp +
+// 1 of the warp that stored to byte b in that region (0: none). A store by
+// another warp to a byte with an owner in this region makes the launch
+// void (failed_test = LDC_SHARED_OWN_VOID): the host runs it again with
+// copies. A word untouched for a multiple of 256 regions may look as if
+// stored to in this one: at worst a void launch, never a race missed (a
+// store always leaves its warp as the owner of its bytes, or voids).
+#define LDC_OWN_HEAD 16
+#define LDC_SHARED_OWN_VOID (1 << 30)
+static __device__ LDC_ENGINE void ldc_own_shared(unsigned *ow, unsigned long long k, unsigned m) {
+  unsigned w1 = ldc_thread_linear() / 32 + 1;
+  unsigned tag = ((*(const volatile unsigned *)&ldc_block()->epoch + 1u) & 0xffu) << 24; // (ldc_dirty_tag's)
+  unsigned v = *(volatile unsigned *)&ow[k];
+  for (;;) {
+    unsigned next;
+    if (!ldc_own_bytes((v & 0xff000000u) == tag ? v & 0xffffffu : 0u, m, w1, &next)) {
+      if (ldc_g.failed_test) atomicMax(ldc_g.failed_test, LDC_SHARED_OWN_VOID);
+      return;
+    }
+    unsigned want = tag | next;
+    if (want == v) return;
+    unsigned old = atomicCAS(&ow[k], v, want);
+    if (old == v) return;
+    v = old;
+  }
+}
+// ldc_own_range notes a store to bytes [off, off + n) of a target stored
+// in place (n at least 1, off + n within it). Not inlined: ldc_sw is, at
+// every store to a shared target of every kernel, and the launches that
+// copy the targets must not pay registers for it.
+static __device__ LDC_ENGINE __noinline__ void ldc_own_range(unsigned *ow, unsigned long long off, unsigned long long n) {
+  unsigned long long end = off + n;
+  for (unsigned long long k = off >> 2; k <= (end - 1) >> 2; k++) {
+    unsigned lo = k * 4 < off ? (unsigned)(off - k * 4) : 0u, hi = k * 4 + 4 > end ? (unsigned)(end - k * 4) : 4u;
+    ldc_own_shared(ow, k, ((1u << hi) - 1u) & ~((1u << lo) - 1u));
+  }
+}
+
 // ldc_shared_copy returns the calling warp's copy of shared target i (the
 // original in other modes) and initialises every warp's copy from the
 // original. Every thread of the block calls it at the same place.
@@ -1398,6 +1453,19 @@ static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, 
     // Proven race-free in a launch whose regions all run once: the block's
     // own memory, and nothing for the checks (a null original).
     if (tid == 0) ldc_block()->shared_orig[i] = 0;
+    ldc_bar();
+    return orig;
+  }
+  if (ldc_g.shared_own >> i & 1u) {
+    // Stored in place (ldc_own_shared): the block's own memory, nothing
+    // for the checks, and owner words that start empty after a head
+    // holding the original's address (for ldc_smark).
+    unsigned char *base = ldc_shared_copies(i);
+    if (tid == 0) {
+      ldc_block()->shared_orig[i] = 0;
+      *(void **)base = orig;
+    }
+    for (unsigned long long j = tid; j < ldc_align16(bytes) / 16; j += n) ((uint4 *)(base + LDC_OWN_HEAD))[j] = make_uint4(0, 0, 0, 0);
     ldc_bar();
     return orig;
   }
@@ -1456,6 +1524,11 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_smark(int i, const void *p
   if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY || (ldc_g.shared_direct >> i & 1u)) return;
   unsigned long long bytes = ldc_g.shared_bytes[i];
   unsigned char *c = ldc_shared_copies(i);
+  if (ldc_g.shared_own >> i & 1u) {
+    unsigned long long off = (unsigned long long)((const unsigned char *)p - *(unsigned char *const *)c);
+    if (off < bytes && n) ldc_own_range((unsigned *)(c + LDC_OWN_HEAD), off, off + n > bytes ? bytes - off : n);
+    return;
+  }
   unsigned long long off = (unsigned long long)((const unsigned char *)p - c) - (unsigned long long)(ldc_thread_linear() / 32) * bytes;
   if (off >= bytes) return;
   unsigned *fl = ldc_flags_of(c, bytes, ldc_warps());
@@ -1471,8 +1544,13 @@ static __device__ LDC_ENGINE void ldc_smark_any(const void *p, unsigned long n) 
 // ldc_shared_flags is the flags of the calling block's copies of shared
 // target i, or null where stores are not flagged (untracked kernels,
 // plain runs and level 1, which run on the block's own shared memory).
+//
+// For a target stored in place it is the owner words (ldc_own_shared):
+// ldc_g.shared_own holds every copied target or none, so ldc_sw tells
+// the two apart by ldc_g.shared_own alone.
 static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_shared_flags(int i) {
   if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY || (ldc_g.shared_direct >> i & 1u)) return 0;
+  if (ldc_g.shared_own >> i & 1u) return (unsigned *)(ldc_shared_copies(i) + LDC_OWN_HEAD);
   return ldc_flags_of(ldc_shared_copies(i), ldc_g.shared_bytes[i], ldc_warps());
 }
 // A store to (or atomic on) p in a shared target whose calling warp's copy
@@ -1482,7 +1560,9 @@ static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_shared_flags(int i) {
 template <class C, class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_sw(const C *copy, unsigned *flags, unsigned long long bytes, T *p) {
   if (flags) {
     unsigned long long off = (unsigned long long)((const unsigned char *)p - (const unsigned char *)copy);
-    if (off < bytes) {
+    if (off < bytes && ldc_g.shared_own) {
+      ldc_own_range(flags, off, off + sizeof(T) > bytes ? bytes - off : sizeof(T));
+    } else if (off < bytes) {
       unsigned bit = ldc_warp_bit();
       ldc_flag(flags, off >> 4, bit);
       // The granules between the first and the last, for a store wider
@@ -2178,7 +2258,7 @@ template <int fin> static __device__ LDC_ENGINE __forceinline__ int ldc_check_as
     // region's stores). Word targets cleared theirs as they went in pass 2.
     ldc_bar();
     for (int i = 0; i < ldc_g.nshared; i++) {
-      if ((ldc_g.shared_direct >> i & 1u) || !(dirty >> i & 1)) continue; // no copies, no flags; or none set
+      if (((ldc_g.shared_direct | ldc_g.shared_own) >> i & 1u) || !(dirty >> i & 1)) continue; // no copies, no flags; or none set
       unsigned long bytes = ldc_g.shared_bytes[i];
       unsigned *fl = ldc_flags_of(ldc_shared_copies(i), bytes, W);
       for (unsigned long long g = tid; g < ldc_granules(bytes); g += n) fl[g] = 0;
