@@ -17,10 +17,13 @@
 // memory when they fit (level2.go), else in device memory (pages.go); a
 // level 2 of one pass a region copies no pages: its warps store in place
 // and the segment holds a table of which warp stored to each byte
-// (ldc_own), two warps on one byte making it run again with copies.
-// Instrumented modules run with a register cap chosen by block size
-// (registers.go: 128, or 64 for blocks of 288 to 512 threads); the build
-// compiles the modules a run loads first to SASS with ptxas at both caps,
+// (ldc_own), two warps on one byte making it run again with copies; its
+// shared targets are stored in place too, with an owner word per word
+// (ownShared, ldc_own_shared). Instrumented modules run with a register
+// cap chosen by block size (registers.go: 128, or 64 for blocks of 288 to
+// 512 threads, and 40 or 64 for the one-pass module's small blocks); the
+// build compiles the modules a run loads first to SASS with ptxas at those
+// caps,
 // and a run loads that instead of the driver's JIT when its GPU and cap
 // match (sass.go, CUDABackend.readSASS). Where it cannot, the run says so
 // before the wait (OpenCUDAProgress) and after it (CUDABackend.JITNote).
