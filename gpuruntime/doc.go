@@ -23,9 +23,8 @@
 // cap chosen by block size (registers.go: 128, or 64 for blocks of 288 to
 // 512 threads, and 40 or 64 for the one-pass module's small blocks); the
 // build compiles the modules a run loads first to SASS with ptxas at those
-// caps,
-// and a run loads that instead of the driver's JIT when its GPU and cap
-// match (sass.go, CUDABackend.readSASS). Where it cannot, the run says so
+// caps, and a run loads that instead of the driver's JIT when its GPU and
+// cap match (sass.go, CUDABackend.readSASS). Where it cannot, the run says so
 // before the wait (OpenCUDAProgress) and after it (CUDABackend.JITNote).
 //
 // It reads only the manifest and the compiled module of a build directory;
