@@ -230,8 +230,7 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 				if err := r.b.Memset(r.failedTest, 0, 8); err != nil {
 					return err
 				}
-				r.free(DevPtr(r.shared.SharedScratch))
-				if err := r.setupSharedCopies(); err != nil {
+				if err := r.redoSharedCopies(); err != nil {
 					return err
 				}
 				if err := r.restoreInputs(); err != nil {
@@ -422,6 +421,13 @@ func (r *checkRun) twoPassLevel2() error {
 	r.onePass = false
 	r.res.Notes = slices.DeleteFunc(r.res.Notes, func(n string) bool { return n == r.uncopiedNote })
 	r.uncopiedNote = ""
+	return r.redoSharedCopies()
+}
+
+// redoSharedCopies places the shared targets' copies again, after what
+// decides them changed (a turn to two passes, or to copies after a void
+// run with stores in place): the old copies in device memory go first.
+func (r *checkRun) redoSharedCopies() error {
 	r.free(DevPtr(r.shared.SharedScratch))
 	return r.setupSharedCopies()
 }
