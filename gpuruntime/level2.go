@@ -183,6 +183,9 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 		if serial && nseg > 0 {
 			name += ", one block at a time"
 		}
+		if r.shared.SharedOwn != 0 {
+			name += ", shared targets in place"
+		}
 		name += ")"
 		err := r.phase(name, func() error {
 			if r.segs != nil {
