@@ -36,28 +36,35 @@ func RegisterCapFor(threads int) int {
 }
 
 // OnePassRegisterCapFor is the register limit of the one-pass level-2
-// module (manifest OnePassPTX) for blocks of threads threads:
-// LargeBlockRegisterCap for blocks of up to 128 threads, else
-// RegisterCapFor. Such a launch spends its time at the barriers of its
-// region ends, where the block waits for the warp that merges its pages:
-// at 128 registers an SM holds 4 blocks of 128 threads, at 64 eight, whose
-// warps fill those waits. Measured on an H200: ld_btree (128 threads)
-// 49.0 -> 35.0 ms; ld_radixsort (256 threads) 44.9 -> 55.8 ms, so larger
-// blocks keep RegisterCapFor. The checked module keeps RegisterCapFor at
-// every size: ld_kmeans (128 threads), proven race-free and run once from
-// it, took 1.02 ms at 128 and 1.15 at 64.
+// module (manifest OnePassPTX) for blocks of threads threads. Such a
+// launch spends its time at the barriers of its region ends, where the
+// block waits for its slowest warp: more blocks an SM fill those waits,
+// and its shared targets stay in place (ownShared: owner words, not a
+// copy a warp), so registers, not shared memory, bound the blocks an SM
+// holds.
 //
-// Blocks of 33 to 128 threads take SmallBlockOnePassRegisterCap: more
-// blocks still, and their waits at the barriers are what such a launch
-// is made of (ld_btree, H200: 11.9 ms at 64, 10.3 at 48, 9.3 at 40, 9.4 at
-// 32, where spills eat the gain). Warps of 32 threads have the most blocks
-// an SM holds (32) at 64 already.
+//   - up to 32 threads: LargeBlockRegisterCap; an SM holds its most
+//     blocks (32) at 64 already.
+//   - 33 to 128: SmallBlockOnePassRegisterCap (ld_btree, H200: 11.9 ms at
+//     64, 10.3 at 48, 9.3 at 40, 9.4 at 32, where spills eat the gain).
+//   - 129 to 256: LargeBlockRegisterCap, 4 blocks of 256 an SM instead of
+//     2 (ld_radixsort, H200, its shared keys in place: 31.0 ms at 128, 23.5
+//     at 64, 23.4 at 48, 28.7 at 40). When its shared targets had a copy a
+//     warp (83 KiB a block), 64 made it slower (44.9 -> 55.8 ms): shared
+//     memory held it to 2 blocks, and 64 only spilled.
+//   - larger blocks: RegisterCapFor, as the checked module.
+//
+// The checked module keeps RegisterCapFor at every size: ld_kmeans (128
+// threads), proven race-free and run once from it, took 1.02 ms at 128
+// and 1.15 at 64.
 func OnePassRegisterCapFor(threads int) int {
 	switch {
 	case threads <= 32:
 		return LargeBlockRegisterCap
 	case threads <= 128:
 		return SmallBlockOnePassRegisterCap
+	case threads <= 256:
+		return LargeBlockRegisterCap
 	}
 	return RegisterCapFor(threads)
 }

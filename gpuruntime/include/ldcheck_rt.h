@@ -1048,26 +1048,33 @@ static __device__ LDC_ENGINE void ldc_own_void(struct ldc_block_state *bs, int f
 }
 // ldc_own_bytes makes warp w1 - 1 the owner of the bytes m of a word
 // whose owners are cur (6 bits a byte: warp + 1, 0 none) and puts the
-// result in *next; 0 when another warp owns one of them.
+// result in *next; 0 when another warp owns one of them. Without
+// branches: it runs in one lane while the block waits at the barrier
+// (ld_btree), where each taken branch is a pipeline's latency.
 static __device__ LDC_ENGINE __forceinline__ int ldc_own_bytes(unsigned cur, unsigned m, unsigned w1, unsigned *next) {
-  *next = cur;
+  unsigned mine = 0, clash = 0;
+#pragma unroll
   for (unsigned b = 0; b < 4; b++) {
-    if (!(m >> b & 1u)) continue;
-    unsigned o = cur >> (6 * b) & 63u;
-    if (o == 0) {
-      *next |= w1 << (6 * b);
-    } else if (o != w1) {
-      return 0;
-    }
+    unsigned o = cur >> (6 * b) & 63u, in = m >> b & 1u;
+    clash |= in & (o != 0) & (o != w1);
+    mine |= (in & (o == 0)) ? w1 << (6 * b) : 0u;
   }
-  return 1;
+  *next = cur | mine;
+  return !clash;
+}
+// ldc_own_slot is where word's probe starts in ldc_own's table (mask + 1
+// entries): a multiplicative hash of its 32-bit halves, a few
+// instructions where ldc_hash's two 64-bit products took twenty.
+static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_own_slot(unsigned long long word, unsigned long long mask) {
+  unsigned h = ((unsigned)word ^ (unsigned)(word >> 32)) * 0x9e3779b1u;
+  return (h ^ h >> 16) & mask;
 }
 static __device__ LDC_ENGINE void ldc_own_word(struct ldc_block_state *bs, unsigned long long word, unsigned m, unsigned w1) {
   unsigned long long mask = ldc_g.segs.direct_mask;
   unsigned long long *keys = (unsigned long long *)(bs->seg + 16), *owners = keys + mask + 1;
   unsigned epoch = *(volatile unsigned *)&bs->epoch;
   const unsigned long long tags = 0xffffull << 48, tag = (unsigned long long)(epoch & 0xffffu) << 48, key = tag | word;
-  unsigned long long h = ldc_hash(word) & mask;
+  unsigned long long h = ldc_own_slot(word, mask);
   for (unsigned i = 0; i < LDC_OWN_PROBES && i <= mask; i++, h = (h + 1) & mask) {
     unsigned long long k = ldc_vload64(&keys[h]);
     // Empty, or an earlier region's: take it. (A key of 65536 regions ago
@@ -1098,6 +1105,10 @@ static __device__ LDC_ENGINE void ldc_own_word(struct ldc_block_state *bs, unsig
   ldc_own_void(bs, 1); // no room
 }
 // ldc_own notes a store of n bytes at p by the calling thread's warp.
+// A store within one word (all but memcpy's and wide types') takes the
+// short way: no loop, and no match of the warp's lanes where one lane
+// stores (ld_btree's: one thread a region, while its block waits at the
+// barrier for this path's latency).
 static __device__ LDC_ENGINE __noinline__ void ldc_own(const void *p, unsigned long n) {
   struct ldc_block_state *bs = ldc_block();
   if (!bs->seg || n == 0) return;
@@ -1106,6 +1117,18 @@ static __device__ LDC_ENGINE __noinline__ void ldc_own(const void *p, unsigned l
 #endif
   unsigned w1 = ldc_thread_linear() / 32 + 1;
   unsigned long long a = (unsigned long long)p, end = a + n;
+  if ((a & 3u) + n <= 4) {
+    unsigned m = ((1u << n) - 1u) << (a & 3u);
+#if !defined(LDC_CPU)
+    unsigned act = __activemask();
+    if (act & (act - 1u)) {
+      unsigned peers = ldc_match_any(act, (a >> 2 << 4) | m);
+      if (ldc_lane() != (unsigned)__ffs(peers) - 1) return;
+    }
+#endif
+    ldc_own_word(bs, a >> 2, m, w1);
+    return;
+  }
   for (unsigned long long wd = a >> 2; wd <= (end - 1) >> 2; wd++) {
     unsigned lo = wd * 4 < a ? (unsigned)(a - wd * 4) : 0u, hi = wd * 4 + 4 > end ? (unsigned)(end - wd * 4) : 4u;
     unsigned m = ((1u << hi) - 1u) & ~((1u << lo) - 1u);
