@@ -47,12 +47,14 @@ func RegisterCapFor(threads int) int {
 //     blocks (32) at 64 already.
 //   - 33 to 128: SmallBlockOnePassRegisterCap (ld_btree, H200: 11.9 ms at
 //     64, 10.3 at 48, 9.3 at 40, 9.4 at 32, where spills eat the gain).
-//   - 129 to 256: LargeBlockRegisterCap, 4 blocks of 256 an SM instead of
-//     2 (ld_radixsort, H200, its shared keys in place: 31.0 ms at 128, 23.5
-//     at 64, 23.4 at 48, 28.7 at 40). When its shared targets had a copy a
-//     warp (83 KiB a block), 64 made it slower (44.9 -> 55.8 ms): shared
-//     memory held it to 2 blocks, and 64 only spilled.
-//   - larger blocks: RegisterCapFor, as the checked module.
+//   - larger blocks: RegisterCapFor, as the checked module. 64 for 129
+//     to 256 threads was measured both ways (H200, the lean store path):
+//     ld_radixsort, shared keys in place and light on registers, 31.0 ->
+//     23.5 ms (4 blocks of 256 an SM instead of 2), but ld_nbody_racy,
+//     whose tile loop spills at 64, 29 -> 57 ms; their SASS at 64 takes
+//     alike more stack than at 128 (+224 and +232 bytes a thread), so the
+//     build cannot tell the two apart, and the cap stays where no kernel
+//     loses.
 //
 // The checked module keeps RegisterCapFor at every size: ld_kmeans (128
 // threads), proven race-free and run once from it, took 1.02 ms at 128
@@ -63,8 +65,6 @@ func OnePassRegisterCapFor(threads int) int {
 		return LargeBlockRegisterCap
 	case threads <= 128:
 		return SmallBlockOnePassRegisterCap
-	case threads <= 256:
-		return LargeBlockRegisterCap
 	}
 	return RegisterCapFor(threads)
 }

@@ -44,7 +44,7 @@ instrumented kernels are compiled with at most 128 registers a thread,
 and 64 where that lets a second block of a launch onto each SM (blocks of
 288 to 512 threads); the one-pass module takes 40 for blocks of 33 to 128
 threads (three times the blocks an SM holds at 128) and 64 for blocks of
-32 and of 129 to 256 threads; environment LDCHECK_MAX_REGISTERS=N
+32; environment LDCHECK_MAX_REGISTERS=N
 sets another cap for every module, 0 none.
 
 Private copies of global memory are pages (about 128 bytes, whole elements)
@@ -678,7 +678,7 @@ func registerCap(threads int) (cap int, explicit bool, err error) {
 	}
 	v, err := strconv.Atoi(s)
 	if err != nil || v < 0 || v > 255 {
-		return 0, true, fmt.Errorf("%s=%q: want the registers a thread may use, 16 to 255, or 0 for no cap (unset: %d, or %d for blocks of 288 to 512 threads, and in the one-pass module for blocks of up to 256)", registerCapEnv, s, gpuruntime.RegisterCap, gpuruntime.LargeBlockRegisterCap)
+		return 0, true, fmt.Errorf("%s=%q: want the registers a thread may use, 16 to 255, or 0 for no cap (unset: %d, or %d for blocks of 288 to 512 threads, and in the one-pass module for blocks of up to 128)", registerCapEnv, s, gpuruntime.RegisterCap, gpuruntime.LargeBlockRegisterCap)
 	}
 	return v, true, nil
 }
