@@ -387,13 +387,19 @@ func (r *checkRun) run() (*Result, error) {
 		if err := r.restoreAll(); err != nil {
 			return nil, err
 		}
-		// The check kernels too: the driver loads a kernel when it is
-		// first looked up (lazy loading, the default since CUDA 12.2),
-		// which took ld_bfs's first write-write check 0.6 ms on top of its
-		// 0.1 (H200). They run after level 1's launches, from its module.
+		// The check kernels too: the driver loads a kernel at its first
+		// launch (lazy loading, the default since CUDA 12.2), which took
+		// ld_bfs's first write-write check 0.6 ms on top of its 0.1
+		// (H200). Looking them up (an occupancy query) left the check at
+		// 0.39-0.73 ms from run to run, so each is launched, with nothing
+		// to do. They run after level 1's launches, from its module.
 		r.useModuleFor(ModeBlock)
 		for _, name := range checkKernels {
-			if _, err := r.b.Resident(name, [3]uint32{256, 1, 1}, 0); err != nil {
+			args := [][]byte{u64(0)}
+			if name == "ldc_pages_fingerprint" {
+				args = append(args, u64(0))
+			}
+			if err := r.b.Launch(name, [3]uint32{1, 1, 1}, [3]uint32{256, 1, 1}, 0, args); err != nil {
 				return nil, fmt.Errorf("warm up %s: %w", name, err)
 			}
 		}

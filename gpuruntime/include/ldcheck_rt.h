@@ -3067,6 +3067,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_p
 // bandwidth on the H100 where 4-byte words a thread ran at 21-31%
 // (BenchmarkPageChecks, RESULTS, twenty-seventh session).
 static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long long npages, int ww) {
+  if (npages == 0) return; // (the warm-up's launch: the pool may not be set up yet)
   const struct ldc_pool *P = &ldc_g.pool;
   unsigned long long cps = P->slot_bytes / 16, total = npages * cps;
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
@@ -3101,6 +3102,7 @@ extern "C" __global__ LDC_ENGINE void ldc_pages_rw(unsigned long long npages) { 
 // It visits every slot of the pool (nslots = cap): a slot is taken when
 // it is below its shard's count.
 extern "C" __global__ LDC_ENGINE void ldc_pages_fingerprint(unsigned long long nslots, unsigned long long *fp) {
+  if (nslots == 0) return; // (the warm-up's launch)
   const struct ldc_pool *P = &ldc_g.pool;
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
   for (unsigned long long s = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; s < nslots; s += stride) {
