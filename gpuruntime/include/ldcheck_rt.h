@@ -1104,6 +1104,16 @@ static __device__ LDC_ENGINE void ldc_own_word(struct ldc_block_state *bs, unsig
   }
   ldc_own_void(bs, 1); // no room
 }
+// ldc_own_leads says whether the calling lane updates the entry of the
+// bytes m of word wd: the lowest of the warp's active lanes that store to
+// them (one update a warp); a lane storing alone, without a match.
+static __device__ LDC_ENGINE __forceinline__ int ldc_own_leads(unsigned long long wd, unsigned m) {
+#if !defined(LDC_CPU)
+  unsigned act = __activemask();
+  if (act & (act - 1u)) return ldc_lane() == (unsigned)__ffs(ldc_match_any(act, (wd << 4) | m)) - 1;
+#endif
+  return 1;
+}
 // ldc_own notes a store of n bytes at p by the calling thread's warp.
 // A store within one word (all but memcpy's and wide types') takes the
 // short way: no loop, and no match of the warp's lanes where one lane
@@ -1119,24 +1129,13 @@ static __device__ LDC_ENGINE __noinline__ void ldc_own(const void *p, unsigned l
   unsigned long long a = (unsigned long long)p, end = a + n;
   if ((a & 3u) + n <= 4) {
     unsigned m = ((1u << n) - 1u) << (a & 3u);
-#if !defined(LDC_CPU)
-    unsigned act = __activemask();
-    if (act & (act - 1u)) {
-      unsigned peers = ldc_match_any(act, (a >> 2 << 4) | m);
-      if (ldc_lane() != (unsigned)__ffs(peers) - 1) return;
-    }
-#endif
-    ldc_own_word(bs, a >> 2, m, w1);
+    if (ldc_own_leads(a >> 2, m)) ldc_own_word(bs, a >> 2, m, w1);
     return;
   }
   for (unsigned long long wd = a >> 2; wd <= (end - 1) >> 2; wd++) {
     unsigned lo = wd * 4 < a ? (unsigned)(a - wd * 4) : 0u, hi = wd * 4 + 4 > end ? (unsigned)(end - wd * 4) : 4u;
     unsigned m = ((1u << hi) - 1u) & ~((1u << lo) - 1u);
-#if !defined(LDC_CPU)
-    unsigned peers = ldc_match_any(__activemask(), (wd << 4) | m);
-    if (ldc_lane() != (unsigned)__ffs(peers) - 1) continue;
-#endif
-    ldc_own_word(bs, wd, m, w1);
+    if (ldc_own_leads(wd, m)) ldc_own_word(bs, wd, m, w1);
   }
 }
 
