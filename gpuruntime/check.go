@@ -732,6 +732,7 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 	for _, f := range extra {
 		f(&c)
 	}
+	c.setQuietEnds()
 	if err := r.b.Write(r.ctxAddr, c.Bytes()); err != nil {
 		return err
 	}

@@ -36,9 +36,23 @@ type Ctx struct {
 	FailedTest          uint64 // int *: the line of a failed LDC_COND or LDC_TEST, 0 none
 	OnePass             int32  // level 2 runs one pass a region (LDC_ONE_PASS_ON)
 	SharedOwn           uint32 // shared targets stored in place, with owner words (bit i: target i; ownShared)
+	QuietEnds           int32  // a one-pass level 2 whose quiet region ends are one barrier (setQuietEnds)
+	_                   int32
 	Det                 Det
 	Ap                  Ap
 	Iw                  Iw
+}
+
+// setQuietEnds decides, once for the launch, whether a region end of its
+// one-pass level 2 where no thread stored to a copy is one barrier
+// (ldc_one_pass_quiet): none of the checks that note accesses is on, and
+// the stores to every shared target are tracked. Set last, from the
+// context as launched.
+func (c *Ctx) setQuietEnds() {
+	c.QuietEnds = 0
+	if c.Mode == ModeReplay && c.OnePass != 0 && c.Ap.Mask == 0 && c.Iw.On == 0 && c.Det.On == 0 && c.Trace == 0 && (c.NShared == 0 || c.SharedTracked != 0) {
+		c.QuietEnds = 1
+	}
 }
 
 // Iw mirrors struct ldc_iw: the intra-warp check's records and clocks
@@ -108,7 +122,7 @@ const (
 	// FirstAtomicSlots is the atomic log's first room per thread; a
 	// kernel that needs more is run again with what it asked for.
 	FirstAtomicSlots = 16
-	CtxSize          = 1664
+	CtxSize          = 1672
 	RecordSize       = 56
 	TraceEntrySize   = 24
 )

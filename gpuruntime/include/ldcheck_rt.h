@@ -94,6 +94,22 @@
 #else
 #define LDC_ONE_PASS_ON 0
 #endif
+// LDC_MODE and LDC_PASS read a mode (the launch's, ldc_g, or a thread's)
+// and a thread's pass. The one-pass module runs level 2 only (ldc_begin
+// checks) and only its first pass (a region that wants a second voids the
+// launch: ldc_one_pass_end), so there both are constants, and the tests on
+// them at every access, atomic and region end fold away: each read of the
+// thread's state was a load from local memory, and the other modes' branch
+// of a barrier (a plain __syncthreads) cost its region end a warp
+// synchronisation and convergence bookkeeping (ld_btree: about 15 of its
+// 174 instructions a warp and region).
+#if defined(LDC_ONE_PASS) && !defined(LDC_CPU)
+#define LDC_MODE(x) LDC_MODE_REPLAY
+#define LDC_PASS(t) 1
+#else
+#define LDC_MODE(x) ((x).mode)
+#define LDC_PASS(t) ((t).pass)
+#endif
 // LDC_RESUME is the barrier a thread resumes at (the instrumented
 // kernel's dispatch): none where no region replays, so that the compiler
 // sees the kernel's own control flow.
@@ -358,6 +374,12 @@ struct ldc_ctx {
   // noting its warp in the target's owner words (ldc_own_shared).
   int one_pass;
   unsigned shared_own;
+  // quiet_ends: a one-pass level 2 that notes no accesses (no atomic-plain,
+  // intra-warp or trace records, not deterministic) and tracks every store
+  // to a shared target, so that a region end where no thread stored to a
+  // copy is one barrier (ldc_one_pass_quiet). The host decides it once a
+  // launch; each region end tested the five fields it rests on.
+  int quiet_ends, pad_quiet;
   struct ldc_det det;
   struct ldc_ap ap;
   struct ldc_iw iw;
@@ -398,7 +420,7 @@ __constant__ struct ldc_ctx ldc_g;
   X(segs.nseg) X(segs.in_dyn) X(segs.pristine) X(segs.dyn_offset) X(segs.direct_mask) X(shared_scratch) X(shared_per_block) \
   X(shared_off) X(shared_bytes) X(nshared) X(atomic_mode) X(atomic_log) \
   X(atomic_overflow) X(records) X(nrecords) X(max_records) X(atomic_spill_bits) X(trace) X(ntrace) \
-  X(max_trace) X(atomic_slots) X(shared_in_dyn) X(shared_direct) X(dyn_offset) X(compared) X(failed_test) X(one_pass) X(shared_own) \
+  X(max_trace) X(atomic_slots) X(shared_in_dyn) X(shared_direct) X(dyn_offset) X(compared) X(failed_test) X(one_pass) X(shared_own) X(quiet_ends) \
   X(det.on) X(ap.keys) X(ap.vals) X(ap.mask) X(ap.full) X(iw.scratch) \
   X(iw.per_block) X(iw.dyn_offset) X(iw.clocks) X(iw.off) X(iw.gkeys) X(iw.gvals) X(iw.gmask) X(iw.gfull) X(iw.on) X(iw.in_dyn)
 #define LDC_CTX_OFFSET(f) ((unsigned long long)__builtin_offsetof(struct ldc_ctx, f)),
@@ -603,7 +625,7 @@ static __device__ LDC_ENGINE void ldc_record_race(struct ldc_record r) {
 }
 
 // ---- Intra-warp races: the block's area and the threads' clocks (struct ldc_iw) ----
-static __device__ LDC_ENGINE __forceinline__ int ldc_iw_on() { return LDC_IW_BUILT && ldc_g.iw.on && ldc_g.mode == LDC_MODE_REPLAY && !LDC_DET_ON; }
+static __device__ LDC_ENGINE __forceinline__ int ldc_iw_on() { return LDC_IW_BUILT && ldc_g.iw.on && LDC_MODE(ldc_g) == LDC_MODE_REPLAY && !LDC_DET_ON; }
 static __device__ LDC_ENGINE __forceinline__ unsigned char *ldc_iw_area() {
   if (ldc_g.iw.in_dyn) {
     LDC_DYNAMIC_SHARED(unsigned char, ldc_dyn_shared);
@@ -1145,7 +1167,7 @@ static __device__ LDC_ENGINE void *ldc_cow(const void *p, int write) {
   for (int i = 0; i < ldc_g.nallocs; i++) {
     const struct ldc_alloc *al = &ldc_g.allocs[i];
     if (a - al->base < al->size) {
-      if (!LDC_REPLAY_BUILT || ldc_g.mode == LDC_MODE_BLOCK) return ldc_cow_grid(al, a - al->base, p, write);
+      if (!LDC_REPLAY_BUILT || LDC_MODE(ldc_g) == LDC_MODE_BLOCK) return ldc_cow_grid(al, a - al->base, p, write);
       return ldc_cow_block(al, a - al->base, p, write);
     }
   }
@@ -1153,8 +1175,8 @@ static __device__ LDC_ENGINE void *ldc_cow(const void *p, int write) {
 }
 
 template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_access(T *p, int write) {
-  if (ldc_g.mode == LDC_MODE_PLAIN || ldc_g.nallocs == 0) return p;
-  if (LDC_REPLAY_BUILT && ldc_g.mode == LDC_MODE_REPLAY && !LDC_DET_ON) {
+  if (LDC_MODE(ldc_g) == LDC_MODE_PLAIN || ldc_g.nallocs == 0) return p;
+  if (LDC_REPLAY_BUILT && LDC_MODE(ldc_g) == LDC_MODE_REPLAY && !LDC_DET_ON) {
     if (LDC_ONE_PASS_ON && ldc_g.segs.direct_mask) {
       if (write) ldc_own((const void *)p, sizeof(T));
       return p;
@@ -1306,7 +1328,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_uses_segments(int mode) {
 
 static __device__ LDC_ENGINE void ldc_seg_release(const struct ldc_thread *t) {
   struct ldc_block_state *bs = ldc_block();
-  if (!ldc_uses_segments(t->mode)) return;
+  if (!ldc_uses_segments(LDC_MODE(*t))) return;
   if (ldc_thread_linear() == 0 && bs->seg) {
     __threadfence();
     if (bs->seg_peak) atomicMax(&ldc_g.segs.status[1], bs->seg_peak);
@@ -1318,6 +1340,7 @@ static __device__ LDC_ENGINE void ldc_seg_release(const struct ldc_thread *t) {
 static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
   t->mode = ldc_g.mode;
   if (!LDC_REPLAY_BUILT && t->mode == LDC_MODE_REPLAY) ldc_internal("the level-1 module was launched for level 2");
+  if (LDC_MODE(*t) != t->mode) ldc_internal("the one-pass module was launched for a level other than level 2");
   t->pass = 1;
   t->start = -1;
   t->end1 = -1;
@@ -1331,7 +1354,7 @@ static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
   t->cond = 1;
   // Set before any thread adds to it: every thread passes at least one
   // region end (a barrier) before ldc_idle adds.
-  if (t->mode == LDC_MODE_REPLAY && ldc_thread_linear() == 0) {
+  if (LDC_MODE(*t) == LDC_MODE_REPLAY && ldc_thread_linear() == 0) {
     ldc_block()->compared = 0;
     ldc_block()->pred_count = 0;
     ldc_block()->ndone = 0;
@@ -1348,8 +1371,8 @@ static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
   // start, and so which lane of a warp wins an intra-warp race.
   // (Shared memory is not cleared between blocks: every thread stores the
   // same 0 where there is no segment.)
-  if (ldc_uses_segments(t->mode)) ldc_seg_acquire();
-  else if (t->mode != LDC_MODE_PLAIN) ldc_block()->seg = 0;
+  if (ldc_uses_segments(LDC_MODE(*t))) ldc_seg_acquire();
+  else if (LDC_MODE(*t) != LDC_MODE_PLAIN) ldc_block()->seg = 0;
   ldc_iw_reset(0);
 }
 
@@ -1459,7 +1482,7 @@ static __device__ LDC_ENGINE __noinline__ void ldc_own_range(unsigned *ow, unsig
 // original in other modes) and initialises every warp's copy from the
 // original. Every thread of the block calls it at the same place.
 static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, void *orig, unsigned long bytes) {
-  if (t->mode == LDC_MODE_PLAIN) return orig;
+  if (LDC_MODE(*t) == LDC_MODE_PLAIN) return orig;
   // Checked runs compare runs of the same code: shared memory must start
   // the same each time, whatever the previous block left there (a read of
   // it before any write is undefined in CUDA anyway).
@@ -1467,7 +1490,7 @@ static __device__ LDC_ENGINE void *ldc_shared_copy(struct ldc_thread *t, int i, 
   unsigned tid = ldc_thread_linear(), n = ldc_block_threads(), w = ldc_warps();
   ldc_bar();
   for (unsigned long j = tid; j < bytes; j += n) ((unsigned char *)orig)[j] = 0;
-  if (t->mode != LDC_MODE_REPLAY) {
+  if (LDC_MODE(*t) != LDC_MODE_REPLAY) {
     ldc_bar();
     return orig; // level 1: each block on its own shared memory
   }
@@ -1543,7 +1566,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_flag(unsigned *flags, unsi
 // ldc_smark flags the granules of bytes [p, p+n) in the calling warp's
 // copy of shared target i; addresses outside it are left alone.
 static __device__ LDC_ENGINE __forceinline__ void ldc_smark(int i, const void *p, unsigned long n) {
-  if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY || (ldc_g.shared_direct >> i & 1u)) return;
+  if (!ldc_g.shared_tracked || LDC_MODE(ldc_g) != LDC_MODE_REPLAY || (ldc_g.shared_direct >> i & 1u)) return;
   unsigned long long bytes = ldc_g.shared_bytes[i];
   unsigned char *c = ldc_shared_copies(i);
   if (ldc_g.shared_own >> i & 1u) {
@@ -1560,7 +1583,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_smark(int i, const void *p
   for (unsigned long long g = off >> 4; g <= last >> 4; g++) ldc_flag(fl, g, bit);
 }
 static __device__ LDC_ENGINE void ldc_smark_any(const void *p, unsigned long n) {
-  if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY) return;
+  if (!ldc_g.shared_tracked || LDC_MODE(ldc_g) != LDC_MODE_REPLAY) return;
   for (int i = 0; i < ldc_g.nshared; i++) ldc_smark(i, p, n);
 }
 // ldc_shared_flags is the flags of the calling block's copies of shared
@@ -1571,7 +1594,7 @@ static __device__ LDC_ENGINE void ldc_smark_any(const void *p, unsigned long n) 
 // ldc_g.shared_own holds every copied target or none, so ldc_sw tells
 // the two apart by ldc_g.shared_own alone.
 static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_shared_flags(int i) {
-  if (!ldc_g.shared_tracked || ldc_g.mode != LDC_MODE_REPLAY || (ldc_g.shared_direct >> i & 1u)) return 0;
+  if (!ldc_g.shared_tracked || LDC_MODE(ldc_g) != LDC_MODE_REPLAY || (ldc_g.shared_direct >> i & 1u)) return 0;
   if (ldc_g.shared_own >> i & 1u) return (unsigned *)(ldc_shared_copies(i) + LDC_OWN_HEAD);
   return ldc_flags_of(ldc_shared_copies(i), ldc_g.shared_bytes[i], ldc_warps());
 }
@@ -1785,7 +1808,7 @@ static __device__ LDC_ENGINE void ldc_iw_any(const void *p, unsigned long n, int
 // read): the intra-warp check notes it (W 2 as a read: the instrumenter
 // cannot tell, and a read taken for a store would be a false alarm).
 template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_iw_access(const struct ldc_thread *t, T *p, int site, int w, int i) {
-  if (ldc_g.iw.on && t->mode == LDC_MODE_REPLAY && t->pass == 2) ldc_iw_note(i, (const void *)p, sizeof(T), site, w == 1);
+  if (ldc_g.iw.on && LDC_MODE(*t) == LDC_MODE_REPLAY && LDC_PASS(*t) == 2) ldc_iw_note(i, (const void *)p, sizeof(T), site, w == 1);
   return p;
 }
 #if LDC_IW_BUILT
@@ -1804,7 +1827,7 @@ static __device__ LDC_ENGINE __noinline__ void ldc_iw_find(const void *p, unsign
   }
 }
 template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_iw_ptr(T *p, int site, int w) {
-  if (ldc_g.iw.on && ldc_g.mode == LDC_MODE_REPLAY) ldc_iw_find((const void *)p, sizeof(T), site, w == 1);
+  if (ldc_g.iw.on && LDC_MODE(ldc_g) == LDC_MODE_REPLAY) ldc_iw_find((const void *)p, sizeof(T), site, w == 1);
   return p;
 }
 #define LDC_SA(copy, flags, bytes, p) ldc_sw((copy), (flags), (bytes), (p))
@@ -2372,7 +2395,7 @@ static __device__ LDC_ENGINE int ldc_boundary(struct ldc_thread *t, int id) {
   // it in the kernel, and the registers of the biggest decide occupancy.
   // A deterministic run's merge at a region end is final (see struct
   // ldc_det): the thread goes on, in pass 1, from there.
-  int det = LDC_DET_ON, p = det ? 1 : t->pass;
+  int det = LDC_DET_ON, p = det ? 1 : LDC_PASS(*t);
   if (p == 1) {
     t->end1 = id;
     t->differ = 0;
@@ -2427,7 +2450,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_finish(struct ldc_thread *
 // Atomics take effect once per checked run: the first execution logs each
 // result in the thread's row; replays return the logged value.
 static __device__ LDC_ENGINE __forceinline__ int ldc_atomic_replaying(struct ldc_thread *t) {
-  return ldc_g.atomic_mode == 2 || (t->mode == LDC_MODE_REPLAY && t->pass == 2);
+  return ldc_g.atomic_mode == 2 || (LDC_MODE(*t) == LDC_MODE_REPLAY && LDC_PASS(*t) == 2);
 }
 // ldc_atomic_spill is result n of thread row past its row of the log:
 // recording claims the entry (row, n), a replay finds it.
@@ -2561,7 +2584,7 @@ static __device__ LDC_ENGINE __noinline__ void ldc_ap_access(const struct ldc_th
 }
 static __device__ LDC_ENGINE __forceinline__ void ldc_ap_note(const struct ldc_thread *t, int site, int space, const void *base, const void *p, unsigned long n, int atomic) {
   // site -2: an access the check leaves out (volatile, a CAS loop's first read).
-  if (ldc_g.ap.mask && site != -2 && t->mode == LDC_MODE_REPLAY && (t->pass == 2 || LDC_ONE_PASS_ON) && !LDC_DET_ON) ldc_ap_access(t, site, space, base, p, n, atomic);
+  if (ldc_g.ap.mask && site != -2 && LDC_MODE(*t) == LDC_MODE_REPLAY && (LDC_PASS(*t) == 2 || LDC_ONE_PASS_ON) && !LDC_DET_ON) ldc_ap_access(t, site, space, base, p, n, atomic);
 }
 // LDC_AP_PLAIN wraps the address of a plain access to a variable that
 // atomics update (SH: 1 for shared memory).
@@ -2577,7 +2600,7 @@ template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_ap_plain(
 // since, which are not made again).
 template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_ap_write(struct ldc_thread *t, int site, int sh, const void *base, T *p) {
   ldc_ap_note(t, site, sh ? LDC_SPACE_SHARED : LDC_SPACE_GLOBAL, base, (const void *)p, sizeof(T), 0);
-  int rep = sh ? (t->mode == LDC_MODE_REPLAY && t->pass == 2) : ldc_atomic_replaying(t);
+  int rep = sh ? (LDC_MODE(*t) == LDC_MODE_REPLAY && LDC_PASS(*t) == 2) : ldc_atomic_replaying(t);
   if (rep && sizeof(T) <= sizeof(t->ap_scratch)) return (T *)(void *)t->ap_scratch;
   return p;
 }
@@ -2596,7 +2619,7 @@ template <int SH, int NR, class F> struct ldc_aop_f {
   template <class P, class... A> __device__ __forceinline__ auto operator()(P p, A... a) -> decltype(f(p, a...)) {
     typedef decltype(f(p, a...)) R;
     ldc_ap_note(t, site, SH ? LDC_SPACE_SHARED : LDC_SPACE_GLOBAL, base, (const void *)p, sizeof(*p), 1);
-    int rep = SH ? (t->mode == LDC_MODE_REPLAY && t->pass == 2) : ldc_atomic_replaying(t);
+    int rep = SH ? (LDC_MODE(*t) == LDC_MODE_REPLAY && LDC_PASS(*t) == 2) : ldc_atomic_replaying(t);
     if (NR) {
       if (rep) return R();
       return f(p, a...);
@@ -2614,11 +2637,11 @@ template <int SH, int NR, class F> static __device__ __forceinline__ ldc_aop_f<S
 // Shared memory is fresh in every launch: its atomics replay only within a
 // launch (the second pass of a region), never across launches.
 #define LDC_ATOMIC_SHARED(E) \
-  ((ldc_t.mode == LDC_MODE_REPLAY && ldc_t.pass == 2) ? ldc_atomic_replay<decltype(E)>(&ldc_t) : ldc_atomic_record<decltype(E)>(&ldc_t, (E)))
+  ((LDC_MODE(ldc_t) == LDC_MODE_REPLAY && LDC_PASS(ldc_t) == 2) ? ldc_atomic_replay<decltype(E)>(&ldc_t) : ldc_atomic_record<decltype(E)>(&ldc_t, (E)))
 // Atomics whose value is not used need no log: a replay skips them.
 #define LDC_ATOMIC_NORET(E) (ldc_atomic_replaying(&ldc_t) ? (void)0 : (void)(E))
-#define LDC_ATOMIC_SHARED_NORET(E) ((ldc_t.mode == LDC_MODE_REPLAY && ldc_t.pass == 2) ? (void)0 : (void)(E))
-#define LDC_ONCE(E) (((ldc_t.mode == LDC_MODE_REPLAY && ldc_t.pass == 2) || (ldc_t.mode == LDC_MODE_BLOCK && ldc_g.pass == 2)) ? 0 : (E))
+#define LDC_ATOMIC_SHARED_NORET(E) ((LDC_MODE(ldc_t) == LDC_MODE_REPLAY && LDC_PASS(ldc_t) == 2) ? (void)0 : (void)(E))
+#define LDC_ONCE(E) (((LDC_MODE(ldc_t) == LDC_MODE_REPLAY && LDC_PASS(ldc_t) == 2) || (LDC_MODE(ldc_t) == LDC_MODE_BLOCK && ldc_g.pass == 2)) ? 0 : (E))
 
 // Plain reads of a variable that atomics update run once as well: a
 // replay returns what the first run read. Otherwise a unit's own atomics,
@@ -2632,7 +2655,7 @@ template <class T> static __device__ LDC_ENGINE __forceinline__ T ldc_read_once(
   return replay ? ldc_atomic_replay<T>(t) : ldc_atomic_record<T>(t, v);
 }
 #define LDC_READ_ONCE(E) ldc_read_once(&ldc_t, ldc_atomic_replaying(&ldc_t), (E))
-#define LDC_READ_ONCE_SHARED(E) ldc_read_once(&ldc_t, ldc_t.mode == LDC_MODE_REPLAY && ldc_t.pass == 2, (E))
+#define LDC_READ_ONCE_SHARED(E) ldc_read_once(&ldc_t, LDC_MODE(ldc_t) == LDC_MODE_REPLAY && LDC_PASS(ldc_t) == 2, (E))
 
 // Device functions with once-only operations (atomics, printf, reads of
 // atomically updated variables) reach their thread's replay state, a local
@@ -2649,7 +2672,7 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread **ldc_selves() {
 // instrumented (plain mode: no log, nothing replays) gets the fresh state
 // in *plain.
 static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct ldc_thread *plain) {
-  if (ldc_g.mode == LDC_MODE_PLAIN) {
+  if (LDC_MODE(ldc_g) == LDC_MODE_PLAIN) {
     plain->mode = LDC_MODE_PLAIN;
     plain->pass = 1;
     plain->natomic = plain->atomic_start = 0;
@@ -2695,7 +2718,8 @@ static __device__ LDC_ENGINE __noinline__ void ldc_one_pass_rest(struct ldc_thre
 
 // ldc_one_pass_quiet ends a region of a one-pass level 2 where the launch
 // notes no accesses (no atomic-plain, intra-warp or trace records, not a
-// deterministic run) and every shared target's stores are tracked, as
+// deterministic run) and every shared target's stores are tracked (the
+// host's ldc_g.quiet_ends), as
 // ldc_check would but inlined: the entry barrier's reduction says whether
 // a thread stored to a copy (ldc_region_busy); if none did, the block goes
 // on from that barrier, as the kernel does (and as ldc_check does in the
@@ -2705,9 +2729,10 @@ static __device__ LDC_ENGINE __noinline__ void ldc_one_pass_rest(struct ldc_thre
 // returns 0, having done nothing, where the launch or the barrier (a
 // predicate, a void region) needs ldc_one_pass_end.
 static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_thread *t, int one, int id) {
-  if (!(one && t->cond) || t->pred_op || ldc_g.ap.mask || ldc_iw_on() || LDC_DET_ON || ldc_g.trace || (ldc_g.nshared && !ldc_g.shared_tracked)) return 0;
+  // (A plain barrier's pred_op is 0: ldc_check_pred clears it.)
+  if (!ldc_g.quiet_ends || !(one && t->cond)) return 0;
   struct ldc_block_state *bs = ldc_block();
-  // ldc_region_busy for such a launch and region, the tests above known.
+  // ldc_region_busy for such a launch and region, its tests known.
   int busy;
   if (ldc_g.segs.direct_mask) {
     busy = *(volatile unsigned *)&bs->dirty_any == ldc_dirty_tag(bs) || *(volatile unsigned *)&bs->own_void;
@@ -2735,13 +2760,13 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
 
 #define LDC_BARRIER(K, ID)                                      \
   do {                                                          \
-    if (!LDC_REPLAY_BUILT || ldc_t.mode != LDC_MODE_REPLAY) {   \
+    if (!LDC_REPLAY_BUILT || LDC_MODE(ldc_t) != LDC_MODE_REPLAY) {   \
       __syncthreads();                                          \
     } else if (LDC_ONE_PASS_ON) {                               \
       if (!ldc_one_pass_quiet(&ldc_t, LDC_ONE_##K(ldc_t.start, ID), ID)) \
         ldc_one_pass_end(&ldc_t, LDC_ONE_##K(ldc_t.start, ID), ID); \
     } else {                                                    \
-      if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
+      if (LDC_PASS(ldc_t) == 2) LDC_DIFF_##K(ldc_end);               \
       else {                                                    \
         LDC_SAVE_##K(ldc_end);                                  \
         ldc_t.one = LDC_ONE_##K(ldc_t.start, ID) && ldc_t.cond; \
@@ -2760,7 +2785,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
 // that follows starts.
 #define LDC_BARRIER_PRED(K, ID, OP, F, P, OUT)                  \
   do {                                                          \
-    if (!LDC_REPLAY_BUILT || ldc_t.mode != LDC_MODE_REPLAY) {   \
+    if (!LDC_REPLAY_BUILT || LDC_MODE(ldc_t) != LDC_MODE_REPLAY) {   \
       OUT = F(P);                                               \
     } else if (LDC_ONE_PASS_ON) {                               \
       ldc_t.pred = (P);                                         \
@@ -2769,7 +2794,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
       OUT = ldc_t.pred;                                         \
     } else {                                                    \
       ldc_t.pred = (P);                                         \
-      if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
+      if (LDC_PASS(ldc_t) == 2) LDC_DIFF_##K(ldc_end);               \
       else {                                                    \
         LDC_SAVE_##K(ldc_end);                                  \
         ldc_t.one = LDC_ONE_##K(ldc_t.start, ID) && ldc_t.cond; \
@@ -2786,10 +2811,10 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
 
 #define LDC_EXIT(K)                                             \
   do {                                                          \
-    if (LDC_REPLAY_BUILT && ldc_t.mode == LDC_MODE_REPLAY && LDC_ONE_PASS_ON) { \
+    if (LDC_REPLAY_BUILT && LDC_MODE(ldc_t) == LDC_MODE_REPLAY && LDC_ONE_PASS_ON) { \
       ldc_one_pass_end(&ldc_t, LDC_ONE_##K(ldc_t.start, -1), -1); \
-    } else if (LDC_REPLAY_BUILT && ldc_t.mode == LDC_MODE_REPLAY) { \
-      if (ldc_t.pass == 2) LDC_DIFF_##K(ldc_end);               \
+    } else if (LDC_REPLAY_BUILT && LDC_MODE(ldc_t) == LDC_MODE_REPLAY) { \
+      if (LDC_PASS(ldc_t) == 2) LDC_DIFF_##K(ldc_end);               \
       else {                                                    \
         LDC_SAVE_##K(ldc_end);                                  \
         ldc_t.one = LDC_ONE_##K(ldc_t.start, -1) && ldc_t.cond; \
@@ -2799,7 +2824,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
         goto ldc_dispatch_##K;                                  \
       }                                                         \
     }                                                           \
-    if (LDC_REPLAY_BUILT && ldc_t.mode == LDC_MODE_REPLAY) ldc_idle(&ldc_t); \
+    if (LDC_REPLAY_BUILT && LDC_MODE(ldc_t) == LDC_MODE_REPLAY) ldc_idle(&ldc_t); \
     ldc_finish(&ldc_t);                                         \
   } while (0)
 
