@@ -1070,18 +1070,21 @@ static __device__ LDC_ENGINE void ldc_own_void(struct ldc_block_state *bs, int f
 }
 // ldc_own_bytes makes warp w1 - 1 the owner of the bytes m of a word
 // whose owners are cur (6 bits a byte: warp + 1, 0 none) and puts the
-// result in *next; 0 when another warp owns one of them. Without
-// branches: it runs in one lane while the block waits at the barrier
-// (ld_btree), where each taken branch is a pipeline's latency.
+// result in *next; 0 when another warp owns one of them. The four fields
+// at once, as bit arithmetic: it runs in one lane while the block waits at
+// the barrier (ld_btree), and at every store of ld_radixsort's threads to
+// their shared keys, where a loop over the bytes took 45 instructions.
+// A field is nonzero where its low five bits plus 31 carry into its sixth
+// bit, or its sixth bit is set (no carry crosses fields: 31 + 31 < 64).
+#define LDC_OWN_LOW5 0x7df7dfu // 0x1f in each 6-bit field
+#define LDC_OWN_TOP 0x820820u  // 0x20 in each
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_own_nonzero(unsigned x) { return (((x & LDC_OWN_LOW5) + LDC_OWN_LOW5) | x) & LDC_OWN_TOP; }
 static __device__ LDC_ENGINE __forceinline__ int ldc_own_bytes(unsigned cur, unsigned m, unsigned w1, unsigned *next) {
-  unsigned mine = 0, clash = 0;
-#pragma unroll
-  for (unsigned b = 0; b < 4; b++) {
-    unsigned o = cur >> (6 * b) & 63u, in = m >> b & 1u;
-    clash |= in & (o != 0) & (o != w1);
-    mine |= (in & (o == 0)) ? w1 << (6 * b) : 0u;
-  }
-  *next = cur | mine;
+  unsigned fields = ((m & 1u) | (m & 2u) << 5 | (m & 4u) << 10 | (m & 8u) << 15) * 0x3fu; // the fields of the bytes m
+  unsigned mine = (w1 * 0x41041u) & fields, o = cur & fields;                               // w1 in each; their owners
+  // A clash: a field of m with an owner (nonzero) other than w1 (differs).
+  unsigned clash = ldc_own_nonzero(o) & ldc_own_nonzero(o ^ mine);
+  *next = cur | mine; // (the fields of m hold 0 or w1: or-ing w1 makes them w1)
   return !clash;
 }
 // ldc_own_slot is where word's probe starts in ldc_own's table (mask + 1
@@ -1471,6 +1474,12 @@ static __device__ LDC_ENGINE void ldc_own_shared(unsigned *ow, unsigned long lon
 // every store to a shared target of every kernel, and the launches that
 // copy the targets must not pay registers for it.
 static __device__ LDC_ENGINE __noinline__ void ldc_own_range(unsigned *ow, unsigned long long off, unsigned long long n) {
+  // Within one word (every store of 4 bytes or less, aligned): no loop,
+  // 32-bit arithmetic (ld_radixsort: four such stores a thread a bit).
+  if ((off & 3u) + n <= 4) {
+    ldc_own_shared(ow, off >> 2, ((1u << (unsigned)n) - 1u) << (unsigned)(off & 3u));
+    return;
+  }
   unsigned long long end = off + n;
   for (unsigned long long k = off >> 2; k <= (end - 1) >> 2; k++) {
     unsigned lo = k * 4 < off ? (unsigned)(off - k * 4) : 0u, hi = k * 4 + 4 > end ? (unsigned)(end - k * 4) : 4u;
