@@ -2747,8 +2747,18 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
     busy = *(volatile unsigned *)&bs->dirty_any == ldc_dirty_tag(bs) || *(volatile unsigned *)&bs->own_void;
   } else {
     t->seg_sel = bs->seg_sel;
-    const volatile unsigned *cnt = bs->seg ? (const volatile unsigned *)bs->seg + t->seg_sel : 0;
-    busy = *(volatile unsigned *)&bs->dirty_any == ldc_dirty_tag(bs) || (cnt && (cnt[0] || cnt[1]));
+    busy = *(volatile unsigned *)&bs->dirty_any == ldc_dirty_tag(bs);
+    // The segment's counts only where a warp holds a page: the thread
+    // that takes a warp's first sets its bit in seg_warps after adding to
+    // the count (ldc_seg_find), and sees both here; the check that merges
+    // the pages clears the mask and switches to an empty pair before its
+    // closing barrier. Most regions copy nothing (ld_radixsort stores to
+    // its global target in its last region only), and the two counts
+    // were two loads of the segment at every region end.
+    if (!busy && bs->seg && *(volatile unsigned *)&bs->seg_warps) {
+      const volatile unsigned *cnt = (const volatile unsigned *)bs->seg + t->seg_sel;
+      busy = cnt[0] || cnt[1];
+    }
   }
   // Before the barrier: the threads waiting in ldc_idle check with the
   // others, and name the region by these.
