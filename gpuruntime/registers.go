@@ -46,7 +46,8 @@ func RegisterCapFor(threads int) int {
 //   - up to 32 threads: LargeBlockRegisterCap; an SM holds its most
 //     blocks (32) at 64 already.
 //   - 33 to 128: SmallBlockOnePassRegisterCap (ld_btree, H200: 11.9 ms at
-//     64, 10.3 at 48, 9.3 at 40, 9.4 at 32, where spills eat the gain).
+//     64, 10.3 at 48, 9.3 at 40, 9.4 at 32, where spills eat the gain;
+//     with f0ce9e9's region end 8.64 at 48, 7.76 at 40, 7.82 at 32).
 //   - larger blocks: RegisterCapFor, as the checked module. 64 for 129
 //     to 256 threads was measured both ways (H200, the lean store path):
 //     ld_radixsort, shared keys in place and light on registers, 31.0 ->
@@ -54,7 +55,10 @@ func RegisterCapFor(threads int) int {
 //     whose tile loop spills at 64, 29 -> 57 ms; their SASS at 64 takes
 //     alike more stack than at 128 (+224 and +232 bytes a thread), so the
 //     build cannot tell the two apart, and the cap stays where no kernel
-//     loses.
+//     loses. Measured again with the lighter region end of f0ce9e9
+//     (thirty-fourth session): ld_radixsort 27.0 -> 20.9 ms at 64 (24.0
+//     at 80), ld_nbody_racy's one-pass launches 2.6 -> 5.1 ms each: the
+//     same trade, so the same cap.
 //
 // The checked module keeps RegisterCapFor at every size: ld_kmeans (128
 // threads), proven race-free and run once from it, took 1.02 ms at 128
