@@ -1094,9 +1094,9 @@ static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_own_slot(uns
   unsigned h = ((unsigned)word ^ (unsigned)(word >> 32)) * 0x9e3779b1u;
   return (h ^ h >> 16) & mask;
 }
-static __device__ LDC_ENGINE void ldc_own_word(struct ldc_block_state *bs, unsigned long long word, unsigned m, unsigned w1) {
+static __device__ LDC_ENGINE __forceinline__ void ldc_own_word_at(struct ldc_block_state *bs, unsigned char *seg, unsigned long long word, unsigned m, unsigned w1) {
   unsigned long long mask = ldc_g.segs.direct_mask;
-  unsigned long long *keys = (unsigned long long *)(bs->seg + 16), *owners = keys + mask + 1;
+  unsigned long long *keys = (unsigned long long *)(seg + 16), *owners = keys + mask + 1;
   unsigned epoch = *(volatile unsigned *)&bs->epoch;
   const unsigned long long tags = 0xffffull << 48, tag = (unsigned long long)(epoch & 0xffffu) << 48, key = tag | word;
   unsigned long long h = ldc_own_slot(word, mask);
@@ -1128,6 +1128,20 @@ static __device__ LDC_ENGINE void ldc_own_word(struct ldc_block_state *bs, unsig
     }
   }
   ldc_own_void(bs, 1); // no room
+}
+// ldc_own_word enters a store to the bytes m of word in the table. Where
+// the table is in the block's dynamic shared memory, its address is
+// derived from the shared array itself, so that the compiler emits shared
+// loads and compare-and-swaps: through bs->seg, a generic pointer, they
+// were generic (ld_btree: four dependent ones a store, in the one lane
+// its block waits for at the barrier).
+static __device__ LDC_ENGINE void ldc_own_word(struct ldc_block_state *bs, unsigned long long word, unsigned m, unsigned w1) {
+  if (ldc_g.segs.in_dyn) {
+    LDC_DYNAMIC_SHARED(unsigned char, ldc_dyn_shared);
+    ldc_own_word_at(bs, (unsigned char *)ldc_dyn_shared + ldc_g.segs.dyn_offset, word, m, w1);
+    return;
+  }
+  ldc_own_word_at(bs, bs->seg, word, m, w1);
 }
 // ldc_own_leads says whether the calling lane updates the entry of the
 // bytes m of word wd: the lowest of the warp's active lanes that store to
