@@ -2707,8 +2707,17 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
 #define LDC_SELF() struct ldc_thread ldc_plain_t; struct ldc_thread &ldc_t = *ldc_self(&ldc_plain_t)
 // LDC_COND(c) wraps an access whose region runs once only if c is not 0
 // there (an index proof's stride: passes.Condition).
-#if LDC_REPLAY_BUILT
+#if LDC_REPLAY_BUILT && defined(LDC_ONE_PASS) && !defined(LDC_CPU)
+// The one-pass module voids the launch where a test fails, at the access
+// (ldc_cond_void), where the thread's cond waited for the region's end to
+// do it (ldc_one_pass_end): cond stays 1 there, and the quiet region end,
+// most of what ld_radixsort's and ld_btree's threads run, loads no cond
+// from local memory (LDC_COND_HELD).
+#define LDC_COND(c) ((void)((c) != 0 || ldc_cond_void()))
+#define LDC_COND_HELD(t) 1
+#elif LDC_REPLAY_BUILT
 #define LDC_COND(c) (ldc_t.cond &= ldc_test((c) != 0, 0))
+#define LDC_COND_HELD(t) ((t)->cond)
 #else
 #define LDC_COND(c) ((void)ldc_test((c) != 0, 0)) // (cond is level 2's)
 #endif
@@ -2720,6 +2729,14 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
 static __device__ LDC_ENGINE __forceinline__ int ldc_test(int ok, int line) {
   if (!ok && ldc_g.failed_test) atomicMax(ldc_g.failed_test, line > 0 ? line : 1);
   return ok;
+}
+// ldc_cond_void is a failed LDC_COND of the one-pass module: the launch
+// is void (as ldc_one_pass_end makes it where a thread's cond is 0). Once
+// flagged, the atomic is left out: a stride of 0 in a hot loop fails at
+// every iteration of every thread.
+static __device__ LDC_ENGINE __noinline__ int ldc_cond_void() {
+  if (ldc_g.failed_test && *(volatile int *)ldc_g.failed_test < 1) atomicMax(ldc_g.failed_test, 1);
+  return 0;
 }
 
 // ldc_one_pass_end ends a region of a launch that runs level 2 in one
@@ -2753,15 +2770,20 @@ static __device__ LDC_ENGINE __noinline__ void ldc_one_pass_rest(struct ldc_thre
 // predicate, a void region) needs ldc_one_pass_end.
 static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_thread *t, int one, int id) {
   // (A plain barrier's pred_op is 0: ldc_check_pred clears it.)
-  if (!ldc_g.quiet_ends || !(one && t->cond)) return 0;
+  if (!ldc_g.quiet_ends || !(one && LDC_COND_HELD(t))) return 0;
   struct ldc_block_state *bs = ldc_block();
-  // ldc_region_busy for such a launch and region, its tests known.
+  // ldc_region_busy for such a launch and region, its tests known. The
+  // region's tag from the thread's own count of the regions (ldc_dirty_tag
+  // reads the block's, the same number: every thread stores its count
+  // there at every region end), which the end increments anyway; both
+  // words of a region with stores in place read, without a branch.
+  unsigned tag = t->ap_epoch + 1u;
   int busy;
   if (ldc_g.segs.direct_mask) {
-    busy = *(volatile unsigned *)&bs->dirty_any == ldc_dirty_tag(bs) || *(volatile unsigned *)&bs->own_void;
+    busy = (*(volatile unsigned *)&bs->dirty_any == tag) | (*(volatile unsigned *)&bs->own_void != 0);
   } else {
     t->seg_sel = bs->seg_sel;
-    busy = *(volatile unsigned *)&bs->dirty_any == ldc_dirty_tag(bs);
+    busy = *(volatile unsigned *)&bs->dirty_any == tag;
     // The segment's counts only where a warp holds a page: the thread
     // that takes a warp's first sets its bit in seg_warps after adding to
     // the count (ldc_seg_find), and sees both here; the check that merges
