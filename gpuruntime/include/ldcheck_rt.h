@@ -2720,6 +2720,7 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
 #define LDC_COND_HELD(t) ((t)->cond)
 #else
 #define LDC_COND(c) ((void)ldc_test((c) != 0, 0)) // (cond is level 2's)
+#define LDC_COND_HELD(t) ((t)->cond)
 #endif
 // LDC_TEST(line, c) wraps an access whose target the build proved free of
 // races inside a block only if c is not 0 there (passes.Condition with
