@@ -58,7 +58,10 @@ func RegisterCapFor(threads int) int {
 //     loses. Measured again with the lighter region end of f0ce9e9
 //     (thirty-fourth session): ld_radixsort 27.0 -> 20.9 ms at 64 (24.0
 //     at 80), ld_nbody_racy's one-pass launches 2.6 -> 5.1 ms each: the
-//     same trade, so the same cap.
+//     same trade, so the same cap. Nor do their loops tell them apart
+//     (thirty-fifth session): at 64 ld_nbody_racy's barrier-free tile
+//     loop spills, but so does a barrier-free loop nested in
+//     ld_radixsort's loop over bits.
 //
 // The checked module keeps RegisterCapFor at every size: ld_kmeans (128
 // threads), proven race-free and run once from it, took 1.02 ms at 128
