@@ -2351,6 +2351,20 @@ template <int fin> static __device__ LDC_ENGINE __forceinline__ int ldc_check_as
   if (fin && LDC_ONE_PASS_ON && !LDC_DET_ON && tid == 0 && bs->seg && bs->seg_sel != t->seg_sel) ldc_seg_old_counters(bs, t->seg_sel);
   return fin && pass ? 2 : 0;
 }
+// ldc_seg_busy says whether the block's segment holds copies of the
+// region (pair sel of its counts), where a warp holds a page: the thread
+// that takes a warp's first sets its bit in seg_warps after adding to the
+// count (ldc_seg_find), and sees both here; the check that merges the
+// pages clears the mask and switches to an empty pair before its closing
+// barrier. Most regions copy nothing (ld_radixsort stores to its global
+// target in its last region only), and the two counts were two loads of
+// the segment at every region end.
+static __device__ LDC_ENGINE __forceinline__ int ldc_seg_busy(const struct ldc_block_state *bs, unsigned sel) {
+  if (!bs->seg || !*(const volatile unsigned *)&bs->seg_warps) return 0;
+  const volatile unsigned *cnt = (const volatile unsigned *)bs->seg + sel;
+  return cnt[0] || cnt[1];
+}
+
 // ldc_region_busy is a thread's part of the reduction that decides, at the
 // end of a region of a one-pass level 2, whether the block checks it (1)
 // or goes on from that one barrier (0 in every thread). It is read before
@@ -2370,8 +2384,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_region_busy(struct ldc_thre
   if (*(volatile unsigned *)&bs->dirty_any == ldc_dirty_tag(bs)) return 1;
   if (!bs->seg) return 0;
   if (ldc_g.segs.direct_mask) return *(volatile unsigned *)&bs->own_void; // (ldc_seg_check stops the block)
-  const volatile unsigned *cnt = (const volatile unsigned *)bs->seg + t->seg_sel;
-  return cnt[0] || cnt[1];
+  return ldc_seg_busy(bs, t->seg_sel);
 }
 
 // The final first pass and the other checks are two copies of the check
@@ -2785,17 +2798,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
   } else {
     t->seg_sel = bs->seg_sel;
     busy = *(volatile unsigned *)&bs->dirty_any == tag;
-    // The segment's counts only where a warp holds a page: the thread
-    // that takes a warp's first sets its bit in seg_warps after adding to
-    // the count (ldc_seg_find), and sees both here; the check that merges
-    // the pages clears the mask and switches to an empty pair before its
-    // closing barrier. Most regions copy nothing (ld_radixsort stores to
-    // its global target in its last region only), and the two counts
-    // were two loads of the segment at every region end.
-    if (!busy && bs->seg && *(volatile unsigned *)&bs->seg_warps) {
-      const volatile unsigned *cnt = (const volatile unsigned *)bs->seg + t->seg_sel;
-      busy = cnt[0] || cnt[1];
-    }
+    if (!busy) busy = ldc_seg_busy(bs, t->seg_sel);
   }
   // Before the barrier: the threads waiting in ldc_idle check with the
   // others, and name the region by these.
