@@ -2730,10 +2730,11 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
 #define LDC_COND_HELD(t) 1
 #elif LDC_REPLAY_BUILT
 #define LDC_COND(c) (ldc_t.cond &= ldc_test((c) != 0, 0))
-#define LDC_COND_HELD(t) ((t)->cond)
 #else
 #define LDC_COND(c) ((void)ldc_test((c) != 0, 0)) // (cond is level 2's)
-#define LDC_COND_HELD(t) ((t)->cond)
+#endif
+#ifndef LDC_COND_HELD
+#define LDC_COND_HELD(t) ((t)->cond) // (every module compiles ldc_one_pass_quiet)
 #endif
 // LDC_TEST(line, c) wraps an access whose target the build proved free of
 // races inside a block only if c is not 0 there (passes.Condition with
