@@ -212,8 +212,8 @@ func (ps *pageSetup) upload(t testing.TB, b Backend, npages int) (data, slots, h
 }
 
 // listPages lists the pages that have a copy in pageShards shards, as the
-// device lists them (page p in shard p % pageShards), with the starts the
-// host writes before a check kernel.
+// device lists them (page p in shard p % pageShards), with the shards'
+// counts where the pass leaves them.
 func (ps *pageSetup) listPages(t testing.TB, b Backend, npages int, pageShards int64) (pages, counters DevPtr) {
 	pageSpan := (int64(npages) + pageShards - 1) / pageShards
 	pl := bytes.Repeat([]byte{0xee}, int(4*pageShards*pageSpan)) // unused entries: a page far out of range
@@ -223,11 +223,11 @@ func (ps *pageSetup) listPages(t testing.TB, b Backend, npages int, pageShards i
 		binary.LittleEndian.PutUint32(pl[4*(j*pageSpan+st.pageCounts[j]):], pg)
 		st.pageCounts[j]++
 	}
-	pages, counters = devBytes(t, b, pl), devBytes(t, b, make([]byte, poolCounterWords*8))
-	if err := (&pool{counters: counters}).writeStarts(b, st); err != nil {
-		t.Fatal(err)
+	ctr := make([]byte, poolCounterWords*8)
+	for j, n := range st.pageCounts {
+		binary.LittleEndian.PutUint64(ctr[8*4*(1+maxShards+j):], uint64(n))
 	}
-	return pages, counters
+	return devBytes(t, b, pl), devBytes(t, b, ctr)
 }
 
 // pool is the context's view of what upload and listPages put on the
@@ -493,9 +493,6 @@ func TestSlotShardOverflow(t *testing.T) {
 		if got := binary.LittleEndian.Uint64(gotFP[8*u:]); got != sum {
 			t.Fatalf("unit %d's fingerprint is %x, want %x", u, got, sum)
 		}
-	}
-	if err := p.writeStarts(b, st); err != nil {
-		t.Fatal(err)
 	}
 	if err := b.Launch("ldc_pages_ww", pageGrid(st.pages, 128), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages))}); err != nil {
 		t.Fatal(err)

@@ -343,9 +343,6 @@ func pageGrid(pages, slotBytes int64) [3]uint32 {
 func (r *checkRun) pageCheck(phase, kernel string, st poolState) error {
 	copied := st.copies(r.pool.shardCap) * r.slotBytes
 	err := r.phase(phase, func() error {
-		if err := r.pool.writeStarts(r.b, st); err != nil {
-			return err
-		}
 		return r.b.Launch(kernel, pageGrid(st.pages, r.slotBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages))})
 	})
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -30,7 +31,12 @@ func cudaRuntime(t testing.TB) (*CUDABackend, DevPtr) {
 	dir, src := runtimeSource(t, "")
 	ptx := filepath.Join(dir, "rt.ptx")
 	// The flags of the build's modules (gpuruntime/build.go).
-	out, err := exec.Command(nvcc, "-ptx", "-arch="+arch, "-std=c++17", "-lineinfo", "--fmad=false", "-I"+dir, "-o", ptx, src).CombinedOutput()
+	// LDCHECK_BENCH_NVCC adds flags, for the kernels' variants measured
+	// against each other on one machine: "-DLDC_CHECK_MIN_BLOCKS=0
+	// -DLDC_CHECK_EXACT=__noinline__".
+	args := []string{"-ptx", "-arch=" + arch, "-std=c++17", "-lineinfo", "--fmad=false", "-I" + dir, "-o", ptx, src}
+	args = append(args, strings.Fields(os.Getenv("LDCHECK_BENCH_NVCC"))...)
+	out, err := exec.Command(nvcc, args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("nvcc: %v\n%s", err, out)
 	}
@@ -54,6 +60,9 @@ type pageBenchCase struct {
 	// racy: every copy writes every byte of its pages (a write-write race
 	// on each); otherwise the copies write disjoint 4-byte words.
 	racy bool
+	// spread: each page has 1 to copies copies, drawn at random (chains
+	// of uneven length, as real pools have), on disjoint words.
+	spread bool
 }
 
 // Level 1's pages are about 128 bytes (pageTarget): a warp's coalesced
@@ -63,6 +72,7 @@ var pageBenchCases = []pageBenchCase{
 	{name: "128B-2copies", pageBytes: 128, npages: 1 << 21, copies: 2},                  // 256 MiB, two blocks a page on other words
 	{name: "120B-1copy", pageBytes: 120, npages: 1 << 22, copies: 1},                    // 480 MiB of 12-byte elements: every other page 8-byte aligned
 	{name: "128B-2copies-racy", pageBytes: 128, npages: 1 << 19, copies: 2, racy: true}, // 64 MiB, every byte written twice
+	{name: "128B-1to6copies", pageBytes: 128, npages: 1 << 20, copies: 6, spread: true}, // 128 MiB of pages, 448 MiB of copies in chains of 1-6
 	{name: "128B-hot-racy", pageBytes: 128, npages: 1, copies: 1 << 13, racy: true},     // one page every block writes
 }
 
@@ -91,10 +101,14 @@ func newPageBench(tb testing.TB, b Backend, c pageBenchCase) *pageBench {
 		ps.heads[pg] = -1
 		ps.pages = append(ps.pages, uint32(pg))
 		lo := pg * c.pageBytes
-		for unit := 0; unit < c.copies; unit++ {
+		copies := c.copies
+		if c.spread {
+			copies = 1 + rng.IntN(c.copies)
+		}
+		for unit := 0; unit < copies; unit++ {
 			copy(page, s[lo:lo+c.pageBytes])
 			for i := range page {
-				if c.racy || (i/4)%c.copies == unit {
+				if c.racy || (i/4)%copies == unit {
 					page[i] ^= byte(1 + unit%255)
 				}
 			}

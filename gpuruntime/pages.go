@@ -128,12 +128,9 @@ type pool struct {
 // atomics of a copy cost.
 const maxShards = 32
 
-// poolCounterWords is LDC_POOL_COUNTERS: the flag's sector, a sector per
-// shard of either kind, and the page shards' starts.
-const (
-	poolStarts       = 4 * (1 + 2*maxShards)
-	poolCounterWords = poolStarts + maxShards + 1
-)
+// poolCounterWords is LDC_POOL_COUNTERS: the flag's sector and a sector
+// per shard of either kind.
+const poolCounterWords = 4 * (1 + 2*maxShards)
 
 // poolBytes is what a pool of cap slots takes. Its table has room for
 // four times as many claims as slots, so that a pass that runs out of
@@ -254,19 +251,6 @@ func (p *pool) state(b Backend) (poolState, error) {
 		st.pages += word(4 * (1 + maxShards + j))
 	}
 	return st, nil
-}
-
-// writeStarts gives the check kernels the page shards' starts in the
-// dense numbering of the pages listed (ldc_pool_listed).
-func (p *pool) writeStarts(b Backend, st poolState) error {
-	raw := make([]byte, 0, 8*(len(st.pageCounts)+1))
-	var at int64
-	for _, n := range st.pageCounts {
-		raw = binary.LittleEndian.AppendUint64(raw, uint64(at))
-		at += n
-	}
-	raw = binary.LittleEndian.AppendUint64(raw, uint64(at))
-	return b.Write(p.counters+DevPtr(8*poolStarts), raw)
 }
 
 // segments is level 2's per-block copies: nseg segments, each with room

@@ -197,12 +197,9 @@ struct ldc_pool {
 
 // The pool's counters (64-bit words): [2] the no-room flag, alone in the
 // first sector; then a sector per slot shard (its slots wanted, which may
-// pass shard_cap), a sector per page shard (its pages listed), and
-// LDC_POOL_SHARDS + 1 words where the host writes, before a check kernel,
-// the page shards' starts in the dense numbering of listed pages.
+// pass shard_cap) and a sector per page shard (its pages listed).
 #define LDC_POOL_SHARDS 32
-#define LDC_POOL_STARTS (4 * (1 + 2 * LDC_POOL_SHARDS))
-#define LDC_POOL_COUNTERS (LDC_POOL_STARTS + LDC_POOL_SHARDS + 1)
+#define LDC_POOL_COUNTERS (4 * (1 + 2 * LDC_POOL_SHARDS))
 
 // Level 2's copies: each resident block holds one segment for its warps,
 // emptied at the end of every region. Segment layout (offsets below):
@@ -785,19 +782,39 @@ static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_pool_count_p
   unsigned long long j = page & (P->page_shards - 1);
   return j * P->page_span + atomicAdd(ldc_pool_page_ctr(P, j), 1ULL);
 }
-// ldc_pool_listed is the i-th page listed, counting the shards' lists one
-// after the other (starts[] written by the host): the check kernels walk
-// a dense numbering. Empty shards repeat a start, so the search takes the
-// last shard starting at or before i.
-static __device__ LDC_ENGINE __forceinline__ unsigned ldc_pool_listed(const struct ldc_pool *P, unsigned long long i) {
-  const unsigned long long *starts = &P->counters[LDC_POOL_STARTS];
-  unsigned long long lo = 0, hi = P->page_shards;
-  while (hi - lo > 1) {
-    unsigned long long mid = (lo + hi) / 2;
-    if (starts[mid] <= i) lo = mid;
-    else hi = mid;
+// The check kernels walk the pages listed in one dense numbering, the
+// shards' lists one after the other. Each warp finds the shards' starts
+// in that numbering itself, a shard a lane (there are at most 32), from
+// the counts the pass left: the host wrote them before every check kernel
+// until the thirty-sixth session, a synchronous copy in the check's time
+// (ld_bfs: about 20 of its 127 us).
+//
+// ldc_warp_starts returns, on lane j, the sum of the other lanes' own
+// below j (an exclusive scan). Every lane of the warp calls it.
+static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_warp_starts(unsigned long long own) {
+  unsigned lane = threadIdx.x & 31;
+  unsigned long long inc = own;
+  for (unsigned d = 1; d < 32; d <<= 1) {
+    unsigned long long v = __shfl_up_sync(0xffffffffu, inc, d);
+    if (lane >= d) inc += v;
   }
-  return P->pages[lo * P->page_span + (i - starts[lo])];
+  return inc - own;
+}
+
+// ldc_pool_listed is the i-th page listed, starts the page shards' starts
+// (ldc_warp_starts of their counts). Empty shards repeat a start, so the
+// search takes the last shard starting at or before i (binary lifting
+// over the lanes). Every lane of the warp calls it; only those with
+// listed set read the page.
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_pool_listed(const struct ldc_pool *P, unsigned long long starts, unsigned long long i, int listed) {
+  unsigned lo = 0;
+  for (unsigned step = 16; step > 0; step >>= 1) {
+    unsigned cand = lo + step;
+    unsigned long long at = __shfl_sync(0xffffffffu, starts, cand & 31);
+    if (cand < P->page_shards && at <= i) lo = cand;
+  }
+  unsigned long long at = __shfl_sync(0xffffffffu, starts, lo);
+  return listed ? P->pages[lo * P->page_span + (i - at)] : 0;
 }
 
 static __device__ LDC_ENGINE unsigned char *ldc_grid_find(unsigned page, int unit, int write, long long *s, long long *h) {
@@ -2901,12 +2918,35 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
 // units (consecutive ones make the pairs reported).
 #define LDC_WW_UNITS 33
 
+// The check kernels' launch bounds, and whether their exact word path is
+// inlined, measured on the H200 (RESULTS, thirty-sixth session). Unbounded,
+// with the exact path inlined (its arrays of units), they took 70
+// registers, 3 blocks of 256 an SM: ld_bfs's write-write check ran at 27%
+// of the DRAM bandwidth with 30% of the warps an SM holds (ncu). Bounded
+// to 6 blocks with the exact path a call, the exact path spilled and racy
+// pools, which spend their time there, checked 35% slower (ld_bfs_racy
+// 0.79 -> 1.08 ms); 4 blocks with the path inlined kept them (0.81 ms)
+// and checked ld_bfs in 0.117 ms (0.126 unbounded; 0.131 before this
+// session). -D overrides both (0: no bounds), for measuring them again:
+// a number, as nvcc splits a -D value at its commas.
+#ifndef LDC_CHECK_MIN_BLOCKS
+#define LDC_CHECK_MIN_BLOCKS 4
+#endif
+#if LDC_CHECK_MIN_BLOCKS > 0
+#define LDC_CHECK_BOUNDS __launch_bounds__(256, LDC_CHECK_MIN_BLOCKS)
+#else
+#define LDC_CHECK_BOUNDS
+#endif
+#ifndef LDC_CHECK_EXACT
+#define LDC_CHECK_EXACT __forceinline__
+#endif
+
 // ldc_ww_word is the write-write check of word k of a listed page, exact
 // in every case: any alignment, a page's last partial word, and bytes
 // that several copies wrote (named, and U taking the highest unit's
 // byte). ldc_pages_ww runs it on the words of a chunk where its 16-byte
 // path cannot decide.
-static __device__ LDC_ENGINE __forceinline__ void ldc_ww_word(const struct ldc_pool *P, unsigned page, unsigned long long k) {
+static __device__ LDC_ENGINE LDC_CHECK_EXACT void ldc_ww_word(const struct ldc_pool *P, unsigned page, unsigned long long k) {
   unsigned long long offset;
   int ai;
   unsigned char *bp;
@@ -2915,6 +2955,20 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_ww_word(const struct ldc_p
   unsigned vmask = ldc_valid_mask(nb);
   unsigned orig = ldc_load_word(bp, nb), uv = orig, wr = 0, multi = 0;
   int top[4] = {-1, -1, -1, -1};
+  // The names of a byte's writers, in one walk with U: consecutive writers
+  // in unit order (up to 32 pairs a byte), as the model reports them. The
+  // chain is in no particular order, and as long as the grid where every
+  // block writes the page (524288 copies of one page in ld_backprop_racy),
+  // so each byte keeps its LDC_WW_UNITS lowest units that wrote it (the
+  // first slot of a unit) in a ring, highest first: a chain is mostly
+  // newest first, blocks in falling order, and each lower unit then joins
+  // at the tail and the highest leaves at the head, with nothing moved. A
+  // list in rising order moved all of it at every slot, and took most of
+  // that page's 4.3 s check in a walk of its own (thirty-fifth session).
+  int name = !ldc_records_full(LDC_RACE_WW);
+  int lo_unit[4][LDC_WW_UNITS], lo_block[4][LDC_WW_UNITS];
+  unsigned lo_v[4][LDC_WW_UNITS];
+  int n[4] = {0, 0, 0, 0}, head[4] = {0, 0, 0, 0};
   for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
     unsigned v = ((const unsigned *)(P->data + (unsigned long long)s * P->slot_bytes))[k];
     unsigned m = ldc_bytemask(v ^ orig) & vmask;
@@ -2922,50 +2976,45 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_ww_word(const struct ldc_p
     int unit = P->slots[s].unit;
     multi |= m & wr;
     wr |= m;
-    for (unsigned b = 0; b < 4; b++)
-      if ((m >> (8 * b) & 0xffu) && unit > top[b]) {
+    for (unsigned b = 0; b < 4; b++) {
+      if (!(m >> (8 * b) & 0xffu)) continue;
+      if (unit > top[b]) {
         top[b] = unit;
         uv = (uv & ~(0xffu << (8 * b))) | (v & (0xffu << (8 * b)));
       }
-  }
-  if (multi && !ldc_records_full(LDC_RACE_WW)) {
-    // Consecutive writers in unit order (up to 32 pairs a byte), as the
-    // model reports them. The chain is in no particular order, and as
-    // long as the grid where every block writes the page (524288 copies
-    // of one page in ld_backprop_racy): one walk for the word's bytes
-    // keeps each byte's 33 lowest units that wrote it (the first slot of
-    // a unit), where a walk a pair took 27 s there and a walk a byte
-    // walked a long chain up to four times.
-    int lo_unit[4][LDC_WW_UNITS], lo_block[4][LDC_WW_UNITS];
-    unsigned lo_v[4][LDC_WW_UNITS];
-    int n[4] = {0, 0, 0, 0};
-    for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
-      unsigned w = ((const unsigned *)(P->data + (unsigned long long)s * P->slot_bytes))[k];
-      int unit = P->slots[s].unit;
-      for (unsigned b = 0; b < 4; b++) {
-        unsigned v = ldc_byte(w, b);
-        if (!(multi >> (8 * b) & 0xffu) || v == ldc_byte(orig, b) || (n[b] == LDC_WW_UNITS && unit >= lo_unit[b][n[b] - 1])) continue;
-        int dup = 0;
-        for (int i = 0; i < n[b] && !dup; i++) dup = lo_unit[b][i] == unit;
-        if (dup) continue;
-        int j = n[b] < LDC_WW_UNITS ? n[b]++ : n[b] - 1; // the last one makes room
-        for (; j > 0 && lo_unit[b][j - 1] > unit; j--) {
-          lo_unit[b][j] = lo_unit[b][j - 1];
-          lo_block[b][j] = lo_block[b][j - 1];
-          lo_v[b][j] = lo_v[b][j - 1];
-        }
-        lo_unit[b][j] = unit;
-        lo_block[b][j] = (int)P->slots[s].tab;
-        lo_v[b][j] = v;
+      if (!name) continue;
+      // Ring position i of byte b: (head + i) mod LDC_WW_UNITS.
+#define LDC_RING(i) (head[b] + (i) >= LDC_WW_UNITS ? head[b] + (i) - LDC_WW_UNITS : head[b] + (i))
+      if (n[b] == LDC_WW_UNITS && unit >= lo_unit[b][head[b]]) continue;
+      int j = n[b];
+      while (j > 0 && lo_unit[b][LDC_RING(j - 1)] < unit) j--;
+      if (j > 0 && lo_unit[b][LDC_RING(j - 1)] == unit) continue;
+      if (n[b] == LDC_WW_UNITS) { // the highest makes room
+        head[b] = LDC_RING(1);
+        n[b]--, j--;
       }
+      for (int i = n[b]; i > j; i--) {
+        int to = LDC_RING(i), from = LDC_RING(i - 1);
+        lo_unit[b][to] = lo_unit[b][from], lo_block[b][to] = lo_block[b][from], lo_v[b][to] = lo_v[b][from];
+      }
+      int at = LDC_RING(j);
+      lo_unit[b][at] = unit, lo_block[b][at] = (int)P->slots[s].tab, lo_v[b][at] = ldc_byte(v, b);
+      n[b]++;
     }
-    for (unsigned b = 0; b < 4; b++)
-      for (int i = 1; i < n[b]; i++) {
-        struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, ai, -1, -1, lo_block[b][i - 1], lo_block[b][i], -1, -1, lo_unit[b][i - 1], (long long)(offset + b),
-                               ldc_byte(orig, b) | (lo_v[b][i - 1] << 8) | (lo_v[b][i] << 16)};
+  }
+  if (multi && name) {
+    for (unsigned b = 0; b < 4; b++) {
+      if (!(multi >> (8 * b) & 0xffu)) continue;
+      // Rising order: ring position n - 1 - a.
+      for (int a = 1; a < n[b]; a++) {
+        int p0 = LDC_RING(n[b] - a), p1 = LDC_RING(n[b] - 1 - a);
+        struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, ai, -1, -1, lo_block[b][p0], lo_block[b][p1], -1, -1, lo_unit[b][p0], (long long)(offset + b),
+                               ldc_byte(orig, b) | (lo_v[b][p0] << 8) | (lo_v[b][p1] << 16)};
         ldc_record_race(r);
       }
+    }
   }
+#undef LDC_RING
   if (wr) ldc_store_word(bp, uv, wr);
   for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
     unsigned *vp = (unsigned *)(P->data + (unsigned long long)s * P->slot_bytes) + k;
@@ -2977,7 +3026,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_ww_word(const struct ldc_p
 // ldc_rw_word is the read-write check of word k of a listed page, exact
 // in every case (see ldc_ww_word): every byte of a copy that differs from
 // U is recorded.
-static __device__ LDC_ENGINE __forceinline__ void ldc_rw_word(const struct ldc_pool *P, unsigned page, unsigned long long k) {
+static __device__ LDC_ENGINE LDC_CHECK_EXACT void ldc_rw_word(const struct ldc_pool *P, unsigned page, unsigned long long k) {
   unsigned long long offset;
   int ai;
   unsigned char *bp;
@@ -3156,14 +3205,13 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long 
   unsigned long long cps = P->slot_bytes / 16, total = npages * cps;
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
   unsigned lane = threadIdx.x & 31;
+  unsigned long long starts = ldc_warp_starts(lane < P->page_shards ? *ldc_pool_page_ctr(P, lane) : 0);
   for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item - lane < total; item += stride) {
-    unsigned long long c = 0;
-    unsigned page = 0;
+    unsigned long long c = 0, li = 0;
+    if (item < total) li = ldc_chunk_item(item, cps, total, &c);
+    unsigned page = ldc_pool_listed(P, starts, li, item < total);
     int exact = 0;
-    if (item < total) {
-      page = ldc_pool_listed(P, ldc_chunk_item(item, cps, total, &c));
-      exact = ww ? ldc_ww_chunk(P, page, c) : ldc_rw_chunk(P, page, c);
-    }
+    if (item < total) exact = ww ? ldc_ww_chunk(P, page, c) : ldc_rw_chunk(P, page, c);
     ldc_chunk_words(P, page, c, exact, ww);
   }
 }
@@ -3172,11 +3220,11 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long 
 // base) and each copy's pass-2 state (U with its own changes reverted), in
 // one pass over the written pages. A copy wrote a byte where it differs
 // from S; U takes the value of the highest copy that wrote it.
-extern "C" __global__ LDC_ENGINE void ldc_pages_ww(unsigned long long npages) { ldc_pages_check(npages, 1); }
+extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_ww(unsigned long long npages) { ldc_pages_check(npages, 1); }
 
 // ldc_pages_rw: after pass 2, a copy that differs from U (now the base)
 // read something another copy wrote.
-extern "C" __global__ LDC_ENGINE void ldc_pages_rw(unsigned long long npages) { ldc_pages_check(npages, 0); }
+extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_rw(unsigned long long npages) { ldc_pages_check(npages, 0); }
 
 // ldc_pages_fingerprint adds, for every private copy of a page, a hash of
 // its page id and bytes to fp[its unit]. Run after two repeats of pass 1
@@ -3185,7 +3233,7 @@ extern "C" __global__ LDC_ENGINE void ldc_pages_rw(unsigned long long npages) { 
 // no evidence about other blocks. Only run after read-write differences.
 // It visits every slot of the pool (nslots = cap): a slot is taken when
 // it is below its shard's count.
-extern "C" __global__ LDC_ENGINE void ldc_pages_fingerprint(unsigned long long nslots, unsigned long long *fp) {
+extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_fingerprint(unsigned long long nslots, unsigned long long *fp) {
   if (nslots == 0) return; // (the warm-up's launch)
   const struct ldc_pool *P = &ldc_g.pool;
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
