@@ -215,6 +215,8 @@ type checkRun struct {
 	// blockRW holds level 1's read-write differences until level 2 has
 	// said whether races between warps explain them.
 	blockRW []Record
+	// hotSeq numbers the hot kernels' merges (checkHot).
+	hotSeq uint32
 	// blocksShareBytes: level 1 saw two blocks write one byte (reported
 	// or not), so level 2 runs one block at a time from the inputs.
 	blocksShareBytes bool

@@ -224,6 +224,7 @@ func (ps *pageSetup) listPages(t testing.TB, b Backend, npages int, pageShards i
 		st.pageCounts[j]++
 	}
 	ctr := make([]byte, poolCounterWords*8)
+	binary.LittleEndian.PutUint64(ctr[8*4:], uint64(len(ps.slots))) // slot shard 0's count (pool: one shard)
 	for j, n := range st.pageCounts {
 		binary.LittleEndian.PutUint64(ctr[8*4*(1+maxShards+j):], uint64(n))
 	}
@@ -269,6 +270,11 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 	}
 	rng := rand.New(rand.NewSource(7))
 	trials := 0
+	// Some trials leave chains of more than hotLen copies to the hot
+	// kernels (hot.go), the rest to the chunk kernels alone.
+	var seq uint32
+	var hotPages int64
+	scratch := devBytes(t, b, make([]byte, hotScratchWords*4))
 	for _, units := range []int{1, 2, 3, 5, 7, 13, 31, 33, 40, 70} {
 		for _, size := range []int{1, 31, 33, 100, 1000, 4099, 4100} {
 			for _, overlap := range []bool{false, true} {
@@ -312,7 +318,22 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 				listPages := func() (pages, counters DevPtr) { return ps.listPages(t, b, npages, pageShards) }
 				data, slots, heads := upload()
 				pages, counters := listPages()
-				pool := func() Pool { return ps.pool(data, slots, heads, pages, counters, npages, pageShards) }
+				hotLen := []int64{0, 2, 0, 1, 3, 0, 7}[trials%7]
+				hotList := devBytes(t, b, make([]byte, 4*hotRoom(int64(len(ps.slots))+8, hotLen)))
+				hotCap := hotRoom(int64(len(ps.slots))+8, hotLen) // (pass 2 adds up to 3 slots)
+				pool := func() Pool {
+					p := ps.pool(data, slots, heads, pages, counters, npages, pageShards)
+					p.Hot, p.HotScratch, p.HotLen, p.HotCap = uint64(hotList), uint64(scratch), uint64(hotLen), uint64(hotCap)
+					return p
+				}
+				hot := func(rw bool) {
+					t.Helper()
+					n, err := checkHot(b, hotPool{counters: counters, hot: hotList, scratch: scratch, hotCap: hotCap, slotBytes: int64(ps.slotBytes), threads: 256}, rw, &seq)
+					if err != nil {
+						t.Fatal(err)
+					}
+					hotPages += n
+				}
 				al := &alloc{base: sp, size: int64(size), pageBytes: int64(pageBytes), pages: int64(npages)}
 				ctx := Ctx{Records: uint64(records), NRecords: uint64(nrec), MaxRecords: maxRec, NAllocs: 1, Mode: ModeBlock}
 				ctx.Allocs[0] = al.ctx()
@@ -324,6 +345,7 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 				if err := b.Launch("ldc_pages_ww", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl))}); err != nil {
 					t.Fatal(err)
 				}
+				hot(false)
 				if got := readDev(t, b, sp, size); !bytes.Equal(got, wantU) {
 					t.Fatalf("%s: units %d size %d page %d: U differs from the model", "ldc_pages_ww", units, size, pageBytes)
 				}
@@ -372,10 +394,11 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 				if err := b.Launch("ldc_pages_rw", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl))}); err != nil {
 					t.Fatal(err)
 				}
+				hot(true)
 				if d := cmp.Diff(modelRaces(wantRW), recordsToRaces(readRecs())); d != "" {
 					t.Fatalf("%s: units %d size %d page %d: read-write races (-model +device):\n%s", "ldc_pages_ww", units, size, pageBytes, d)
 				}
-				for _, ptr := range []DevPtr{sp, data, slots, heads, pages, counters} {
+				for _, ptr := range []DevPtr{sp, data, slots, heads, pages, counters, hotList} {
 					b.Free(ptr)
 				}
 				trials++
@@ -385,6 +408,10 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 	if trials != 10*7*2 {
 		t.Fatalf("ran %d trials", trials)
 	}
+	if hotPages < 100 {
+		t.Fatalf("the hot kernels checked %d pages: the trials do not test them", hotPages)
+	}
+	t.Logf("%d pages checked by the hot kernels", hotPages)
 }
 
 // shardKernel writes pages of target 0 through level 1's copy-on-write

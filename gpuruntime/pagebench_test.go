@@ -85,6 +85,9 @@ type pageBench struct {
 	base, s, u                    DevPtr // the target, its S, its U
 	data, p1, p2                  DevPtr // the slots' data, pass-1 copies, pass-2 copies
 	slots, heads, pages, counters DevPtr
+	hot, hotScratch               DevPtr // the hot kernels' list and scratch (hot.go)
+	hotCap                        int64
+	hotSeq                        uint32
 	targetBytes, dataBytes        int64
 	wantU                         []byte
 }
@@ -125,6 +128,8 @@ func newPageBench(tb testing.TB, b Backend, c pageBenchCase) *pageBench {
 	pb := &pageBench{c: c, slotBytes: int64(ps.slotBytes), targetBytes: int64(size), dataBytes: int64(len(ps.data)), wantU: u}
 	pb.data, pb.slots, pb.heads = ps.upload(tb, b, c.npages)
 	pb.pages, pb.counters = ps.listPages(tb, b, c.npages, maxShards)
+	pb.hotCap = hotRoom(int64(len(ps.slots)), hotChain)
+	pb.hot, pb.hotScratch = devBytes(tb, b, make([]byte, 4*pb.hotCap)), devBytes(tb, b, make([]byte, 4*hotScratchWords))
 	pb.p1 = devBytes(tb, b, ps.data)
 	for i := range ps.slots {
 		lo := int(ps.slots[i].Page) * c.pageBytes
@@ -136,7 +141,7 @@ func newPageBench(tb testing.TB, b Backend, c pageBenchCase) *pageBench {
 }
 
 func (pb *pageBench) free(b Backend) {
-	for _, p := range []DevPtr{pb.base, pb.s, pb.u, pb.data, pb.p1, pb.p2, pb.slots, pb.heads, pb.pages, pb.counters} {
+	for _, p := range []DevPtr{pb.base, pb.s, pb.u, pb.data, pb.p1, pb.p2, pb.slots, pb.heads, pb.pages, pb.counters, pb.hot, pb.hotScratch} {
 		b.Free(p)
 	}
 }
@@ -156,6 +161,7 @@ func (pb *pageBench) ctx(tb testing.TB, b Backend, ctxAddr, records, nrec DevPtr
 	ctx.Allocs[0] = al.ctx()
 	ctx.Pool = ps.pool(pb.data, pb.slots, pb.heads, pb.pages, pb.counters, pb.c.npages, maxShards)
 	ctx.Pool.ShardCap = uint64(pb.c.npages * pb.c.copies)
+	ctx.Pool.Hot, ctx.Pool.HotScratch, ctx.Pool.HotLen, ctx.Pool.HotCap = uint64(pb.hot), uint64(pb.hotScratch), hotChain, uint64(pb.hotCap)
 	if err := b.Write(ctxAddr, ctx.Bytes()); err != nil {
 		tb.Fatal(err)
 	}
@@ -243,9 +249,16 @@ func benchPageKernel(b *testing.B, be *CUDABackend, ctxAddr, records, nrec DevPt
 		if err := be.Write(nrec, u64(0)); err != nil {
 			b.Fatal(err)
 		}
+		if err := be.Memset(pb.counters, 0, 16); err != nil { // the hot pages listed
+			b.Fatal(err)
+		}
 		b.StartTimer()
 		done := be.Timer()
 		if err := be.Launch(kernel, pageGrid(int64(pb.c.npages), pb.slotBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(pb.c.npages))}); err != nil {
+			b.Fatal(err)
+		}
+		hp := hotPool{counters: pb.counters, hot: pb.hot, scratch: pb.hotScratch, hotCap: pb.hotCap, slotBytes: pb.slotBytes, threads: hotThreads}
+		if _, err := checkHot(be, hp, !ww, &pb.hotSeq); err != nil {
 			b.Fatal(err)
 		}
 		sec, err := done()

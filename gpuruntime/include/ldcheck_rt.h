@@ -193,9 +193,17 @@ struct ldc_pool {
   unsigned long long slot_bytes, cap, table_mask;
   unsigned long long shards, shard_cap;     // slot shards (a power of two, at most LDC_POOL_SHARDS), slots each: cap = shards * shard_cap
   unsigned long long page_shards, page_span; // shards of pages[] (a power of two, at most LDC_POOL_SHARDS), entries each
+  // Hot pages (ldc_hot_*): the check kernels leave a page whose chain is
+  // longer than hot_len copies (0: no limit) to the hot kernels, listing
+  // it in hot[] (hot_cap entries; the count in counters[0] for write-write,
+  // counters[1] for read-write); hot_scratch holds their partial results.
+  unsigned *hot;
+  unsigned *hot_scratch;
+  unsigned long long hot_len, hot_cap;
 };
 
-// The pool's counters (64-bit words): [2] the no-room flag, alone in the
+// The pool's counters (64-bit words): [0] and [1] the hot pages the
+// write-write and read-write checks listed, [2] the no-room flag, in the
 // first sector; then a sector per slot shard (its slots wanted, which may
 // pass shard_cap) and a sector per page shard (its pages listed).
 #define LDC_POOL_SHARDS 32
@@ -411,6 +419,7 @@ __constant__ struct ldc_ctx ldc_g;
   X(pool.keys) X(pool.vals) X(pool.heads) X(pool.pages) X(pool.counters) \
   X(pool.unit_copy) X(pool.slot_bytes) X(pool.cap) X(pool.table_mask) \
   X(pool.shards) X(pool.shard_cap) X(pool.page_shards) X(pool.page_span) \
+  X(pool.hot) X(pool.hot_scratch) X(pool.hot_len) X(pool.hot_cap) \
   X(segs.mem) X(segs.busy) X(segs.status) X(segs.seg_bytes) X(segs.cap) \
   X(segs.table_mask) X(segs.off_keys) X(segs.off_vals) X(segs.off_slots) \
   X(segs.off_pages) X(segs.off_written) X(segs.off_data) X(segs.off_snap) \
@@ -3137,6 +3146,40 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_chunk_words(const struct l
   }
 }
 
+// ---- Hot pages ----
+// A page every block writes (a flag, a shared accumulator) has a chain as
+// long as the grid: one warp walking it took seconds (ld_backprop_racy's
+// page of 524,288 copies: 4.3 s on the H200). The check kernels stop at
+// hot_len copies and list the page (its chunk 0's thread does); the host
+// then runs the hot kernels on each listed page: every thread of a grid
+// takes slots of the pool (all of them, skipping other pages') at one word
+// of the page, and partial results merge a word a warp. The results are
+// the chunk kernels': U, each copy's pass-2 state and, for a byte of two
+// writers, its lowest LDC_WW_UNITS writers named in pairs, found one a
+// round (ldc_hot_names).
+
+// ldc_hot_note lists page as hot, once (chunk 0's thread): list 0 for the
+// write-write check, 1 for read-write.
+static __device__ LDC_ENGINE __forceinline__ void ldc_hot_note(const struct ldc_pool *P, unsigned page, unsigned long long c, int list) {
+  if (c != 0) return;
+  unsigned long long k = atomicAdd(&P->counters[list], 1ULL);
+  if (k < P->hot_cap) P->hot[k] = page;
+}
+
+// ldc_hot_chain is 1 where page's chain is longer than hot_len (listed
+// then): the chunks whose 16 bytes cannot decide (where the chunk loop
+// counts) walk it only for that.
+static __device__ LDC_ENGINE __forceinline__ int ldc_hot_chain(const struct ldc_pool *P, unsigned page, unsigned long long c, int list) {
+  if (!P->hot_len) return 0;
+  unsigned long long n = 0;
+  for (int s = P->heads[page]; s >= 0; s = P->slots[s].next)
+    if (++n > P->hot_len) {
+      ldc_hot_note(P, page, c, list);
+      return 1;
+    }
+  return 0;
+}
+
 // ldc_ww_chunk is the write-write check of chunk c of a listed page where
 // its 16 bytes decide it, 0; 1 where they cannot (a byte of two writers,
 // a race; a chunk partly in the allocation or misaligned): nothing is
@@ -3148,12 +3191,17 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_chunk_words(const struct l
 static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_pool *P, unsigned page, unsigned long long c) {
   unsigned char *bp;
   int where = ldc_chunk_at(page, c, &bp);
-  if (where != 2) return where == 1;
+  if (where == 0 || (where == 1 && ldc_hot_chain(P, page, c, 0))) return 0;
+  if (where == 1) return 1;
   const uint4 o = ldc_load_chunk(bp);
   uint4 u = o;
   unsigned wr0 = 0, wr1 = 0, wr2 = 0, wr3 = 0, multi = 0;
   int first = P->heads[page], n = 0;
   for (int s = first; s >= 0; s = P->slots[s].next, n++) {
+    if (n == P->hot_len && P->hot_len) {
+      ldc_hot_note(P, page, c, 0);
+      return 0;
+    }
     uint4 v = *ldc_slot_chunk(P, s, c);
     unsigned m0 = ldc_bytemask(v.x ^ o.x), m1 = ldc_bytemask(v.y ^ o.y), m2 = ldc_bytemask(v.z ^ o.z), m3 = ldc_bytemask(v.w ^ o.w);
     multi |= (m0 & wr0) | (m1 & wr1) | (m2 & wr2) | (m3 & wr3);
@@ -3184,10 +3232,16 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_p
 static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_pool *P, unsigned page, unsigned long long c) {
   unsigned char *bp;
   int where = ldc_chunk_at(page, c, &bp);
-  if (where != 2) return where == 1;
+  if (where == 0 || (where == 1 && ldc_hot_chain(P, page, c, 1))) return 0;
+  if (where == 1) return 1;
   const uint4 u = ldc_load_chunk(bp);
   unsigned differ = 0;
-  for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
+  unsigned long long n = 0;
+  for (int s = P->heads[page]; s >= 0; s = P->slots[s].next, n++) {
+    if (n == P->hot_len && P->hot_len) {
+      ldc_hot_note(P, page, c, 1);
+      return 0;
+    }
     uint4 v = *ldc_slot_chunk(P, s, c);
     differ |= (v.x ^ u.x) | (v.y ^ u.y) | (v.z ^ u.z) | (v.w ^ u.w);
   }
@@ -3228,6 +3282,185 @@ extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_ww(unsigned lon
 // read something another copy wrote.
 extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_rw(unsigned long long npages) { ldc_pages_check(npages, 0); }
 
+// The hot kernels' scratch (unsigned words): LDC_HOT_THREADS partial
+// results of 16 words, then 16 words a word of the page (its final
+// state), then the flag a merge sets to the host's sequence number.
+#define LDC_HOT_THREADS (64 * 256)
+#define LDC_HOT_FINAL (LDC_HOT_THREADS * 16)
+#define LDC_HOT_FLAG (LDC_HOT_FINAL + 1024 * 16)
+#define LDC_HOT_SCRATCH_WORDS (LDC_HOT_FLAG + 4)
+// A word's final state: [0] S, [1] U, [2] its bytes written, [3] those of
+// two writers or more, [4 + b] byte b's last writer named (unit + 1, 0:
+// none yet), [8 + b] its block (tab), [12 + b] its byte.
+
+// LDC_HOT_SLOTS runs its last arguments, with s a slot of page and v its
+// word w, on the calling thread's share of the slots of page: thread q of Q (one per word's worth of threads) takes every Q-th
+// slot of each shard's filled ones.
+#define LDC_HOT_SLOTS(P, page, q, Q, ...)                                                             \
+  for (unsigned long long j_ = 0; j_ < (P)->shards; j_++) {                                          \
+    unsigned long long taken_ = *ldc_pool_slot_ctr(P, j_);                                           \
+    if (taken_ > (P)->shard_cap) taken_ = (P)->shard_cap;                                            \
+    for (unsigned long long i_ = (q); i_ < taken_; i_ += (Q)) {                                      \
+      int s = (int)(j_ * (P)->shard_cap + i_);                                                       \
+      if ((P)->slots[s].page != (page)) continue;                                                    \
+      unsigned v = ((const unsigned *)((P)->data + (unsigned long long)s * (P)->slot_bytes))[w];     \
+      __VA_ARGS__                                                                                    \
+    }                                                                                                \
+  }
+
+// ldc_hot_scan: each thread's partial result (the grid's threads, at most
+// LDC_HOT_THREADS, in whole multiples of the page's words) for word w = t % words of
+// page over its share of the slots. names 0: the bytes written, those of
+// two writers, each byte's highest writer and its byte (for U); names 1:
+// each byte of two writers' lowest writer above the last one named.
+extern "C" __global__ LDC_ENGINE void ldc_hot_scan(unsigned page, int names) {
+  const struct ldc_pool *P = &ldc_g.pool;
+  unsigned long long words = P->slot_bytes / 4, T = (unsigned long long)gridDim.x * blockDim.x / words * words;
+  unsigned long long t = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= T) return;
+  unsigned long long w = t % words, q = t / words, Q = T / words;
+  unsigned *part = P->hot_scratch + t * 16;
+  const unsigned *fin = P->hot_scratch + LDC_HOT_FINAL + w * 16;
+  unsigned acc[16];
+  for (int i = 0; i < 16; i++) acc[i] = 0;
+  unsigned long long offset;
+  int ai;
+  unsigned char *bp;
+  unsigned nb = ldc_word_at(page, w, &ai, &bp, &offset);
+  if (nb) {
+    unsigned vmask = ldc_valid_mask(nb);
+    if (!names) {
+      unsigned orig = ldc_load_word(bp, nb);
+      LDC_HOT_SLOTS(P, page, q, Q, {
+        unsigned m = ldc_bytemask(v ^ orig) & vmask;
+        if (!m) continue;
+        unsigned unit1 = (unsigned)P->slots[s].unit + 1;
+        acc[1] |= m & acc[0];
+        acc[0] |= m;
+        for (unsigned b = 0; b < 4; b++)
+          if ((m >> (8 * b) & 0xffu) && unit1 > acc[2 + b]) {
+            acc[2 + b] = unit1;
+            acc[6] = (acc[6] & ~(0xffu << (8 * b))) | (v & (0xffu << (8 * b)));
+          }
+      })
+    } else {
+      unsigned orig = fin[0], multi = fin[3];
+      LDC_HOT_SLOTS(P, page, q, Q, {
+        unsigned m = ldc_bytemask(v ^ orig) & multi;
+        if (!m) continue;
+        unsigned unit1 = (unsigned)P->slots[s].unit + 1;
+        for (unsigned b = 0; b < 4; b++)
+          if ((m >> (8 * b) & 0xffu) && unit1 > fin[4 + b] && (acc[4 * b] == 0 || unit1 < acc[4 * b])) {
+            acc[4 * b] = unit1;
+            acc[4 * b + 1] = P->slots[s].tab;
+            acc[4 * b + 2] = ldc_byte(v, b);
+          }
+      })
+    }
+  }
+  for (int i = 0; i < 16; i++) part[i] = acc[i];
+}
+
+// ldc_hot_fold folds partial result b into a (names as ldc_hot_scan).
+static __device__ LDC_ENGINE __forceinline__ void ldc_hot_fold(unsigned *a, const unsigned *b, int names) {
+  if (!names) {
+    a[1] |= b[1] | (a[0] & b[0]);
+    a[0] |= b[0];
+    for (unsigned k = 0; k < 4; k++)
+      if (b[2 + k] > a[2 + k]) {
+        a[2 + k] = b[2 + k];
+        a[6] = (a[6] & ~(0xffu << (8 * k))) | (b[6] & (0xffu << (8 * k)));
+      }
+    return;
+  }
+  for (unsigned k = 0; k < 4; k++)
+    if (b[4 * k] && (a[4 * k] == 0 || b[4 * k] < a[4 * k])) a[4 * k] = b[4 * k], a[4 * k + 1] = b[4 * k + 1], a[4 * k + 2] = b[4 * k + 2];
+}
+
+// ldc_hot_merge: a warp a word of page folds the partial results of a scan
+// by threads threads (its grid; at most LDC_HOT_THREADS).
+// names 0: U into the base, S and the word's state kept, the flag set to
+// seq where a byte has two writers; names 1: the next writer of each such
+// byte named against the last (a record of the pair), the flag set to seq
+// where any was found.
+extern "C" __global__ LDC_ENGINE void ldc_hot_merge(unsigned page, int names, unsigned seq, unsigned threads) {
+  const struct ldc_pool *P = &ldc_g.pool;
+  unsigned long long words = P->slot_bytes / 4, T = threads / words * words;
+  unsigned long long w = ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  unsigned lane = threadIdx.x & 31;
+  if (w >= words) return; // (whole warps)
+  unsigned acc[16], tmp[16];
+  for (int i = 0; i < 16; i++) acc[i] = 0;
+  for (unsigned long long t = w + words * lane; t < T; t += 32 * words) ldc_hot_fold(acc, P->hot_scratch + t * 16, names);
+  for (int d = 16; d > 0; d /= 2) {
+    for (int i = 0; i < 16; i++) tmp[i] = __shfl_xor_sync(0xffffffffu, acc[i], d);
+    ldc_hot_fold(acc, tmp, names);
+  }
+  if (lane != 0) return;
+  unsigned *fin = P->hot_scratch + LDC_HOT_FINAL + w * 16;
+  unsigned long long offset;
+  int ai;
+  unsigned char *bp;
+  unsigned nb = ldc_word_at(page, w, &ai, &bp, &offset);
+  if (!names) {
+    for (int i = 0; i < 16; i++) fin[i] = 0;
+    if (!nb) return;
+    unsigned orig = ldc_load_word(bp, nb), uv = (orig & ~acc[0]) | (acc[6] & acc[0]);
+    fin[0] = orig, fin[1] = uv, fin[2] = acc[0], fin[3] = acc[1];
+    if (acc[0]) ldc_store_word(bp, uv, acc[0]);
+    if (acc[1]) P->hot_scratch[LDC_HOT_FLAG] = seq;
+    return;
+  }
+  if (!nb) return;
+  for (unsigned b = 0; b < 4; b++) {
+    if (!acc[4 * b]) continue;
+    if (fin[4 + b]) {
+      struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, ai, -1, -1, (int)fin[8 + b], (int)acc[4 * b + 1], -1, -1, (int)fin[4 + b] - 1, (long long)(offset + b),
+                             ldc_byte(fin[0], b) | (fin[12 + b] << 8) | (acc[4 * b + 2] << 16)};
+      ldc_record_race(r);
+    }
+    fin[4 + b] = acc[4 * b], fin[8 + b] = acc[4 * b + 1], fin[12 + b] = acc[4 * b + 2];
+    P->hot_scratch[LDC_HOT_FLAG] = seq;
+  }
+}
+
+// ldc_hot_apply: rw 0, each copy of page gets its pass-2 state (U with its
+// own bytes put back to S, as ldc_ww_word leaves it); rw 1, the read-write
+// check of the page: every byte of a copy that differs from U (the base)
+// is recorded, as ldc_rw_word records it.
+extern "C" __global__ LDC_ENGINE void ldc_hot_apply(unsigned page, int rw) {
+  const struct ldc_pool *P = &ldc_g.pool;
+  unsigned long long words = P->slot_bytes / 4, T = (unsigned long long)gridDim.x * blockDim.x / words * words;
+  unsigned long long t = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= T) return;
+  unsigned long long w = t % words, q = t / words, Q = T / words;
+  unsigned long long offset;
+  int ai;
+  unsigned char *bp;
+  unsigned nb = ldc_word_at(page, w, &ai, &bp, &offset);
+  if (!nb) return;
+  unsigned vmask = ldc_valid_mask(nb);
+  if (!rw) {
+    const unsigned *fin = P->hot_scratch + LDC_HOT_FINAL + w * 16;
+    unsigned orig = fin[0], uv = fin[1];
+    LDC_HOT_SLOTS(P, page, q, Q, {
+      unsigned own = ldc_bytemask(v ^ orig) & vmask;
+      ((unsigned *)(P->data + (unsigned long long)s * P->slot_bytes))[w] = (uv & ~own) | (orig & own);
+    })
+    return;
+  }
+  unsigned u = ldc_load_word(bp, nb);
+  LDC_HOT_SLOTS(P, page, q, Q, {
+    unsigned m = ldc_bytemask(v ^ u) & vmask;
+    for (unsigned b = 0; m && b < 4; b++)
+      if (m >> (8 * b) & 0xffu) {
+        struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_GLOBAL, ai, -1, -1, (int)P->slots[s].tab, -1, -1, -1, P->slots[s].unit, (long long)(offset + b),
+                               ldc_byte(u, b) | (ldc_byte(v, b) << 8)};
+        ldc_record_race(r);
+      }
+  })
+}
+
 // ldc_pages_fingerprint adds, for every private copy of a page, a hash of
 // its page id and bytes to fp[its unit]. Run after two repeats of pass 1
 // from the same state: a unit whose sums differ does not reproduce its own
@@ -3260,6 +3493,9 @@ extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_fingerprint(uns
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_ww(void **a) { ldc_pages_ww(*(unsigned long long *)a[0]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_rw(void **a) { ldc_pages_rw(*(unsigned long long *)a[0]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_fingerprint(void **a) { ldc_pages_fingerprint(*(unsigned long long *)a[0], *(unsigned long long **)a[1]); }
+extern "C" LDC_ENGINE void ldc_entry_ldc_hot_scan(void **a) { ldc_hot_scan(*(unsigned *)a[0], *(int *)a[1]); }
+extern "C" LDC_ENGINE void ldc_entry_ldc_hot_merge(void **a) { ldc_hot_merge(*(unsigned *)a[0], *(int *)a[1], *(unsigned *)a[2], *(unsigned *)a[3]); }
+extern "C" LDC_ENGINE void ldc_entry_ldc_hot_apply(void **a) { ldc_hot_apply(*(unsigned *)a[0], *(int *)a[1]); }
 #endif
 
 // ---- Access tracing (explaining a race), compiled in with -DLDC_TRACE ----

@@ -1,0 +1,125 @@
+package gpuruntime
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// Hot pages: a page every block writes (a flag, an accumulator shared by
+// the grid) has a chain of copies as long as the grid, and the check
+// kernels walk a chain on one thread a chunk: ld_backprop_racy's page of
+// 524,288 copies took 4.3 s on the H200, one warp busy and the GPU idle.
+// The check kernels stop at hotLen copies and list the page; the hot
+// kernels (ldcheck_rt.h) then check it with the whole grid, slot-major,
+// and leave what the chunk kernels would have left: U, each copy's pass-2
+// state, the same records.
+const (
+	// hotChain is the longest chain the check kernels walk themselves.
+	// Past it the hot kernels pay: a launch or three and a read a page,
+	// where a walk costs about a microsecond a copy.
+	hotChain = 128
+	// hotThreads, hotFinal, hotFlag and hotScratchWords are
+	// LDC_HOT_THREADS, LDC_HOT_FINAL, LDC_HOT_FLAG and
+	// LDC_HOT_SCRATCH_WORDS.
+	hotThreads      = 64 * 256
+	hotFinal        = hotThreads * 16
+	hotFlag         = hotFinal + 1024*16
+	hotScratchWords = hotFlag + 4
+	// hotNameRounds: a byte of two writers or more names its
+	// LDC_WW_UNITS lowest, one a round.
+	hotNameRounds = 33
+)
+
+// hotRoom is the most pages a pool of cap slots can have with chains of
+// more than hotLen copies.
+func hotRoom(cap, hotLen int64) int64 {
+	if hotLen <= 0 {
+		return 1
+	}
+	return cap/(hotLen+1) + 1
+}
+
+// hotPool is what the hot kernels work on: the pool's counters, its hot
+// list and scratch (the tests build one without a checkRun).
+type hotPool struct {
+	counters, hot, scratch DevPtr
+	hotCap, slotBytes      int64
+	// threads is the hot kernels' grid (whole blocks of 256, at most
+	// hotThreads): hotThreads, but for tests on the CPU backend.
+	threads int64
+}
+
+func (p *pool) hotPool() hotPool {
+	return hotPool{counters: p.counters, hot: p.hot, scratch: p.hotScratch, hotCap: p.hotCap, slotBytes: p.slotBytes, threads: hotThreads}
+}
+
+// checkHot runs the hot kernels on the pages the last check kernel listed
+// (rw false: write-write, ldc_pages_ww; true: read-write); seq numbers the
+// merges, so that a flag left by an earlier one is never taken for theirs.
+// It returns how many pages there were.
+func checkHot(b Backend, p hotPool, rw bool, seq *uint32) (int64, error) {
+	list := int64(0)
+	if rw {
+		list = 1
+	}
+	raw := make([]byte, 8)
+	if err := b.Read(raw, p.counters+DevPtr(8*list)); err != nil {
+		return 0, err
+	}
+	n := int64(binary.LittleEndian.Uint64(raw))
+	if n == 0 {
+		return 0, nil
+	}
+	if n > p.hotCap {
+		return 0, fmt.Errorf("internal error: the check listed %d hot pages, with room for %d", n, p.hotCap)
+	}
+	pages := make([]byte, 4*n)
+	if err := b.Read(pages, p.hot); err != nil {
+		return 0, err
+	}
+	if p.threads < 256 || p.threads > hotThreads || p.threads%256 != 0 || p.threads < p.slotBytes/4 {
+		return 0, fmt.Errorf("internal error: hot kernels on %d threads (pages of %d bytes)", p.threads, p.slotBytes)
+	}
+	grid, block := [3]uint32{uint32(p.threads / 256), 1, 1}, [3]uint32{256, 1, 1}
+	mergeGrid := [3]uint32{uint32((p.slotBytes/4*32 + 255) / 256), 1, 1}
+	flag := make([]byte, 4)
+	// merge runs a merge and says whether it set the flag.
+	merge := func(page uint32, names uint32) (bool, error) {
+		*seq++
+		if err := b.Launch("ldc_hot_merge", mergeGrid, block, 0, [][]byte{u32(page), u32(names), u32(*seq), u32(uint32(p.threads))}); err != nil {
+			return false, err
+		}
+		if err := b.Read(flag, p.scratch+DevPtr(4*hotFlag)); err != nil {
+			return false, err
+		}
+		return binary.LittleEndian.Uint32(flag) == *seq, nil
+	}
+	for i := int64(0); i < n; i++ {
+		page := binary.LittleEndian.Uint32(pages[4*i:])
+		if rw {
+			if err := b.Launch("ldc_hot_apply", grid, block, 0, [][]byte{u32(page), u32(1)}); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		if err := b.Launch("ldc_hot_scan", grid, block, 0, [][]byte{u32(page), u32(0)}); err != nil {
+			return 0, err
+		}
+		multi, err := merge(page, 0)
+		if err != nil {
+			return 0, err
+		}
+		for r := 0; multi && r < hotNameRounds; r++ {
+			if err := b.Launch("ldc_hot_scan", grid, block, 0, [][]byte{u32(page), u32(1)}); err != nil {
+				return 0, err
+			}
+			if multi, err = merge(page, 1); err != nil {
+				return 0, err
+			}
+		}
+		if err := b.Launch("ldc_hot_apply", grid, block, 0, [][]byte{u32(page), u32(0)}); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
