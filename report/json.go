@@ -42,6 +42,9 @@ type Summary struct {
 	Groups               int     `json:"groups,omitempty"`
 	CopyBytes            int64   `json:"copy_bytes"`
 	DetectionProbability float64 `json:"detection_probability,omitempty"`
+	// HotPages: the pages with more than 128 copies, checked by the whole
+	// grid instead of a thread a 16 bytes (counted once per check).
+	HotPages int64 `json:"hot_pages,omitempty"`
 }
 
 // JSONOf builds the JSON document of d.
@@ -54,7 +57,7 @@ func JSONOf(d *Doc) JSON {
 	rep := JSON{Kernel: d.Kernel.Name, Source: d.Source, Backend: d.Backend, Races: races, Launch: d.Launch,
 		Verdict: d.Verdict(), NotChecked: d.NotChecked,
 		Summary: Summary{Levels: res.Levels, Regions: len(d.Kernel.Regions), BytesCompared: res.BytesCompared, Phases: res.Phases, Unchecked: res.Unchecked, Deterministic: res.Deterministic,
-			Rounds: res.Rounds, RoundsPlanned: res.RoundsPlanned, Groups: res.Groups, CopyBytes: res.CopyBytes, DetectionProbability: res.DetectionProbability}}
+			Rounds: res.Rounds, RoundsPlanned: res.RoundsPlanned, Groups: res.Groups, CopyBytes: res.CopyBytes, DetectionProbability: res.DetectionProbability, HotPages: res.HotPages}}
 	rep.Notes = append(append([]string(nil), d.Notes...), res.Notes...)
 	return rep
 }
