@@ -323,12 +323,12 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 				hotCap := hotRoom(int64(len(ps.slots))+8, hotLen) // (pass 2 adds up to 3 slots)
 				pool := func() Pool {
 					p := ps.pool(data, slots, heads, pages, counters, npages, pageShards)
-					p.Hot, p.HotScratch, p.HotLen, p.HotCap = uint64(hotList), uint64(scratch), uint64(hotLen), uint64(hotCap)
+					p.Hot, p.HotLen, p.HotCap = uint64(hotList), uint64(hotLen), uint64(hotCap)
 					return p
 				}
 				hot := func(rw bool) {
 					t.Helper()
-					n, err := checkHot(b, hotPool{counters: counters, hot: hotList, scratch: scratch, hotCap: hotCap, slotBytes: int64(ps.slotBytes), threads: 256}, rw, &seq)
+					n, err := checkHot(b, hotPool{counters: counters, hot: hotList, hotCap: hotCap, slotBytes: int64(ps.slotBytes), threads: 256, scratch: func() (DevPtr, error) { return scratch, nil }}, rw, &seq)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -42,15 +42,33 @@ func hotRoom(cap, hotLen int64) int64 {
 // hotPool is what the hot kernels work on: the pool's counters, its hot
 // list and scratch (the tests build one without a checkRun).
 type hotPool struct {
-	counters, hot, scratch DevPtr
-	hotCap, slotBytes      int64
+	counters, hot     DevPtr
+	hotCap, slotBytes int64
 	// threads is the hot kernels' grid (whole blocks of 256, at most
 	// hotThreads): hotThreads, but for tests on the CPU backend.
 	threads int64
+	// scratch gives the kernels' scratch (hotScratchWords words, its flag
+	// 0 when new), called at the first hot page only.
+	scratch func() (DevPtr, error)
 }
 
-func (p *pool) hotPool() hotPool {
-	return hotPool{counters: p.counters, hot: p.hot, scratch: p.hotScratch, hotCap: p.hotCap, slotBytes: p.slotBytes, threads: hotThreads}
+func (r *checkRun) hotPool() hotPool {
+	p := r.pool
+	scratch := func() (DevPtr, error) {
+		if p.hotScratch != 0 {
+			return p.hotScratch, nil
+		}
+		s, err := r.alloc(hotScratchWords * 4)
+		if err != nil {
+			return 0, err
+		}
+		if err := r.b.Memset(s+DevPtr(4*hotFlag), 0, 4); err != nil {
+			return 0, err
+		}
+		p.hotScratch = s
+		return s, nil
+	}
+	return hotPool{counters: p.counters, hot: p.hot, hotCap: p.hotCap, slotBytes: p.slotBytes, threads: hotThreads, scratch: scratch}
 }
 
 // checkHot runs the hot kernels on the pages the last check kernel listed
@@ -77,6 +95,11 @@ func checkHot(b Backend, p hotPool, rw bool, seq *uint32) (int64, error) {
 	if err := b.Read(pages, p.hot); err != nil {
 		return 0, err
 	}
+	scratch, err := p.scratch()
+	if err != nil {
+		return 0, err
+	}
+	sp := u64(uint64(scratch))
 	if p.threads < 256 || p.threads > hotThreads || p.threads%256 != 0 || p.threads < p.slotBytes/4 {
 		return 0, fmt.Errorf("internal error: hot kernels on %d threads (pages of %d bytes)", p.threads, p.slotBytes)
 	}
@@ -86,10 +109,10 @@ func checkHot(b Backend, p hotPool, rw bool, seq *uint32) (int64, error) {
 	// merge runs a merge and says whether it set the flag.
 	merge := func(page uint32, names uint32) (bool, error) {
 		*seq++
-		if err := b.Launch("ldc_hot_merge", mergeGrid, block, 0, [][]byte{u32(page), u32(names), u32(*seq), u32(uint32(p.threads))}); err != nil {
+		if err := b.Launch("ldc_hot_merge", mergeGrid, block, 0, [][]byte{u32(page), u32(names), u32(*seq), u32(uint32(p.threads)), sp}); err != nil {
 			return false, err
 		}
-		if err := b.Read(flag, p.scratch+DevPtr(4*hotFlag)); err != nil {
+		if err := b.Read(flag, scratch+DevPtr(4*hotFlag)); err != nil {
 			return false, err
 		}
 		return binary.LittleEndian.Uint32(flag) == *seq, nil
@@ -97,12 +120,12 @@ func checkHot(b Backend, p hotPool, rw bool, seq *uint32) (int64, error) {
 	for i := int64(0); i < n; i++ {
 		page := binary.LittleEndian.Uint32(pages[4*i:])
 		if rw {
-			if err := b.Launch("ldc_hot_apply", grid, block, 0, [][]byte{u32(page), u32(1)}); err != nil {
+			if err := b.Launch("ldc_hot_apply", grid, block, 0, [][]byte{u32(page), u32(1), sp}); err != nil {
 				return 0, err
 			}
 			continue
 		}
-		if err := b.Launch("ldc_hot_scan", grid, block, 0, [][]byte{u32(page), u32(0)}); err != nil {
+		if err := b.Launch("ldc_hot_scan", grid, block, 0, [][]byte{u32(page), u32(0), sp}); err != nil {
 			return 0, err
 		}
 		multi, err := merge(page, 0)
@@ -110,14 +133,14 @@ func checkHot(b Backend, p hotPool, rw bool, seq *uint32) (int64, error) {
 			return 0, err
 		}
 		for r := 0; multi && r < hotNameRounds; r++ {
-			if err := b.Launch("ldc_hot_scan", grid, block, 0, [][]byte{u32(page), u32(1)}); err != nil {
+			if err := b.Launch("ldc_hot_scan", grid, block, 0, [][]byte{u32(page), u32(1), sp}); err != nil {
 				return 0, err
 			}
 			if multi, err = merge(page, 1); err != nil {
 				return 0, err
 			}
 		}
-		if err := b.Launch("ldc_hot_apply", grid, block, 0, [][]byte{u32(page), u32(0)}); err != nil {
+		if err := b.Launch("ldc_hot_apply", grid, block, 0, [][]byte{u32(page), u32(0), sp}); err != nil {
 			return 0, err
 		}
 	}

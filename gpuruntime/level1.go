@@ -352,7 +352,7 @@ func (r *checkRun) pageCheck(phase, kernel string, st poolState) error {
 		if st.copies(r.pool.shardCap)-st.pages+1 <= r.pool.hotLen {
 			return nil
 		}
-		n, err := checkHot(r.b, r.pool.hotPool(), kernel == "ldc_pages_rw", &r.hotSeq)
+		n, err := checkHot(r.b, r.hotPool(), kernel == "ldc_pages_rw", &r.hotSeq)
 		r.res.HotPages += n
 		return err
 	})

@@ -123,7 +123,8 @@ type pool struct {
 	unitCopy             DevPtr
 	// hot lists the pages the check kernels leave to the hot kernels
 	// (chains of more than hotLen copies, 0: none), hotCap of them at most;
-	// hotScratch is those kernels' partial results (hot.go).
+	// hotScratch is those kernels' partial results (hot.go), allocated at
+	// the first hot page.
 	hot, hotScratch DevPtr
 	hotLen, hotCap  int64
 }
@@ -144,7 +145,7 @@ const poolCounterWords = 4 * (1 + 2*maxShards)
 // more than pages: each page shard rounds its share up.
 func poolBytes(cap, slotBytes, totalPages int64) int64 {
 	table := tableFor(2 * cap)
-	return cap*(slotBytes+16) + table*12 + totalPages*4 + (totalPages+maxShards)*4 + poolCounterWords*8 + hotRoom(cap, hotChain)*4 + hotScratchWords*4
+	return cap*(slotBytes+16) + table*12 + totalPages*4 + (totalPages+maxShards)*4 + poolCounterWords*8 + hotRoom(cap, hotChain)*4
 }
 
 // tableFor sizes a hash table for n entries at most half full.
@@ -171,7 +172,7 @@ func (p *pool) ctx() Pool {
 	return Pool{Data: uint64(p.data), Slots: uint64(p.slots), Keys: uint64(p.keys), Vals: uint64(p.vals), Heads: uint64(p.heads),
 		Pages: uint64(p.pages), Counters: uint64(p.counters), UnitCopy: uint64(p.unitCopy), SlotBytes: uint64(p.slotBytes), Cap: uint64(p.cap), TableMask: uint64(p.tableSize - 1),
 		Shards: uint64(p.shards), ShardCap: uint64(p.shardCap), PageShards: uint64(p.pageShards), PageSpan: uint64(p.pageSpan),
-		Hot: uint64(p.hot), HotScratch: uint64(p.hotScratch), HotLen: uint64(p.hotLen), HotCap: uint64(p.hotCap)}
+		Hot: uint64(p.hot), HotLen: uint64(p.hotLen), HotCap: uint64(p.hotCap)}
 }
 
 // newPool allocates a pool of cap slots in shards shards (a power of two
@@ -190,18 +191,13 @@ func (r *checkRun) newPool(cap, shards int64) (*pool, error) {
 	}{
 		{&p.data, cap * p.slotBytes}, {&p.slots, cap * 16}, {&p.keys, p.tableSize * 8}, {&p.vals, p.tableSize * 4},
 		{&p.heads, r.totalPages * 4}, {&p.pages, p.pageShards * p.pageSpan * 4}, {&p.counters, poolCounterWords * 8},
-		{&p.hot, p.hotCap * 4}, {&p.hotScratch, hotScratchWords * 4},
+		{&p.hot, p.hotCap * 4},
 	}
 	for _, a := range allocs {
 		if *a.dst, err = r.alloc(a.n); err != nil {
 			p.release(r)
 			return nil, &MemoryError{Need: poolBytes(cap, r.slotBytes, r.totalPages), What: "level 1's private copies of pages"}
 		}
-	}
-	// The merges' flag: never a sequence number before one is set.
-	if err := r.b.Memset(p.hotScratch+DevPtr(4*hotFlag), 0, 4); err != nil {
-		p.release(r)
-		return nil, err
 	}
 	return p, nil
 }

@@ -196,9 +196,8 @@ struct ldc_pool {
   // Hot pages (ldc_hot_*): the check kernels leave a page whose chain is
   // longer than hot_len copies (0: no limit) to the hot kernels, listing
   // it in hot[] (hot_cap entries; the count in counters[0] for write-write,
-  // counters[1] for read-write); hot_scratch holds their partial results.
+  // counters[1] for read-write).
   unsigned *hot;
-  unsigned *hot_scratch;
   unsigned long long hot_len, hot_cap;
 };
 
@@ -419,7 +418,7 @@ __constant__ struct ldc_ctx ldc_g;
   X(pool.keys) X(pool.vals) X(pool.heads) X(pool.pages) X(pool.counters) \
   X(pool.unit_copy) X(pool.slot_bytes) X(pool.cap) X(pool.table_mask) \
   X(pool.shards) X(pool.shard_cap) X(pool.page_shards) X(pool.page_span) \
-  X(pool.hot) X(pool.hot_scratch) X(pool.hot_len) X(pool.hot_cap) \
+  X(pool.hot) X(pool.hot_len) X(pool.hot_cap) \
   X(segs.mem) X(segs.busy) X(segs.status) X(segs.seg_bytes) X(segs.cap) \
   X(segs.table_mask) X(segs.off_keys) X(segs.off_vals) X(segs.off_slots) \
   X(segs.off_pages) X(segs.off_written) X(segs.off_data) X(segs.off_snap) \
@@ -3282,7 +3281,8 @@ extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_ww(unsigned lon
 // read something another copy wrote.
 extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_rw(unsigned long long npages) { ldc_pages_check(npages, 0); }
 
-// The hot kernels' scratch (unsigned words): LDC_HOT_THREADS partial
+// The hot kernels' scratch (unsigned words, a parameter: the host
+// allocates it at the first hot page): LDC_HOT_THREADS partial
 // results of 16 words, then 16 words a word of the page (its final
 // state), then the flag a merge sets to the host's sequence number.
 #define LDC_HOT_THREADS (64 * 256)
@@ -3313,14 +3313,14 @@ extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_rw(unsigned lon
 // page over its share of the slots. names 0: the bytes written, those of
 // two writers, each byte's highest writer and its byte (for U); names 1:
 // each byte of two writers' lowest writer above the last one named.
-extern "C" __global__ LDC_ENGINE void ldc_hot_scan(unsigned page, int names) {
+extern "C" __global__ LDC_ENGINE void ldc_hot_scan(unsigned page, int names, unsigned *scratch) {
   const struct ldc_pool *P = &ldc_g.pool;
   unsigned long long words = P->slot_bytes / 4, T = (unsigned long long)gridDim.x * blockDim.x / words * words;
   unsigned long long t = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= T) return;
   unsigned long long w = t % words, q = t / words, Q = T / words;
-  unsigned *part = P->hot_scratch + t * 16;
-  const unsigned *fin = P->hot_scratch + LDC_HOT_FINAL + w * 16;
+  unsigned *part = scratch + t * 16;
+  const unsigned *fin = scratch + LDC_HOT_FINAL + w * 16;
   unsigned acc[16];
   for (int i = 0; i < 16; i++) acc[i] = 0;
   unsigned long long offset;
@@ -3383,7 +3383,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_hot_fold(unsigned *a, cons
 // seq where a byte has two writers; names 1: the next writer of each such
 // byte named against the last (a record of the pair), the flag set to seq
 // where any was found.
-extern "C" __global__ LDC_ENGINE void ldc_hot_merge(unsigned page, int names, unsigned seq, unsigned threads) {
+extern "C" __global__ LDC_ENGINE void ldc_hot_merge(unsigned page, int names, unsigned seq, unsigned threads, unsigned *scratch) {
   const struct ldc_pool *P = &ldc_g.pool;
   unsigned long long words = P->slot_bytes / 4, T = threads / words * words;
   unsigned long long w = ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
@@ -3391,13 +3391,13 @@ extern "C" __global__ LDC_ENGINE void ldc_hot_merge(unsigned page, int names, un
   if (w >= words) return; // (whole warps)
   unsigned acc[16], tmp[16];
   for (int i = 0; i < 16; i++) acc[i] = 0;
-  for (unsigned long long t = w + words * lane; t < T; t += 32 * words) ldc_hot_fold(acc, P->hot_scratch + t * 16, names);
+  for (unsigned long long t = w + words * lane; t < T; t += 32 * words) ldc_hot_fold(acc, scratch + t * 16, names);
   for (int d = 16; d > 0; d /= 2) {
     for (int i = 0; i < 16; i++) tmp[i] = __shfl_xor_sync(0xffffffffu, acc[i], d);
     ldc_hot_fold(acc, tmp, names);
   }
   if (lane != 0) return;
-  unsigned *fin = P->hot_scratch + LDC_HOT_FINAL + w * 16;
+  unsigned *fin = scratch + LDC_HOT_FINAL + w * 16;
   unsigned long long offset;
   int ai;
   unsigned char *bp;
@@ -3408,7 +3408,7 @@ extern "C" __global__ LDC_ENGINE void ldc_hot_merge(unsigned page, int names, un
     unsigned orig = ldc_load_word(bp, nb), uv = (orig & ~acc[0]) | (acc[6] & acc[0]);
     fin[0] = orig, fin[1] = uv, fin[2] = acc[0], fin[3] = acc[1];
     if (acc[0]) ldc_store_word(bp, uv, acc[0]);
-    if (acc[1]) P->hot_scratch[LDC_HOT_FLAG] = seq;
+    if (acc[1]) scratch[LDC_HOT_FLAG] = seq;
     return;
   }
   if (!nb) return;
@@ -3420,7 +3420,7 @@ extern "C" __global__ LDC_ENGINE void ldc_hot_merge(unsigned page, int names, un
       ldc_record_race(r);
     }
     fin[4 + b] = acc[4 * b], fin[8 + b] = acc[4 * b + 1], fin[12 + b] = acc[4 * b + 2];
-    P->hot_scratch[LDC_HOT_FLAG] = seq;
+    scratch[LDC_HOT_FLAG] = seq;
   }
 }
 
@@ -3428,7 +3428,7 @@ extern "C" __global__ LDC_ENGINE void ldc_hot_merge(unsigned page, int names, un
 // own bytes put back to S, as ldc_ww_word leaves it); rw 1, the read-write
 // check of the page: every byte of a copy that differs from U (the base)
 // is recorded, as ldc_rw_word records it.
-extern "C" __global__ LDC_ENGINE void ldc_hot_apply(unsigned page, int rw) {
+extern "C" __global__ LDC_ENGINE void ldc_hot_apply(unsigned page, int rw, const unsigned *scratch) {
   const struct ldc_pool *P = &ldc_g.pool;
   unsigned long long words = P->slot_bytes / 4, T = (unsigned long long)gridDim.x * blockDim.x / words * words;
   unsigned long long t = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -3441,7 +3441,7 @@ extern "C" __global__ LDC_ENGINE void ldc_hot_apply(unsigned page, int rw) {
   if (!nb) return;
   unsigned vmask = ldc_valid_mask(nb);
   if (!rw) {
-    const unsigned *fin = P->hot_scratch + LDC_HOT_FINAL + w * 16;
+    const unsigned *fin = scratch + LDC_HOT_FINAL + w * 16;
     unsigned orig = fin[0], uv = fin[1];
     LDC_HOT_SLOTS(P, page, q, Q, {
       unsigned own = ldc_bytemask(v ^ orig) & vmask;
@@ -3493,9 +3493,9 @@ extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_fingerprint(uns
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_ww(void **a) { ldc_pages_ww(*(unsigned long long *)a[0]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_rw(void **a) { ldc_pages_rw(*(unsigned long long *)a[0]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_fingerprint(void **a) { ldc_pages_fingerprint(*(unsigned long long *)a[0], *(unsigned long long **)a[1]); }
-extern "C" LDC_ENGINE void ldc_entry_ldc_hot_scan(void **a) { ldc_hot_scan(*(unsigned *)a[0], *(int *)a[1]); }
-extern "C" LDC_ENGINE void ldc_entry_ldc_hot_merge(void **a) { ldc_hot_merge(*(unsigned *)a[0], *(int *)a[1], *(unsigned *)a[2], *(unsigned *)a[3]); }
-extern "C" LDC_ENGINE void ldc_entry_ldc_hot_apply(void **a) { ldc_hot_apply(*(unsigned *)a[0], *(int *)a[1]); }
+extern "C" LDC_ENGINE void ldc_entry_ldc_hot_scan(void **a) { ldc_hot_scan(*(unsigned *)a[0], *(int *)a[1], *(unsigned **)a[2]); }
+extern "C" LDC_ENGINE void ldc_entry_ldc_hot_merge(void **a) { ldc_hot_merge(*(unsigned *)a[0], *(int *)a[1], *(unsigned *)a[2], *(unsigned *)a[3], *(unsigned **)a[4]); }
+extern "C" LDC_ENGINE void ldc_entry_ldc_hot_apply(void **a) { ldc_hot_apply(*(unsigned *)a[0], *(int *)a[1], *(const unsigned **)a[2]); }
 #endif
 
 // ---- Access tracing (explaining a race), compiled in with -DLDC_TRACE ----
