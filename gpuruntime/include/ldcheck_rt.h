@@ -3411,7 +3411,9 @@ extern "C" __global__ LDC_ENGINE void ldc_hot_merge(unsigned page, int names, un
     if (acc[1]) scratch[LDC_HOT_FLAG] = seq;
     return;
   }
-  if (!nb) return;
+  // Once the records are full, the rounds would name no one: the flag
+  // stays, and the host stops them.
+  if (!nb || ldc_records_full(LDC_RACE_WW)) return;
   for (unsigned b = 0; b < 4; b++) {
     if (!acc[4 * b]) continue;
     if (fin[4 + b]) {
