@@ -136,7 +136,7 @@ type Result struct {
 	// their tables took at once, over both levels.
 	CopyBytes int64
 	// HotPages counts the pages level 1's checks left to the whole grid
-	// (chains of more than hotChain copies: hot.go), once per check.
+	// (chains longer than hotLimit: hot.go), once per check.
 	HotPages int64
 	// DetectionProbability is equation (1) of LDetector: the chance that a
 	// race between two random blocks would have been checked by the rounds

@@ -87,7 +87,7 @@ type Pool struct {
 	SlotBytes, Cap, TableMask                                 uint64
 	Shards, ShardCap                                          uint64 // slot shards (a power of two) and slots each
 	PageShards, PageSpan                                      uint64 // shards of Pages (a power of two) and entries each
-	Hot, HotLen, HotCap                                       uint64 // hot pages (struct ldc_pool)
+	Hot, HotCap                                               uint64 // hot pages (struct ldc_pool)
 }
 
 // Segs mirrors struct ldc_segs: level 2's per-block segments.
@@ -123,7 +123,7 @@ const (
 	// FirstAtomicSlots is the atomic log's first room per thread; a
 	// kernel that needs more is run again with what it asked for.
 	FirstAtomicSlots = 16
-	CtxSize          = 1696
+	CtxSize          = 1688
 	RecordSize       = 56
 	TraceEntrySize   = 24
 )

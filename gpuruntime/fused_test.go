@@ -323,7 +323,7 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 				hotCap := hotRoom(int64(len(ps.slots))+8, hotLen) // (pass 2 adds up to 3 slots)
 				pool := func() Pool {
 					p := ps.pool(data, slots, heads, pages, counters, npages, pageShards)
-					p.Hot, p.HotLen, p.HotCap = uint64(hotList), uint64(hotLen), uint64(hotCap)
+					p.Hot, p.HotCap = uint64(hotList), uint64(hotCap)
 					return p
 				}
 				hot := func(rw bool) {
@@ -342,7 +342,7 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 					t.Fatal(err)
 				}
 				npl := int64(len(ps.pages))
-				if err := b.Launch("ldc_pages_ww", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl))}); err != nil {
+				if err := b.Launch("ldc_pages_ww", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl)), u64(uint64(hotLen))}); err != nil {
 					t.Fatal(err)
 				}
 				hot(false)
@@ -391,7 +391,7 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 				}
 				wantRW := FusedReadWrite(bytes.Clone(s), wantU, p)
 				npl = int64(len(ps.pages))
-				if err := b.Launch("ldc_pages_rw", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl))}); err != nil {
+				if err := b.Launch("ldc_pages_rw", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl)), u64(uint64(hotLen))}); err != nil {
 					t.Fatal(err)
 				}
 				hot(true)
@@ -521,7 +521,7 @@ func TestSlotShardOverflow(t *testing.T) {
 			t.Fatalf("unit %d's fingerprint is %x, want %x", u, got, sum)
 		}
 	}
-	if err := b.Launch("ldc_pages_ww", pageGrid(st.pages, 128), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages))}); err != nil {
+	if err := b.Launch("ldc_pages_ww", pageGrid(st.pages, 128), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages)), u64(0)}); err != nil {
 		t.Fatal(err)
 	}
 	want := make([]byte, npages*128)

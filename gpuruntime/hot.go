@@ -9,15 +9,16 @@ import (
 // the grid) has a chain of copies as long as the grid, and the check
 // kernels walk a chain on one thread a chunk: ld_backprop_racy's page of
 // 524,288 copies took 4.3 s on the H200, one warp busy and the GPU idle.
-// The check kernels stop at hotLen copies and list the page; the hot
+// The check kernels stop at hotLimit copies and list the page; the hot
 // kernels (ldcheck_rt.h) then check it with the whole grid, slot-major,
 // and leave what the chunk kernels would have left: U, each copy's pass-2
 // state, the same records.
 const (
-	// hotChain is the longest chain the check kernels walk themselves.
-	// Past it the hot kernels pay: a launch or three and a read a page,
-	// where a walk costs about a microsecond a copy.
+	// hotChain is the shortest chain the check kernels leave to the hot
+	// kernels, and hotShare the least share of a pass's copies such a
+	// chain must hold (hotLimit).
 	hotChain = 128
+	hotShare = 8
 	// hotThreads, hotFinal, hotFlag and hotScratchWords are
 	// LDC_HOT_THREADS, LDC_HOT_FINAL, LDC_HOT_FLAG and
 	// LDC_HOT_SCRATCH_WORDS.
@@ -29,6 +30,18 @@ const (
 	// LDC_WW_UNITS lowest, one a round.
 	hotNameRounds = 33
 )
+
+// hotLimit is the longest chain the check kernels walk themselves after a
+// pass that made copies copies. A walk costs a microsecond or more a copy
+// on one thread, but the pages' walks run side by side; the hot kernels
+// check one page at a time and read every slot of the pool in each of
+// their rounds (three, up to 36 where a byte has several writers). So a
+// page goes to them only when its chain is a good share of all the
+// copies: then at most hotShare pages do. With a fixed 128,
+// saxpy64m_racy's thousands of pages of up to 1,024 copies each went to
+// the hot kernels one by one and its check ran past 150 s, where the
+// chunk kernels had taken 72 (H200, thirty-seventh session).
+func hotLimit(copies int64) int64 { return max(hotChain, copies/hotShare) }
 
 // hotRoom is the most pages a pool of cap slots can have with chains of
 // more than hotLen copies.

@@ -341,15 +341,17 @@ func pageGrid(pages, slotBytes int64) [3]uint32 {
 
 // pageCheck runs one of the page check kernels over the pages written.
 func (r *checkRun) pageCheck(phase, kernel string, st poolState) error {
-	copied := st.copies(r.pool.shardCap) * r.slotBytes
+	copies := st.copies(r.pool.shardCap)
+	copied := copies * r.slotBytes
 	err := r.phase(phase, func() error {
-		if err := r.b.Launch(kernel, pageGrid(st.pages, r.slotBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages))}); err != nil {
+		limit := hotLimit(copies)
+		if err := r.b.Launch(kernel, pageGrid(st.pages, r.slotBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages)), u64(uint64(limit))}); err != nil {
 			return err
 		}
-		// A chain of more than hotLen copies needs that many copies on
+		// A chain of more than limit copies needs that many copies on
 		// one page: where the pass made too few, no page was listed and
 		// the read of the list's count is saved.
-		if st.copies(r.pool.shardCap)-st.pages+1 <= r.pool.hotLen {
+		if copies-st.pages+1 <= limit {
 			return nil
 		}
 		n, err := checkHot(r.b, r.hotPool(), kernel == "ldc_pages_rw", &r.hotSeq)

@@ -161,7 +161,7 @@ func (pb *pageBench) ctx(tb testing.TB, b Backend, ctxAddr, records, nrec DevPtr
 	ctx.Allocs[0] = al.ctx()
 	ctx.Pool = ps.pool(pb.data, pb.slots, pb.heads, pb.pages, pb.counters, pb.c.npages, maxShards)
 	ctx.Pool.ShardCap = uint64(pb.c.npages * pb.c.copies)
-	ctx.Pool.Hot, ctx.Pool.HotLen, ctx.Pool.HotCap = uint64(pb.hot), hotChain, uint64(pb.hotCap)
+	ctx.Pool.Hot, ctx.Pool.HotCap = uint64(pb.hot), uint64(pb.hotCap)
 	if err := b.Write(ctxAddr, ctx.Bytes()); err != nil {
 		tb.Fatal(err)
 	}
@@ -254,7 +254,8 @@ func benchPageKernel(b *testing.B, be *CUDABackend, ctxAddr, records, nrec DevPt
 		}
 		b.StartTimer()
 		done := be.Timer()
-		if err := be.Launch(kernel, pageGrid(int64(pb.c.npages), pb.slotBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(pb.c.npages))}); err != nil {
+		limit := hotLimit(int64(pb.c.npages * pb.c.copies))
+		if err := be.Launch(kernel, pageGrid(int64(pb.c.npages), pb.slotBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(pb.c.npages)), u64(uint64(limit))}); err != nil {
 			b.Fatal(err)
 		}
 		hp := hotPool{counters: pb.counters, hot: pb.hot, hotCap: pb.hotCap, slotBytes: pb.slotBytes, threads: hotThreads, scratch: func() (DevPtr, error) { return pb.hotScratch, nil }}

@@ -122,11 +122,11 @@ type pool struct {
 	counters             DevPtr
 	unitCopy             DevPtr
 	// hot lists the pages the check kernels leave to the hot kernels
-	// (chains of more than hotLen copies, 0: none), hotCap of them at most;
-	// hotScratch is those kernels' partial results (hot.go), allocated at
-	// the first hot page.
+	// (chains longer than hotLimit), hotCap of them at most; hotScratch is
+	// those kernels' partial results (hot.go), allocated at the first hot
+	// page.
 	hot, hotScratch DevPtr
-	hotLen, hotCap  int64
+	hotCap          int64
 }
 
 // maxShards is LDC_POOL_SHARDS: the most shards of either kind. Thirty-two
@@ -172,7 +172,7 @@ func (p *pool) ctx() Pool {
 	return Pool{Data: uint64(p.data), Slots: uint64(p.slots), Keys: uint64(p.keys), Vals: uint64(p.vals), Heads: uint64(p.heads),
 		Pages: uint64(p.pages), Counters: uint64(p.counters), UnitCopy: uint64(p.unitCopy), SlotBytes: uint64(p.slotBytes), Cap: uint64(p.cap), TableMask: uint64(p.tableSize - 1),
 		Shards: uint64(p.shards), ShardCap: uint64(p.shardCap), PageShards: uint64(p.pageShards), PageSpan: uint64(p.pageSpan),
-		Hot: uint64(p.hot), HotLen: uint64(p.hotLen), HotCap: uint64(p.hotCap)}
+		Hot: uint64(p.hot), HotCap: uint64(p.hotCap)}
 }
 
 // newPool allocates a pool of cap slots in shards shards (a power of two
@@ -182,7 +182,7 @@ func (r *checkRun) newPool(cap, shards int64) (*pool, error) {
 		return nil, fmt.Errorf("internal error: a pool of %d slots in %d shards", cap, shards)
 	}
 	p := &pool{cap: cap, tableSize: tableFor(2 * cap), slotBytes: r.slotBytes, totalPages: r.totalPages,
-		shards: shards, shardCap: cap / shards, pageShards: maxShards, hotLen: hotChain, hotCap: hotRoom(cap, hotChain)}
+		shards: shards, shardCap: cap / shards, pageShards: maxShards, hotCap: hotRoom(cap, hotChain)}
 	p.pageSpan = (r.totalPages + p.pageShards - 1) / p.pageShards
 	var err error
 	allocs := []struct {

@@ -194,11 +194,11 @@ struct ldc_pool {
   unsigned long long shards, shard_cap;     // slot shards (a power of two, at most LDC_POOL_SHARDS), slots each: cap = shards * shard_cap
   unsigned long long page_shards, page_span; // shards of pages[] (a power of two, at most LDC_POOL_SHARDS), entries each
   // Hot pages (ldc_hot_*): the check kernels leave a page whose chain is
-  // longer than hot_len copies (0: no limit) to the hot kernels, listing
-  // it in hot[] (hot_cap entries; the count in counters[0] for write-write,
+  // longer than their hot_len parameter to the hot kernels, listing it in
+  // hot[] (hot_cap entries; the count in counters[0] for write-write,
   // counters[1] for read-write).
   unsigned *hot;
-  unsigned long long hot_len, hot_cap;
+  unsigned long long hot_cap;
 };
 
 // The pool's counters (64-bit words): [0] and [1] the hot pages the
@@ -418,7 +418,7 @@ __constant__ struct ldc_ctx ldc_g;
   X(pool.keys) X(pool.vals) X(pool.heads) X(pool.pages) X(pool.counters) \
   X(pool.unit_copy) X(pool.slot_bytes) X(pool.cap) X(pool.table_mask) \
   X(pool.shards) X(pool.shard_cap) X(pool.page_shards) X(pool.page_span) \
-  X(pool.hot) X(pool.hot_len) X(pool.hot_cap) \
+  X(pool.hot) X(pool.hot_cap) \
   X(segs.mem) X(segs.busy) X(segs.status) X(segs.seg_bytes) X(segs.cap) \
   X(segs.table_mask) X(segs.off_keys) X(segs.off_vals) X(segs.off_slots) \
   X(segs.off_pages) X(segs.off_written) X(segs.off_data) X(segs.off_snap) \
@@ -3165,14 +3165,14 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_hot_note(const struct ldc_
   if (k < P->hot_cap) P->hot[k] = page;
 }
 
-// ldc_hot_chain is 1 where page's chain is longer than hot_len (listed
-// then): the chunks whose 16 bytes cannot decide (where the chunk loop
-// counts) walk it only for that.
-static __device__ LDC_ENGINE __forceinline__ int ldc_hot_chain(const struct ldc_pool *P, unsigned page, unsigned long long c, int list) {
-  if (!P->hot_len) return 0;
+// ldc_hot_chain is 1 where page's chain is longer than hot_len (0: no
+// limit), listed then: the chunks whose 16 bytes cannot decide (where the
+// chunk loop counts) walk it only for that.
+static __device__ LDC_ENGINE __forceinline__ int ldc_hot_chain(const struct ldc_pool *P, unsigned page, unsigned long long c, int list, unsigned long long hot_len) {
+  if (!hot_len) return 0;
   unsigned long long n = 0;
   for (int s = P->heads[page]; s >= 0; s = P->slots[s].next)
-    if (++n > P->hot_len) {
+    if (++n > hot_len) {
       ldc_hot_note(P, page, c, list);
       return 1;
     }
@@ -3187,17 +3187,17 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_hot_chain(const struct ldc_
 // A chunk whose every byte has at most one writer needs no unit order: U
 // is S with each copy's written bytes, in any order, and a lone copy's
 // pass-2 state is S itself (its loads stay in registers).
-static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_pool *P, unsigned page, unsigned long long c) {
+static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_pool *P, unsigned page, unsigned long long c, unsigned long long hot_len) {
   unsigned char *bp;
   int where = ldc_chunk_at(page, c, &bp);
-  if (where == 0 || (where == 1 && ldc_hot_chain(P, page, c, 0))) return 0;
+  if (where == 0 || (where == 1 && ldc_hot_chain(P, page, c, 0, hot_len))) return 0;
   if (where == 1) return 1;
   const uint4 o = ldc_load_chunk(bp);
   uint4 u = o;
   unsigned wr0 = 0, wr1 = 0, wr2 = 0, wr3 = 0, multi = 0;
   int first = P->heads[page], n = 0;
   for (int s = first; s >= 0; s = P->slots[s].next, n++) {
-    if (n == P->hot_len && P->hot_len) {
+    if (n == hot_len && hot_len) {
       ldc_hot_note(P, page, c, 0);
       return 0;
     }
@@ -3228,16 +3228,16 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_p
 // (the common case), decided on its 16 bytes; 1 where a copy differs or
 // the chunk is partly in the allocation or misaligned: ldc_chunk_words
 // records its words then.
-static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_pool *P, unsigned page, unsigned long long c) {
+static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_pool *P, unsigned page, unsigned long long c, unsigned long long hot_len) {
   unsigned char *bp;
   int where = ldc_chunk_at(page, c, &bp);
-  if (where == 0 || (where == 1 && ldc_hot_chain(P, page, c, 1))) return 0;
+  if (where == 0 || (where == 1 && ldc_hot_chain(P, page, c, 1, hot_len))) return 0;
   if (where == 1) return 1;
   const uint4 u = ldc_load_chunk(bp);
   unsigned differ = 0;
   unsigned long long n = 0;
   for (int s = P->heads[page]; s >= 0; s = P->slots[s].next, n++) {
-    if (n == P->hot_len && P->hot_len) {
+    if (n == hot_len && hot_len) {
       ldc_hot_note(P, page, c, 1);
       return 0;
     }
@@ -3254,7 +3254,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_p
 // ldc_chunk_words shares out words. Chunks ran at 69-75% of the copy
 // bandwidth on the H100 where 4-byte words a thread ran at 21-31%
 // (BenchmarkPageChecks, RESULTS, twenty-seventh session).
-static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long long npages, int ww) {
+static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long long npages, unsigned long long hot_len, int ww) {
   if (npages == 0) return; // (the warm-up's launch: the pool may not be set up yet)
   const struct ldc_pool *P = &ldc_g.pool;
   unsigned long long cps = P->slot_bytes / 16, total = npages * cps;
@@ -3266,7 +3266,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long 
     if (item < total) li = ldc_chunk_item(item, cps, total, &c);
     unsigned page = ldc_pool_listed(P, starts, li, item < total);
     int exact = 0;
-    if (item < total) exact = ww ? ldc_ww_chunk(P, page, c) : ldc_rw_chunk(P, page, c);
+    if (item < total) exact = ww ? ldc_ww_chunk(P, page, c, hot_len) : ldc_rw_chunk(P, page, c, hot_len);
     ldc_chunk_words(P, page, c, exact, ww);
   }
 }
@@ -3275,11 +3275,11 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long 
 // base) and each copy's pass-2 state (U with its own changes reverted), in
 // one pass over the written pages. A copy wrote a byte where it differs
 // from S; U takes the value of the highest copy that wrote it.
-extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_ww(unsigned long long npages) { ldc_pages_check(npages, 1); }
+extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_ww(unsigned long long npages, unsigned long long hot_len) { ldc_pages_check(npages, hot_len, 1); }
 
 // ldc_pages_rw: after pass 2, a copy that differs from U (now the base)
 // read something another copy wrote.
-extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_rw(unsigned long long npages) { ldc_pages_check(npages, 0); }
+extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_rw(unsigned long long npages, unsigned long long hot_len) { ldc_pages_check(npages, hot_len, 0); }
 
 // The hot kernels' scratch (unsigned words, a parameter: the host
 // allocates it at the first hot page): LDC_HOT_THREADS partial
@@ -3492,8 +3492,8 @@ extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_fingerprint(uns
 }
 
 #ifdef LDC_CPU
-extern "C" LDC_ENGINE void ldc_entry_ldc_pages_ww(void **a) { ldc_pages_ww(*(unsigned long long *)a[0]); }
-extern "C" LDC_ENGINE void ldc_entry_ldc_pages_rw(void **a) { ldc_pages_rw(*(unsigned long long *)a[0]); }
+extern "C" LDC_ENGINE void ldc_entry_ldc_pages_ww(void **a) { ldc_pages_ww(*(unsigned long long *)a[0], *(unsigned long long *)a[1]); }
+extern "C" LDC_ENGINE void ldc_entry_ldc_pages_rw(void **a) { ldc_pages_rw(*(unsigned long long *)a[0], *(unsigned long long *)a[1]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_fingerprint(void **a) { ldc_pages_fingerprint(*(unsigned long long *)a[0], *(unsigned long long **)a[1]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_hot_scan(void **a) { ldc_hot_scan(*(unsigned *)a[0], *(int *)a[1], *(unsigned **)a[2]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_hot_merge(void **a) { ldc_hot_merge(*(unsigned *)a[0], *(int *)a[1], *(unsigned *)a[2], *(unsigned *)a[3], *(unsigned **)a[4]); }
