@@ -335,6 +335,11 @@ func Check(b Backend, l Launch, opt Options) (*Result, error) {
 // in blocks of 256 threads.
 var checkKernels = []string{"ldc_pages_ww", "ldc_pages_rw", "ldc_pages_fingerprint"}
 
+// checkKernelArgs is how many 64-bit parameters each check kernel takes
+// (the warm-up launches them all alike; a launch with too few fails on
+// CUDA and reads past its arguments on the CPU).
+const checkKernelArgs = 2
+
 // atomicLogShort stops a checked run whose first launch ran more atomics
 // in a thread than the log had room for: every later launch would replay
 // zeros for the lost results, so the run is void from there.
@@ -400,9 +405,10 @@ func (r *checkRun) run() (*Result, error) {
 		// to do. They run after level 1's launches, from its module.
 		r.useModuleFor(ModeBlock)
 		for _, name := range checkKernels {
-			args := [][]byte{u64(0)}
-			if name == "ldc_pages_fingerprint" {
-				args = append(args, u64(0))
+			// npages 0 and, unused, a hot limit or an address.
+			args := make([][]byte, checkKernelArgs)
+			for i := range args {
+				args[i] = u64(0)
 			}
 			if err := r.b.Launch(name, [3]uint32{1, 1, 1}, [3]uint32{256, 1, 1}, 0, args); err != nil {
 				return nil, fmt.Errorf("warm up %s: %w", name, err)

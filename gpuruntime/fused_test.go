@@ -8,6 +8,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -752,5 +753,32 @@ func TestCtxLayoutMatchesHeader(t *testing.T) {
 	}
 	if n := binary.Size(Ctx{}); n != CtxSize {
 		t.Errorf("Ctx takes %d bytes, CtxSize is %d", n, CtxSize)
+	}
+}
+
+// TestCheckKernelsTakeTheWarmUpsArguments: the warm-up launches every
+// check kernel with checkKernelArgs words; a kernel that gained a
+// parameter without it failed every --warmup run on CUDA (thirty-seventh
+// session), and the CPU backend, which cannot tell, read past the
+// arguments.
+func TestCheckKernelsTakeTheWarmUpsArguments(t *testing.T) {
+	src, err := os.ReadFile("include/ldcheck_rt.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range checkKernels {
+		m := regexp.MustCompile(`__global__[^\n(]*\b` + name + `\(([^)]*)\)`).FindSubmatch(src)
+		if m == nil {
+			t.Fatalf("%s: no kernel of that name in ldcheck_rt.h", name)
+		}
+		params := strings.Split(string(m[1]), ",")
+		if len(params) != checkKernelArgs {
+			t.Errorf("%s takes %d parameters (%s), the warm-up launches it with %d", name, len(params), m[1], checkKernelArgs)
+		}
+		for _, p := range params {
+			if !strings.Contains(p, "long long") && !strings.Contains(p, "*") {
+				t.Errorf("%s: parameter %q is not 64 bits wide", name, p)
+			}
+		}
 	}
 }
