@@ -32,12 +32,14 @@ const (
 )
 
 // hotLimit is the longest chain the check kernels walk themselves after a
-// pass that made copies copies. A walk costs a microsecond or more a copy
-// on one thread, but the pages' walks run side by side; the hot kernels
-// check one page at a time and read every slot of the pool in each of
-// their rounds (three, up to 36 where a byte has several writers). So a
-// page goes to them only when its chain is a good share of all the
-// copies: then at most hotShare pages do. With a fixed 128,
+// pass that made copies copies. A walk costs about 0.3 us a copy on one
+// thread (ld_backprop_racy's page, H200: 21 ms for the 65,536 copies the
+// chunk kernels walk before they give it up; 9 us a copy where they also
+// name its racy bytes' writers), but the pages' walks run side by side;
+// the hot kernels check one page at a time and read every slot of the
+// pool in each of their rounds (three, up to 36 where a byte has several
+// writers). So a page goes to them only when its chain is a good share of
+// all the copies: then at most hotShare pages do. With a fixed 128,
 // saxpy64m_racy's thousands of pages of up to 1,024 copies each went to
 // the hot kernels one by one and its check ran past 150 s, where the
 // chunk kernels had taken 72 (H200, thirty-seventh session).
