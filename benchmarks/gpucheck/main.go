@@ -4,9 +4,12 @@
 // kernel with --backend cuda and --backend cpu using the launch line of its
 // source file, checks the verdict against the file's `// expect:` line, and
 // compares the two backends' reports (same races, units and byte ranges).
-// It prints a table last and exits 1 if anything disagrees.
+// It prints a table last and exits 1 if anything disagrees. With -rows
+// FILE it keeps each kernel's row there as it ends and, run again, takes
+// the kernels already there from it: compiling every test kernel's modules
+// takes longer than one call on the GPU machine may run.
 //
-//	gpucheck -ldcheck bin/ldcheck -log $OUT/gpucheck.log BUILDS_DIR SOURCE_DIR...
+//	gpucheck -ldcheck bin/ldcheck -log $OUT/gpucheck.log [-rows FILE] BUILDS_DIR SOURCE_DIR...
 package main
 
 import (
@@ -62,12 +65,16 @@ type report struct {
 	}
 }
 
+// row is one kernel's line of the table (kept by -rows as JSON).
+type row struct{ Name, Expect, Cuda, CPU, Same, Stmts string }
+
 func main() {
 	bin := flag.String("ldcheck", "bin/ldcheck", "the ldcheck binary")
 	logPath := flag.String("log", "", "write every command and its output here")
 	arch := flag.String("arch", "sm_90", "nvcc architecture")
 	jobs := flag.Int("j", 8, "kernels checked at once")
 	runFlags := flag.String("run-flags", "", "more flags for both backends' ldcheck run, space-separated (--intra-warp=false: level 2 in one pass where the build proved it)")
+	rowsPath := flag.String("rows", "", "keep each finished kernel's row in this file (JSON lines) and take the kernels already there from it: a call cut by its time limit, run again, goes on where it stopped")
 	flag.Parse()
 	if flag.NArg() < 2 {
 		fmt.Fprintln(os.Stderr, "usage: gpucheck [-ldcheck BIN] [-log FILE] [-run-flags FLAGS] BUILDS_DIR SOURCE_DIR...")
@@ -85,7 +92,6 @@ func main() {
 	}
 	dirs, _ := filepath.Glob(filepath.Join(flag.Arg(0), "*"))
 	sort.Strings(dirs)
-	type row struct{ name, expect, cuda, cpu, same, stmts string }
 	rows := make([]*row, len(dirs))
 	var mu sync.Mutex
 	logf := func(format string, args ...any) {
@@ -109,10 +115,10 @@ func main() {
 		if launch == nil {
 			return
 		}
-		r := &row{name: name, expect: expect}
+		r := &row{Name: name, Expect: expect}
 		rows[i] = r
 		if out, err := runCmd(logf, compileLimit, *bin, "compile", "--device-only", "--arch", *arch, d); err != nil {
-			r.cuda, r.cpu, r.same = "compile failed", "-", "no !"
+			r.Cuda, r.CPU, r.Same = "compile failed", "-", "no !"
 			logf("%s\n", out)
 			return
 		}
@@ -137,25 +143,25 @@ func main() {
 				}
 			}
 			if be == "cuda" {
-				r.cuda = verdict
+				r.Cuda = verdict
 			} else {
-				r.cpu = verdict
+				r.CPU = verdict
 			}
 		}
 		switch {
 		case reps["cuda"] == nil || reps["cpu"] == nil:
-			r.same = "no"
+			r.Same = "no"
 		case sameRaces(reps["cuda"].Races, reps["cpu"].Races, true):
-			r.same = "yes"
+			r.Same = "yes"
 		case sameRaces(reps["cuda"].Races, reps["cpu"].Races, false):
 			// Same races, other racy bytes: the backends computed different
 			// values. The CPU backend runs warps in lockstep and neither
 			// contracts a*b+c, so this points at something else (math
 			// library functions such as expf differ in the last bit).
-			r.same = "same races, other byte counts"
+			r.Same = "same races, other byte counts"
 			logf("%s: cuda races %+v\ncpu races %+v\n", name, reps["cuda"].Races, reps["cpu"].Races)
 		default:
-			r.same = "differs"
+			r.Same = "differs"
 			logf("%s: cuda races %+v\ncpu races %+v\n", name, reps["cuda"].Races, reps["cpu"].Races)
 		}
 		// The statements named: the same on both backends, and those of
@@ -164,16 +170,16 @@ func main() {
 			sc, sp := statements(reps["cuda"].Races), statements(reps["cpu"].Races)
 			switch {
 			case sc != sp:
-				r.stmts = "differ"
+				r.Stmts = "differ"
 				logf("%s: statements cuda [%s] cpu [%s]\n", name, sc, sp)
 			case explain == "":
-				r.stmts = "same, no header"
+				r.Stmts = "same, no header"
 			case strings.HasPrefix(explain, "none"):
-				r.stmts = "same (" + map[bool]string{true: "none, as the header says", false: "named, header says none"}[sc == ""] + ")"
+				r.Stmts = "same (" + map[bool]string{true: "none, as the header says", false: "named, header says none"}[sc == ""] + ")"
 			case strings.Contains(", "+sc+",", " "+explain+","), strings.Contains(sc, explain):
-				r.stmts = "same, = header"
+				r.Stmts = "same, = header"
 			default:
-				r.stmts = "same, not the header's"
+				r.Stmts = "same, not the header's"
 				logf("%s: statements [%s], header %q\n", name, sc, explain)
 			}
 		}
@@ -182,14 +188,34 @@ func main() {
 		want := expect == "none" || expect == "unchecked"
 		got := reps["cuda"] != nil && len(reps["cuda"].Races) == 0
 		unchecked := reps["cuda"] != nil && reps["cuda"].Verdict == "unchecked" && reps["cpu"] != nil && reps["cpu"].Verdict == "unchecked"
-		if !strings.HasPrefix(r.same, "yes") && !strings.HasPrefix(r.same, "same races") || want != got || (!want && !matches(expect, reps["cuda"].Races)) || (expect == "unchecked") != unchecked {
-			r.same += " !"
+		if !strings.HasPrefix(r.Same, "yes") && !strings.HasPrefix(r.Same, "same races") || want != got || (!want && !matches(expect, reps["cuda"].Races)) || (expect == "unchecked") != unchecked {
+			r.Same += " !"
 		}
+	}
+	earlier, err := readRows(*rowsPath)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	var keep io.Writer = io.Discard
+	if *rowsPath != "" {
+		f, err := os.OpenFile(*rowsPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		defer f.Close()
+		keep = f
 	}
 	sem := make(chan bool, *jobs)
 	var wg sync.WaitGroup
 	done := 0
 	for i, d := range dirs {
+		if r, ok := earlier[filepath.Base(d)]; ok {
+			rows[i] = r
+			done++
+			continue
+		}
 		wg.Add(1)
 		sem <- true
 		go func() {
@@ -201,7 +227,10 @@ func main() {
 			mu.Lock()
 			done++
 			if r := rows[i]; r != nil {
-				fmt.Fprintf(os.Stderr, "gpucheck %d/%d: %s: expect %s; cuda %s; cpu %s; same %s\n", done, len(dirs), r.name, r.expect, r.cuda, r.cpu, r.same)
+				fmt.Fprintf(os.Stderr, "gpucheck %d/%d: %s: expect %s; cuda %s; cpu %s; same %s\n", done, len(dirs), r.Name, r.Expect, r.Cuda, r.CPU, r.Same)
+				if line, err := json.Marshal(r); err == nil {
+					fmt.Fprintf(keep, "%s\n", line)
+				}
 			}
 			mu.Unlock()
 			<-sem
@@ -214,14 +243,14 @@ func main() {
 			continue
 		}
 		n++
-		if strings.HasSuffix(r.same, "!") {
+		if strings.HasSuffix(r.Same, "!") {
 			bad++
 		}
 	}
 	fmt.Printf("%-24s %-34s %-34s %-34s %s\n", "kernel", "expected", "cuda", "cpu", "same")
 	for _, r := range rows {
 		if r != nil {
-			fmt.Printf("%-24s %-34s %-34s %-34s %s\n", r.name, r.expect, r.cuda, r.cpu, r.same)
+			fmt.Printf("%-24s %-34s %-34s %-34s %s\n", r.Name, r.Expect, r.Cuda, r.CPU, r.Same)
 		}
 	}
 	fmt.Printf("%d kernels, %d disagreements\n", n, bad)
@@ -229,10 +258,10 @@ func main() {
 	// naming them is an explanation on top of the verdict.
 	tally := map[string]int{}
 	for _, r := range rows {
-		if r != nil && r.stmts != "" {
-			tally[r.stmts]++
-			if r.stmts == "differ" || r.stmts == "same, not the header's" {
-				fmt.Printf("statements %s: %s\n", r.stmts, r.name)
+		if r != nil && r.Stmts != "" {
+			tally[r.Stmts]++
+			if r.Stmts == "differ" || r.Stmts == "same, not the header's" {
+				fmt.Printf("statements %s: %s\n", r.Stmts, r.Name)
 			}
 		}
 	}
@@ -250,6 +279,33 @@ func main() {
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// readRows reads the rows an earlier call kept (-rows), by kernel name: a
+// missing file has none.
+func readRows(path string) (map[string]*row, error) {
+	rows := map[string]*row{}
+	if path == "" {
+		return rows, nil
+	}
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return rows, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for i, line := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		r := &row{}
+		if err := json.Unmarshal([]byte(line), r); err != nil || r.Name == "" {
+			return nil, fmt.Errorf("%s:%d: not a row gpucheck kept (%v); remove the file to start again", path, i+1, err)
+		}
+		rows[r.Name] = r
+	}
+	return rows, nil
+}
 
 // explainHeader is the "// explain:" line of a source as "FILE:LINE FILE:LINE"
 // (a bare LINE is in the source itself), or "none ..." as written.
