@@ -754,7 +754,7 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 			}
 		}
 	}
-	if err := r.b.Write(r.nrec, u64(0)); err != nil {
+	if err := r.b.Memset(r.nrec, 0, nrecBytes); err != nil {
 		return err
 	}
 	shared := r.l.Shared
@@ -810,10 +810,26 @@ func (r *checkRun) useShared(c *Ctx) {
 
 // readRecords fetches the race records of the last launches.
 func (r *checkRun) readRecords() ([]Record, error) {
-	recs, truncated, err := readRecordBuffer(r.b, r.records, r.nrec, maxRecords)
-	r.res.Truncated = r.res.Truncated || truncated
+	recs, hot, err := r.readRecordsHot()
+	if err == nil && hot != [2]int64{} {
+		err = fmt.Errorf("internal error: %d and %d hot pages listed outside a page check", hot[0], hot[1])
+	}
 	return recs, err
 }
+
+// readRecordsHot is readRecords, with the hot pages the last write-write
+// and read-write check kernels listed (their counts come with the
+// records': one read).
+func (r *checkRun) readRecordsHot() ([]Record, [2]int64, error) {
+	recs, hot, truncated, err := readRecordBuffer(r.b, r.records, r.nrec, maxRecords)
+	r.res.Truncated = r.res.Truncated || truncated
+	return recs, hot, err
+}
+
+// nrecBytes is the room of the record counts (ldc_g.nrecords): two int32
+// counting each half's records, then two counting the hot pages the
+// write-write and read-write check kernels listed.
+const nrecBytes = 16
 
 // DecodeRecordBuffer decodes a record buffer of max records read from the
 // device, given the two counts at nrec (readRecordBuffer).
@@ -831,17 +847,21 @@ func DecodeRecordBuffer(nrec, records []byte, max int) []Record {
 
 // readRecordBuffer reads and empties a record buffer of max records: its
 // first half holds write-write records, its second read-write ones, and
-// the two int32 at nrec count them (ldc_record_race).
-func readRecordBuffer(b Backend, records, nrec DevPtr, max int) ([]Record, bool, error) {
-	raw := make([]byte, 8)
+// the first two int32 at nrec count them (ldc_record_race); the next two,
+// returned as hot, count the hot pages listed (ldc_hot_note), zeroed too.
+func readRecordBuffer(b Backend, records, nrec DevPtr, max int) (recs []Record, hot [2]int64, truncated bool, err error) {
+	raw := make([]byte, nrecBytes)
 	if err := b.Read(raw, nrec); err != nil {
-		return nil, false, err
+		return nil, hot, false, err
 	}
-	if err := b.Write(nrec, u64(0)); err != nil {
-		return nil, false, err
+	// (A memset, unlike a write from the host, does not wait for the GPU.)
+	if err := b.Memset(nrec, 0, nrecBytes); err != nil {
+		return nil, hot, false, err
 	}
-	half, truncated := max/2, false
-	var recs []Record
+	for i := range hot {
+		hot[i] = int64(int32(binary.LittleEndian.Uint32(raw[8+4*i:])))
+	}
+	half := max / 2
 	for side := 0; side < 2; side++ {
 		n := int(int32(binary.LittleEndian.Uint32(raw[4*side:])))
 		if n > half {
@@ -852,11 +872,11 @@ func readRecordBuffer(b Backend, records, nrec DevPtr, max int) ([]Record, bool,
 		}
 		buf := make([]byte, n*RecordSize)
 		if err := b.Read(buf, records+DevPtr(side*half*RecordSize)); err != nil {
-			return nil, false, err
+			return nil, hot, false, err
 		}
 		recs = append(recs, DecodeRecords(buf, n)...)
 	}
-	return recs, truncated, nil
+	return recs, hot, truncated, nil
 }
 
 // collectOutputs reads every buffer argument back.

@@ -179,10 +179,7 @@ func (r *checkRun) releaseDetCopies() {
 func (r *checkRun) detFinish(recs []Record, st poolState) error {
 	r.addRaces(recs, manifest.ScopeInterWarp)
 	if r.pool != nil && st.pages > 0 {
-		if err := r.pageCheck("merge of the blocks' copies, in block order (deterministic)", "ldc_pages_ww", st); err != nil {
-			return err
-		}
-		blocks, err := r.readRecords()
+		blocks, err := r.pageCheck("merge of the blocks' copies, in block order (deterministic)", "ldc_pages_ww", st)
 		if err != nil {
 			return err
 		}

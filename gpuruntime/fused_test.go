@@ -261,13 +261,14 @@ func TestPageKernelsMatchModelCUDA(t *testing.T) {
 func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 	const maxRec = 1 << 14
 	records := devBytes(t, b, make([]byte, maxRec*RecordSize))
-	nrec := devBytes(t, b, make([]byte, 8))
-	readRecs := func() []Record {
-		recs, truncated, err := readRecordBuffer(b, records, nrec, maxRec)
+	nrec := devBytes(t, b, make([]byte, nrecBytes))
+	// readRecs reads the records and the hot pages listed.
+	readRecs := func() ([]Record, [2]int64) {
+		recs, hot, truncated, err := readRecordBuffer(b, records, nrec, maxRec)
 		if err != nil || truncated {
 			t.Fatalf("records: %v (truncated %v)", err, truncated)
 		}
-		return recs
+		return recs, hot
 	}
 	rng := rand.New(rand.NewSource(7))
 	trials := 0
@@ -327,13 +328,25 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 					p.Hot, p.HotCap = uint64(hotList), uint64(hotCap)
 					return p
 				}
-				hot := func(rw bool) {
+				// checked is what pageCheck does after a check kernel:
+				// the records, then the hot kernels on the pages listed
+				// and their records.
+				checked := func(rw bool) []Record {
 					t.Helper()
-					n, err := checkHot(b, hotPool{counters: counters, hot: hotList, hotCap: hotCap, slotBytes: int64(ps.slotBytes), threads: 256, scratch: func() (DevPtr, error) { return scratch, nil }}, rw, &seq)
-					if err != nil {
+					recs, listed := readRecs()
+					n := listed[0]
+					if rw {
+						n = listed[1]
+					}
+					if _, err := checkHot(b, hotPool{hot: hotList, hotCap: hotCap, slotBytes: int64(ps.slotBytes), threads: 256, scratch: func() (DevPtr, error) { return scratch, nil }}, rw, &seq, n); err != nil {
 						t.Fatal(err)
 					}
 					hotPages += n
+					more, listed := readRecs()
+					if listed != [2]int64{} {
+						t.Fatalf("the hot kernels listed hot pages: %v", listed)
+					}
+					return append(recs, more...)
 				}
 				al := &alloc{base: sp, size: int64(size), pageBytes: int64(pageBytes), pages: int64(npages)}
 				ctx := Ctx{Records: uint64(records), NRecords: uint64(nrec), MaxRecords: maxRec, NAllocs: 1, Mode: ModeBlock}
@@ -346,7 +359,7 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 				if err := b.Launch("ldc_pages_ww", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl)), u64(uint64(hotLen))}); err != nil {
 					t.Fatal(err)
 				}
-				hot(false)
+				wwRecs := checked(false)
 				if got := readDev(t, b, sp, size); !bytes.Equal(got, wantU) {
 					t.Fatalf("%s: units %d size %d page %d: U differs from the model", "ldc_pages_ww", units, size, pageBytes)
 				}
@@ -357,7 +370,7 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 						t.Fatalf("%s: units %d size %d page %d: unit %d's pass-2 page %d differs from the model", "ldc_pages_ww", units, size, pageBytes, sl.Unit, sl.Page)
 					}
 				}
-				if d := cmp.Diff(namedPairs(modelRaces(wantWW)), recordsToRaces(readRecs())); d != "" {
+				if d := cmp.Diff(namedPairs(modelRaces(wantWW)), recordsToRaces(wwRecs)); d != "" {
 					t.Fatalf("%s: units %d size %d page %d: write-write races (-model +device):\n%s", "ldc_pages_ww", units, size, pageBytes, d)
 				}
 				if overlap && units > 1 && len(wantWW) == 0 {
@@ -395,8 +408,7 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 				if err := b.Launch("ldc_pages_rw", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl)), u64(uint64(hotLen))}); err != nil {
 					t.Fatal(err)
 				}
-				hot(true)
-				if d := cmp.Diff(modelRaces(wantRW), recordsToRaces(readRecs())); d != "" {
+				if d := cmp.Diff(modelRaces(wantRW), recordsToRaces(checked(true))); d != "" {
 					t.Fatalf("%s: units %d size %d page %d: read-write races (-model +device):\n%s", "ldc_pages_ww", units, size, pageBytes, d)
 				}
 				for _, ptr := range []DevPtr{sp, data, slots, heads, pages, counters, hotList} {
@@ -444,7 +456,7 @@ func TestSlotShardOverflow(t *testing.T) {
 	const npages, blocks = 64, 8
 	const maxRec = 1 << 10
 	records := devBytes(t, b, make([]byte, maxRec*RecordSize))
-	nrec := devBytes(t, b, make([]byte, 8))
+	nrec := devBytes(t, b, make([]byte, nrecBytes))
 	base := devBytes(t, b, make([]byte, npages*128))
 	r := &checkRun{b: b, slotBytes: 128, totalPages: npages}
 	al := &alloc{base: base, size: npages * 128, pageBytes: 128, pages: npages}
@@ -537,7 +549,7 @@ func TestSlotShardOverflow(t *testing.T) {
 	if got := readDev(t, b, base, npages*128); !bytes.Equal(got, want) {
 		t.Fatalf("the union of the blocks' writes differs:\n got %x\nwant %x", got[:256], want[:256])
 	}
-	recs, truncated, err := readRecordBuffer(b, records, nrec, maxRec)
+	recs, _, truncated, err := readRecordBuffer(b, records, nrec, maxRec)
 	if err != nil || truncated || len(recs) != 0 {
 		t.Fatalf("records %v (truncated %v, %v), want none", recs, truncated, err)
 	}

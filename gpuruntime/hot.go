@@ -54,10 +54,10 @@ func hotRoom(cap, hotLen int64) int64 {
 	return cap/(hotLen+1) + 1
 }
 
-// hotPool is what the hot kernels work on: the pool's counters, its hot
-// list and scratch (the tests build one without a checkRun).
+// hotPool is what the hot kernels work on: the pool's hot list and
+// scratch (the tests build one without a checkRun).
 type hotPool struct {
-	counters, hot     DevPtr
+	hot               DevPtr
 	hotCap, slotBytes int64
 	// threads is the hot kernels' grid (whole blocks of 256, at most
 	// hotThreads): hotThreads, but for tests on the CPU backend.
@@ -83,40 +83,32 @@ func (r *checkRun) hotPool() hotPool {
 		p.hotScratch = s
 		return s, nil
 	}
-	return hotPool{counters: p.counters, hot: p.hot, hotCap: p.hotCap, slotBytes: p.slotBytes, threads: hotThreads, scratch: scratch}
+	return hotPool{hot: p.hot, hotCap: p.hotCap, slotBytes: p.slotBytes, threads: hotThreads, scratch: scratch}
 }
 
-// checkHot runs the hot kernels on the pages the last check kernel listed
-// (rw false: write-write, ldc_pages_ww; true: read-write); seq numbers the
+// checkHot runs the hot kernels on the n pages the last check kernel
+// listed (rw false: write-write, ldc_pages_ww; true: read-write; the
+// count comes with the records', readRecordBuffer); seq numbers the
 // merges, so that a flag left by an earlier one is never taken for theirs.
-// It returns how many pages there were.
-func checkHot(b Backend, p hotPool, rw bool, seq *uint32) (int64, error) {
-	list := int64(0)
-	if rw {
-		list = 1
-	}
-	raw := make([]byte, 8)
-	if err := b.Read(raw, p.counters+DevPtr(8*list)); err != nil {
-		return 0, err
-	}
-	n := int64(binary.LittleEndian.Uint64(raw))
+// It returns how many of its launches read every slot of the pool.
+func checkHot(b Backend, p hotPool, rw bool, seq *uint32, n int64) (rounds int64, err error) {
 	if n == 0 {
 		return 0, nil
 	}
-	if n > p.hotCap {
-		return 0, fmt.Errorf("internal error: the check listed %d hot pages, with room for %d", n, p.hotCap)
+	if n < 0 || n > p.hotCap {
+		return rounds, fmt.Errorf("internal error: the check listed %d hot pages, with room for %d", n, p.hotCap)
 	}
 	pages := make([]byte, 4*n)
 	if err := b.Read(pages, p.hot); err != nil {
-		return 0, err
+		return rounds, err
 	}
 	scratch, err := p.scratch()
 	if err != nil {
-		return 0, err
+		return rounds, err
 	}
 	sp := u64(uint64(scratch))
 	if p.threads < 256 || p.threads > hotThreads || p.threads%256 != 0 || p.threads < p.slotBytes/4 {
-		return 0, fmt.Errorf("internal error: hot kernels on %d threads (pages of %d bytes)", p.threads, p.slotBytes)
+		return rounds, fmt.Errorf("internal error: hot kernels on %d threads (pages of %d bytes)", p.threads, p.slotBytes)
 	}
 	grid, block := [3]uint32{uint32(p.threads / 256), 1, 1}, [3]uint32{256, 1, 1}
 	mergeGrid := [3]uint32{uint32((p.slotBytes/4*32 + 255) / 256), 1, 1}
@@ -135,29 +127,32 @@ func checkHot(b Backend, p hotPool, rw bool, seq *uint32) (int64, error) {
 	for i := int64(0); i < n; i++ {
 		page := binary.LittleEndian.Uint32(pages[4*i:])
 		if rw {
+			rounds++
 			if err := b.Launch("ldc_hot_apply", grid, block, 0, [][]byte{u32(page), u32(1), sp}); err != nil {
-				return 0, err
+				return rounds, err
 			}
 			continue
 		}
+		rounds += 2 // this scan and the apply
 		if err := b.Launch("ldc_hot_scan", grid, block, 0, [][]byte{u32(page), u32(0), sp}); err != nil {
-			return 0, err
+			return rounds, err
 		}
 		multi, err := merge(page, 0)
 		if err != nil {
-			return 0, err
+			return rounds, err
 		}
 		for r := 0; multi && r < hotNameRounds; r++ {
+			rounds++
 			if err := b.Launch("ldc_hot_scan", grid, block, 0, [][]byte{u32(page), u32(1), sp}); err != nil {
-				return 0, err
+				return rounds, err
 			}
 			if multi, err = merge(page, 1); err != nil {
-				return 0, err
+				return rounds, err
 			}
 		}
 		if err := b.Launch("ldc_hot_apply", grid, block, 0, [][]byte{u32(page), u32(0), sp}); err != nil {
-			return 0, err
+			return rounds, err
 		}
 	}
-	return n, nil
+	return rounds, nil
 }

@@ -184,7 +184,7 @@ func (r *checkRun) setupLogs() error {
 	if r.records, err = r.alloc(maxRecords * RecordSize); err != nil {
 		return err
 	}
-	if r.nrec, err = r.alloc(8); err != nil {
+	if r.nrec, err = r.alloc(nrecBytes); err != nil {
 		return err
 	}
 	rows := int64(r.l.blocks()) * int64(r.l.threads())

@@ -42,8 +42,9 @@ type Summary struct {
 	Groups               int     `json:"groups,omitempty"`
 	CopyBytes            int64   `json:"copy_bytes"`
 	DetectionProbability float64 `json:"detection_probability,omitempty"`
-	// HotPages: the pages with more than 128 copies, checked by the whole
-	// grid instead of a thread a 16 bytes (counted once per check).
+	// HotPages: the pages whose chain of copies held more than 128 and an
+	// eighth of a pass's copies, checked by the whole grid instead of a
+	// thread a 16 bytes (counted once per check).
 	HotPages int64 `json:"hot_pages,omitempty"`
 }
 

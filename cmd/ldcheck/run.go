@@ -61,9 +61,9 @@ the report then gives equation (1)'s probability that a race between two
 random blocks had been checked. JSON summary fields: rounds (run),
 rounds_planned, groups (copies per round; the blocks without reshuffling),
 copy_bytes (the most memory the copies and their tables took),
-detection_probability, hot_pages (pages with more than 128 copies, a page
-every block writes, checked by the whole grid instead of one thread for
-each 16 bytes; counted once per check). --unchecked runs the kernel as written (the build's
+detection_probability, hot_pages (pages with more than 128 copies and an
+eighth of all the copies, as a flag every block writes, checked by the whole
+grid instead of one thread for each 16 bytes; counted once per check). --unchecked runs the kernel as written (the build's
 native module, compiled without ldcheck), as the baseline for outputs and
 times.
 

@@ -195,14 +195,14 @@ struct ldc_pool {
   unsigned long long page_shards, page_span; // shards of pages[] (a power of two, at most LDC_POOL_SHARDS), entries each
   // Hot pages (ldc_hot_*): the check kernels leave a page whose chain is
   // longer than their hot_len parameter to the hot kernels, listing it in
-  // hot[] (hot_cap entries; the count in counters[0] for write-write,
-  // counters[1] for read-write).
+  // hot[] (hot_cap entries; the count in nrecords[2] for write-write,
+  // nrecords[3] for read-write, where the host reads it with the records'
+  // counts).
   unsigned *hot;
   unsigned long long hot_cap;
 };
 
-// The pool's counters (64-bit words): [0] and [1] the hot pages the
-// write-write and read-write checks listed, [2] the no-room flag, in the
+// The pool's counters (64-bit words): [2] the no-room flag, alone in the
 // first sector; then a sector per slot shard (its slots wanted, which may
 // pass shard_cap) and a sector per page shard (its pages listed).
 #define LDC_POOL_SHARDS 32
@@ -352,7 +352,7 @@ struct ldc_ctx {
   unsigned long long *atomic_log;
   int *atomic_overflow;
   struct ldc_record *records;
-  int *nrecords;
+  int *nrecords; // [0] and [1]: the records of each half; [2] and [3]: the hot pages listed (ldc_hot_note)
   int max_records, atomic_spill_bits;
   struct ldc_trace *trace; // optional: one entry per region end per thread
   int *ntrace;
@@ -3161,8 +3161,8 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_chunk_words(const struct l
 // write-write check, 1 for read-write.
 static __device__ LDC_ENGINE __forceinline__ void ldc_hot_note(const struct ldc_pool *P, unsigned page, unsigned long long c, int list) {
   if (c != 0) return;
-  unsigned long long k = atomicAdd(&P->counters[list], 1ULL);
-  if (k < P->hot_cap) P->hot[k] = page;
+  int k = atomicAdd(ldc_g.nrecords + 2 + list, 1);
+  if ((unsigned long long)k < P->hot_cap) P->hot[k] = page;
 }
 
 // ldc_hot_chain is 1 where page's chain is longer than hot_len (0: no
