@@ -3033,6 +3033,19 @@ static __device__ LDC_ENGINE LDC_CHECK_EXACT void ldc_ww_word(const struct ldc_p
   }
 }
 
+// ldc_rw_differ records each byte of vmask where copy s's word v (at
+// offset of allocation ai) differs from U's u: a read-write race (the
+// word path and the hot kernels).
+static __device__ LDC_ENGINE __forceinline__ void ldc_rw_differ(const struct ldc_pool *P, int s, int ai, unsigned long long offset, unsigned u, unsigned v, unsigned vmask) {
+  unsigned m = ldc_bytemask(v ^ u) & vmask;
+  for (unsigned b = 0; m && b < 4; b++)
+    if (m >> (8 * b) & 0xffu) {
+      struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_GLOBAL, ai, -1, -1, (int)P->slots[s].tab, -1, -1, -1, P->slots[s].unit, (long long)(offset + b),
+                             ldc_byte(u, b) | (ldc_byte(v, b) << 8)};
+      ldc_record_race(r);
+    }
+}
+
 // ldc_rw_word is the read-write check of word k of a listed page, exact
 // in every case (see ldc_ww_word): every byte of a copy that differs from
 // U is recorded.
@@ -3046,13 +3059,7 @@ static __device__ LDC_ENGINE LDC_CHECK_EXACT void ldc_rw_word(const struct ldc_p
   unsigned u = ldc_load_word(bp, nb);
   for (int s = P->heads[page]; s >= 0; s = P->slots[s].next) {
     unsigned v = ((const unsigned *)(P->data + (unsigned long long)s * P->slot_bytes))[k];
-    unsigned m = ldc_bytemask(v ^ u) & vmask;
-    for (unsigned b = 0; m && b < 4; b++)
-      if (m >> (8 * b) & 0xffu) {
-        struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_GLOBAL, ai, -1, -1, (int)P->slots[s].tab, -1, -1, -1, P->slots[s].unit, (long long)(offset + b),
-                               ldc_byte(u, b) | (ldc_byte(v, b) << 8)};
-        ldc_record_race(r);
-      }
+    ldc_rw_differ(P, s, ai, offset, u, v, vmask);
   }
 }
 
@@ -3453,13 +3460,7 @@ extern "C" __global__ LDC_ENGINE void ldc_hot_apply(unsigned page, int rw, const
   }
   unsigned u = ldc_load_word(bp, nb);
   LDC_HOT_SLOTS(P, page, q, Q, {
-    unsigned m = ldc_bytemask(v ^ u) & vmask;
-    for (unsigned b = 0; m && b < 4; b++)
-      if (m >> (8 * b) & 0xffu) {
-        struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_GLOBAL, ai, -1, -1, (int)P->slots[s].tab, -1, -1, -1, P->slots[s].unit, (long long)(offset + b),
-                               ldc_byte(u, b) | (ldc_byte(v, b) << 8)};
-        ldc_record_race(r);
-      }
+    ldc_rw_differ(P, s, ai, offset, u, v, vmask);
   })
 }
 
