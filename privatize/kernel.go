@@ -426,7 +426,9 @@ func (kr *kernelRewrite) prologue(locals []*local) (string, error) {
 	}
 	var pro strings.Builder
 	pro.WriteString(" " + strings.Join(decls, " "))
-	fmt.Fprintf(&pro, " ldc_thread ldc_t; ldc_begin(&ldc_t);")
+	// LDC_FAST_DECL: the region state the one-pass module keeps in
+	// registers (struct ldc_fast).
+	fmt.Fprintf(&pro, " ldc_thread ldc_t; ldc_begin(&ldc_t); LDC_FAST_DECL;")
 	if kr.selfNeeded {
 		pro.WriteString(" LDC_SELF_SET();")
 	}

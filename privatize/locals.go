@@ -237,11 +237,11 @@ func (kr *kernelRewrite) macros(locals []*local) string {
 func onePassTest(k *passes.Kernel) string {
 	test := regionSet(k, func(r passes.Region) bool { return r.OnePass })
 	for _, c := range []struct{ shape, cond string }{
-		{passes.FlatBlock, "blockDim.z == 1"},
-		{passes.LineBlock, "blockDim.y == 1 && blockDim.z == 1"},
+		{passes.FlatBlock, "(blockDim.z == 1)"},
+		{passes.LineBlock, "((blockDim.y == 1) & (blockDim.z == 1))"},
 	} {
 		if set := regionSet(k, func(r passes.Region) bool { return r.OnePassIf == c.shape }); set != "(0)" {
-			test = fmt.Sprintf("(%s || (%s && %s))", test, c.cond, set)
+			test = fmt.Sprintf("(%s | (%s & %s))", test, c.cond, set)
 		}
 	}
 	return test
@@ -259,7 +259,7 @@ func regionSet(k *passes.Kernel, in func(passes.Region) bool) string {
 		case r.From+1 < 64:
 			masks[r.To] |= 1 << uint(r.From+1)
 		default:
-			far = append(far, fmt.Sprintf("((S) == %d && (E) == %d)", r.From, r.To))
+			far = append(far, fmt.Sprintf("((int)((S) == %d) & (int)((E) == %d))", r.From, r.To))
 		}
 	}
 	ends := make([]int, 0, len(masks))
@@ -274,10 +274,10 @@ func regionSet(k *passes.Kernel, in func(passes.Region) bool) string {
 		for i := len(ends) - 1; i >= 0; i-- {
 			sel = fmt.Sprintf("(E) == %d ? %#xull : %s", ends[i], masks[ends[i]], sel)
 		}
-		test = fmt.Sprintf("((unsigned)((S) + 1) < 64u && (((%s) >> ((S) + 1)) & 1ull))", sel)
+		test = fmt.Sprintf("((int)((unsigned)((S) + 1) < 64u) & (int)(((%s) >> (((S) + 1) & 63)) & 1ull))", sel)
 	}
 	for _, f := range far {
-		test += " || " + f
+		test += " | " + f
 	}
 	return "(" + test + ")"
 }

@@ -464,6 +464,33 @@ struct ldc_thread {
   int cond;
 };
 
+// ldc_fast is the part of a thread's region state that its region ends
+// read and write at every barrier, kept in a local of the kernel
+// (LDC_FAST_DECL) so that the one-pass module holds it in registers: in
+// struct ldc_thread, whose address the checks' calls take, every region
+// end loaded and stored start and ap_epoch in local memory. It is the
+// authoritative copy in the one-pass branches of the region ends
+// (LDC_BARRIER, LDC_BARRIER_PRED, LDC_EXIT), which store it into the
+// thread's state before a call that reads it (ldc_fast_out) and take it
+// back after one that moves it on (ldc_fast_in). ok: every stride test
+// of the region held (LDC_COND in the one-pass module; elsewhere the
+// thread's cond keeps it).
+struct ldc_fast {
+  int start;
+  unsigned epoch;
+  unsigned ok;
+};
+#define LDC_FAST_DECL struct ldc_fast ldc_fs = {ldc_t.start, ldc_t.ap_epoch, 1u}
+static __device__ LDC_ENGINE __forceinline__ void ldc_fast_out(struct ldc_thread *t, const struct ldc_fast *f) {
+  t->start = f->start;
+  t->ap_epoch = f->epoch;
+}
+static __device__ LDC_ENGINE __forceinline__ void ldc_fast_in(const struct ldc_thread *t, struct ldc_fast *f) {
+  f->start = t->start;
+  f->epoch = t->ap_epoch;
+  f->ok = 1u;
+}
+
 struct ldc_block_state {
   void *shared_orig[LDC_MAX_SHARED];
   int pass, from, to;
@@ -1491,7 +1518,7 @@ static __device__ LDC_ENGINE __forceinline__ unsigned char *ldc_shared_copies(in
 // store always leaves its warp as the owner of its bytes, or voids).
 #define LDC_OWN_HEAD 16
 #define LDC_SHARED_OWN_VOID (1 << 30)
-static __device__ LDC_ENGINE void ldc_own_shared(unsigned *ow, unsigned long long k, unsigned m) {
+static __device__ LDC_ENGINE __noinline__ void ldc_own_shared(unsigned *ow, unsigned long long k, unsigned m) {
   unsigned w1 = ldc_thread_linear() / 32 + 1;
   unsigned tag = ((*(const volatile unsigned *)&ldc_block()->epoch + 1u) & 0xffu) << 24; // (ldc_dirty_tag's)
   unsigned v = *(volatile unsigned *)&ow[k];
@@ -1650,9 +1677,28 @@ static __device__ LDC_ENGINE __forceinline__ unsigned *ldc_shared_flags(int i) {
 // is at copy, bytes long: flag the granules it touches. The compiler keeps
 // copy and flags in the kernel's variables, so this is a subtraction, a
 // compare and a load of the mask (an atomic the first time).
-template <class C, class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_sw(const C *copy, unsigned *flags, unsigned long long bytes, T *p) {
+//
+// epoch is the thread's count of regions (ldc_fs.epoch): in the one-pass
+// module a store in place within one word takes its owner word inline, a
+// load and a compare-and-swap tagged from it, and calls ldc_own_shared
+// only when another warp owns a byte or another thread's swap came first
+// (ldc_own_range's call, at every store of ld_radixsort's keys, moved its
+// arguments, and the call's convergence barrier cost a branch).
+template <class C, class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_sw(const C *copy, unsigned *flags, unsigned long long bytes, T *p, unsigned epoch) {
   if (flags) {
     unsigned long long off = (unsigned long long)((const unsigned char *)p - (const unsigned char *)copy);
+#if defined(LDC_ONE_PASS) && !defined(LDC_CPU)
+    if (sizeof(T) <= 4 && ldc_g.shared_own && off + sizeof(T) <= bytes && (off & 3u) + sizeof(T) <= 4) {
+      unsigned m = ((1u << (unsigned)sizeof(T)) - 1u) << (unsigned)(off & 3u), next;
+      unsigned *w = flags + (off >> 2);
+      unsigned tag = ((epoch + 1u) & 0xffu) << 24; // (ldc_own_shared's)
+      unsigned v = *(volatile unsigned *)w;
+      int mine = ldc_own_bytes((v & 0xff000000u) == tag ? v & 0xffffffu : 0u, m, ldc_thread_linear() / 32 + 1, &next);
+      if (!mine || ((tag | next) != v && atomicCAS(w, v, tag | next) != v)) ldc_own_shared(flags, off >> 2, m);
+      return p;
+    }
+#endif
+    (void)epoch;
     if (off < bytes && ldc_g.shared_own) {
       ldc_own_range(flags, off, off + sizeof(T) > bytes ? bytes - off : sizeof(T));
     } else if (off < bytes) {
@@ -1667,7 +1713,7 @@ template <class C, class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_
   }
   return p;
 }
-#define LDC_SW(copy, flags, bytes, p) ldc_sw((copy), (flags), (bytes), (p))
+#define LDC_SW(copy, flags, bytes, p) ldc_sw((copy), (flags), (bytes), (p), ldc_fs.epoch)
 
 // ---- Intra-warp races: the records (struct ldc_iw) ----
 //
@@ -1878,7 +1924,7 @@ template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_iw_ptr(T 
   if (ldc_g.iw.on && LDC_MODE(ldc_g) == LDC_MODE_REPLAY) ldc_iw_find((const void *)p, sizeof(T), site, w == 1);
   return p;
 }
-#define LDC_SA(copy, flags, bytes, p) ldc_sw((copy), (flags), (bytes), (p))
+#define LDC_SA(copy, flags, bytes, p) ldc_sw((copy), (flags), (bytes), (p), ldc_fs.epoch)
 
 // ldc_check_byte checks one byte of a target at the end of a region: s is
 // the original (which holds U after pass 1), c the byte in warp 0's copy,
@@ -2746,20 +2792,22 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_thread *ldc_self(struct 
 // LDC_COND(c) wraps an access whose region runs once only if c is not 0
 // there (an index proof's stride: passes.Condition).
 #if LDC_REPLAY_BUILT && defined(LDC_ONE_PASS) && !defined(LDC_CPU)
-// The one-pass module voids the launch where a test fails, at the access
-// (ldc_cond_void), where the thread's cond waited for the region's end to
-// do it (ldc_one_pass_end): cond stays 1 there, and the quiet region end,
-// most of what ld_radixsort's and ld_btree's threads run, loads no cond
-// from local memory (LDC_COND_HELD).
-#define LDC_COND(c) ((void)((c) != 0 || ldc_cond_void()))
-#define LDC_COND_HELD(t) 1
+// The one-pass module keeps the tests' outcome in a register (ldc_fs.ok,
+// LDC_COND_OK): an and at the access, no branch, and the region end
+// folds it into the reduction it makes anyway (ldc_one_pass_quiet),
+// which voids the launch where a test failed. A call at each access
+// (to void there) cost ld_radixsort's scan loops a branch and a
+// convergence barrier per access, and the thread's cond in local memory
+// a load at every region end.
+#define LDC_COND(c) ((void)(ldc_fs.ok &= (unsigned)((c) != 0)))
+#define LDC_COND_OK ((int)ldc_fs.ok)
 #elif LDC_REPLAY_BUILT
 #define LDC_COND(c) (ldc_t.cond &= ldc_test((c) != 0, 0))
 #else
 #define LDC_COND(c) ((void)ldc_test((c) != 0, 0)) // (cond is level 2's)
 #endif
-#ifndef LDC_COND_HELD
-#define LDC_COND_HELD(t) ((t)->cond) // (every module compiles ldc_one_pass_quiet)
+#ifndef LDC_COND_OK
+#define LDC_COND_OK (ldc_t.cond) // (every module compiles the one-pass branches)
 #endif
 // LDC_TEST(line, c) wraps an access whose target the build proved free of
 // races inside a block only if c is not 0 there (passes.Condition with
@@ -2770,21 +2818,13 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_test(int ok, int line) {
   if (!ok && ldc_g.failed_test) atomicMax(ldc_g.failed_test, line > 0 ? line : 1);
   return ok;
 }
-// ldc_cond_void is a failed LDC_COND of the one-pass module: the launch
-// is void (as ldc_one_pass_end makes it where a thread's cond is 0). Once
-// flagged, the atomic is left out: a stride of 0 in a hot loop fails at
-// every iteration of every thread.
-static __device__ LDC_ENGINE __noinline__ int ldc_cond_void() {
-  if (ldc_g.failed_test && *(volatile int *)ldc_g.failed_test < 1) atomicMax(ldc_g.failed_test, 1);
-  return 0;
-}
-
 // ldc_one_pass_end ends a region of a launch that runs level 2 in one
 // pass (LDC_ONE_PASS_ON): one says the build proved that this region
-// (from the thread's start to barrier id) ends after its first pass. Not
-// inlined: where ldc_one_pass_quiet ends the regions it never runs, and a
-// copy of the whole check at every barrier of the kernel spread its hot
-// loop over more code (ld_btree, H200: 15.0 ms inlined, 12.0 called).
+// (from the thread's start to barrier id) ends after its first pass, and
+// that the stride tests its proof needs held (LDC_COND_OK). Not inlined:
+// where ldc_one_pass_quiet ends the regions it never runs, and a copy of
+// the whole check at every barrier of the kernel spread its hot loop
+// over more code (ld_btree, H200: 15.0 ms inlined, 12.0 called).
 static __device__ LDC_ENGINE __noinline__ void ldc_one_pass_end(struct ldc_thread *t, int one, int id) {
   if (!(one && t->cond)) ldc_test(0, 0); // void: the host runs both passes
   t->one = 1;
@@ -2792,54 +2832,67 @@ static __device__ LDC_ENGINE __noinline__ void ldc_one_pass_end(struct ldc_threa
 }
 
 // The check of a region with something to check, after its entry barrier
-// (ldc_one_pass_quiet): what ldc_check runs for a final first pass. Not
-// inlined: one copy, not one per barrier of the kernel.
-static __device__ LDC_ENGINE __noinline__ void ldc_one_pass_rest(struct ldc_thread *t, int id) { ldc_check_as<1>(t, 1, id); }
+// (ldc_one_pass_quiet): what ldc_check runs for a final first pass, after
+// voiding the launch where the thread's region was not one the build
+// proved, or a test of its proof failed (one 0). Not inlined: one copy,
+// not one per barrier of the kernel.
+static __device__ LDC_ENGINE __noinline__ void ldc_one_pass_rest(struct ldc_thread *t, int one, int id) {
+  if (!one) ldc_test(0, 0); // void: the host runs both passes
+  t->cond = 1;
+  ldc_check_as<1>(t, 1, id);
+}
 
 // ldc_one_pass_quiet ends a region of a one-pass level 2 where the launch
 // notes no accesses (no atomic-plain, intra-warp or trace records, not a
 // deterministic run) and every shared target's stores are tracked (the
-// host's ldc_g.quiet_ends), as
-// ldc_check would but inlined: the entry barrier's reduction says whether
-// a thread stored to a copy (ldc_region_busy); if none did, the block goes
-// on from that barrier, as the kernel does (and as ldc_check does in the
+// host's ldc_g.quiet_ends), as ldc_check would but inlined: the entry
+// barrier's reduction says whether a thread stored to a copy
+// (ldc_region_busy), or ended a region that must void the launch (one
+// 0: not proven, or a stride test failed); if none did, the block goes on
+// from that barrier, as the kernel does (and as ldc_check does in the
 // threads that wait in ldc_idle). Most region ends of ld_radixsort and
 // ld_btree are such, and the full check, called, cost them hundreds of
 // instructions a warp (spilled registers, a loop over the targets). It
-// returns 0, having done nothing, where the launch or the barrier (a
-// predicate, a void region) needs ldc_one_pass_end.
-static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_thread *t, int one, int id) {
-  // (A plain barrier's pred_op is 0: ldc_check_pred clears it.)
-  if (!ldc_g.quiet_ends || !(one && LDC_COND_HELD(t))) return 0;
+// returns 0, having done nothing, where the launch needs
+// ldc_one_pass_end. Its state is the kernel's registers (f), and it
+// branches only where the launch's kind says (uniform) and on the
+// reduction: ncu counted ld_radixsort's warps stalled on branches more
+// than on anything but fixed-latency waits (H200, forty-first session).
+static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_thread *t, struct ldc_fast *f, int one, int id) {
+  if (!ldc_g.quiet_ends) return 0;
   struct ldc_block_state *bs = ldc_block();
   // ldc_region_busy for such a launch and region, its tests known. The
   // region's tag from the thread's own count of the regions (ldc_dirty_tag
   // reads the block's, the same number: every thread stores its count
   // there at every region end), which the end increments anyway; both
   // words of a region with stores in place read, without a branch.
-  unsigned tag = t->ap_epoch + 1u;
-  int busy;
+  // The segment's pair (seg_sel) is the thread's to read before the
+  // barrier, and only the check that follows a busy one reads it back.
+  unsigned tag = f->epoch + 1u, sel = 0;
+  int busy = (*(volatile unsigned *)&bs->dirty_any == tag) | !one;
   if (ldc_g.segs.direct_mask) {
-    busy = (*(volatile unsigned *)&bs->dirty_any == tag) | (*(volatile unsigned *)&bs->own_void != 0);
+    busy |= *(volatile unsigned *)&bs->own_void != 0;
   } else {
-    t->seg_sel = bs->seg_sel;
-    busy = *(volatile unsigned *)&bs->dirty_any == tag;
-    if (!busy) busy = ldc_seg_busy(bs, t->seg_sel);
+    sel = bs->seg_sel;
+    if (*(const volatile unsigned *)&bs->seg_warps) busy |= ldc_seg_busy(bs, sel);
   }
   // Before the barrier: the threads waiting in ldc_idle check with the
   // others, and name the region by these.
   bs->pass = 1;
-  bs->from = t->start;
+  bs->from = f->start;
   bs->to = id;
-  if (ldc_bar_or(busy)) ldc_one_pass_rest(t, id);
+  if (ldc_bar_or(busy)) {
+    t->seg_sel = sel;
+    ldc_fast_out(t, f);
+    ldc_one_pass_rest(t, one, id);
+    f->ok = 1u;
+  }
   // ldc_boundary's way on from a final first pass, less what a run of one
-  // pass a region never changes (pass 1, cond 1, differ 0) or never reads
-  // (where pass 1 ended, the atomics' start for a pass 2): a region end is
-  // most of what ld_radixsort's threads run, and each field is a store to
-  // local memory.
-  t->start = id;
-  t->ap_epoch++;
-  bs->epoch = t->ap_epoch;
+  // pass a region never changes (pass 1, differ 0) or never reads (where
+  // pass 1 ended, the atomics' start for a pass 2).
+  f->start = id;
+  f->epoch++;
+  bs->epoch = f->epoch;
   return 1;
 }
 
@@ -2848,8 +2901,12 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
     if (!LDC_REPLAY_BUILT || LDC_MODE(ldc_t) != LDC_MODE_REPLAY) {   \
       __syncthreads();                                          \
     } else if (LDC_ONE_PASS_ON) {                               \
-      if (!ldc_one_pass_quiet(&ldc_t, LDC_ONE_##K(ldc_t.start, ID), ID)) \
-        ldc_one_pass_end(&ldc_t, LDC_ONE_##K(ldc_t.start, ID), ID); \
+      int ldc_one_ok = LDC_ONE_##K(ldc_fs.start, ID) & LDC_COND_OK; \
+      if (!ldc_one_pass_quiet(&ldc_t, &ldc_fs, ldc_one_ok, ID)) { \
+        ldc_fast_out(&ldc_t, &ldc_fs);                           \
+        ldc_one_pass_end(&ldc_t, ldc_one_ok, ID);               \
+        ldc_fast_in(&ldc_t, &ldc_fs);                            \
+      }                                                         \
     } else {                                                    \
       if (LDC_PASS(ldc_t) == 2) LDC_DIFF_##K(ldc_end);               \
       else {                                                    \
@@ -2875,7 +2932,9 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
     } else if (LDC_ONE_PASS_ON) {                               \
       ldc_t.pred = (P);                                         \
       ldc_t.pred_op = OP;                                       \
-      ldc_one_pass_end(&ldc_t, LDC_ONE_##K(ldc_t.start, ID), ID); \
+      ldc_fast_out(&ldc_t, &ldc_fs);                             \
+      ldc_one_pass_end(&ldc_t, LDC_ONE_##K(ldc_fs.start, ID) & LDC_COND_OK, ID); \
+      ldc_fast_in(&ldc_t, &ldc_fs);                              \
       OUT = ldc_t.pred;                                         \
     } else {                                                    \
       ldc_t.pred = (P);                                         \
@@ -2897,7 +2956,8 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
 #define LDC_EXIT(K)                                             \
   do {                                                          \
     if (LDC_REPLAY_BUILT && LDC_MODE(ldc_t) == LDC_MODE_REPLAY && LDC_ONE_PASS_ON) { \
-      ldc_one_pass_end(&ldc_t, LDC_ONE_##K(ldc_t.start, -1), -1); \
+      ldc_fast_out(&ldc_t, &ldc_fs);                             \
+      ldc_one_pass_end(&ldc_t, LDC_ONE_##K(ldc_fs.start, -1) & LDC_COND_OK, -1); \
     } else if (LDC_REPLAY_BUILT && LDC_MODE(ldc_t) == LDC_MODE_REPLAY) { \
       if (LDC_PASS(ldc_t) == 2) LDC_DIFF_##K(ldc_end);               \
       else {                                                    \
