@@ -242,6 +242,9 @@ type checkRun struct {
 	// uncopiedNote is the note naming the shared targets level 2 runs
 	// uncopied ("" none): withdrawn if a one-pass run turns to two.
 	uncopiedNote string
+	// untrackedNote is the note naming the global targets level 2 runs
+	// untracked (globalUntracked), taken back with the uncopied one.
+	untrackedNote string
 	// plainModule is the module plain launches run from ("" the checked
 	// one): level 1's, where a plain run is there for the tests of a
 	// proof (its kernels test them too, without level 2's code).
@@ -715,10 +718,13 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 	if mode == ModeReplay {
 		c.Compared = uint64(r.compared)
 	}
-	for i, al := range r.allocs {
-		c.Allocs[i] = al.ctx()
+	// (Level 2 with its global targets untracked redirects none of them.)
+	if mode != ModeReplay || !r.globalUntracked() {
+		for i, al := range r.allocs {
+			c.Allocs[i] = al.ctx()
+		}
+		c.NAllocs = int32(len(r.allocs))
 	}
-	c.NAllocs = int32(len(r.allocs))
 	if r.pool != nil {
 		c.Pool = r.pool.ctx()
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 
 	"ldcheck/privatize/manifest"
 )
@@ -118,7 +119,15 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 		if attempt > maxAttempts {
 			return fmt.Errorf("kernel %s: level 2 ran out of room for private copies %d times; giving up", r.l.Kernel.Name, maxAttempts)
 		}
-		if nseg > 0 {
+		if nseg > 0 && r.globalUntracked() && r.untrackedNote == "" {
+			var names []string
+			for _, al := range r.allocs {
+				names = append(names, al.target.Name)
+			}
+			r.untrackedNote = fmt.Sprintf("global %s: no two threads of a block touch one element where either writes it (proven by the build for this launch), and every region runs once: level 2 ran without copies or records of %s", strings.Join(names, ", "), map[bool]string{true: "it", false: "them"}[len(names) == 1])
+			r.res.Notes = append(r.res.Notes, r.untrackedNote)
+		}
+		if nseg > 0 && !r.globalUntracked() {
 			segCap = min(segCap, fit)
 			if segCap < 1 {
 				_, _, one := segmentLayout(1, r.slotBytes)
@@ -422,8 +431,8 @@ func (r *checkRun) sharedRoom() (fits func(n int64) bool, offset int64, err erro
 // (those whose proofs rest on tests) get their copies again.
 func (r *checkRun) twoPassLevel2() error {
 	r.onePass = false
-	r.res.Notes = slices.DeleteFunc(r.res.Notes, func(n string) bool { return n == r.uncopiedNote })
-	r.uncopiedNote = ""
+	r.res.Notes = slices.DeleteFunc(r.res.Notes, func(n string) bool { return n == r.uncopiedNote || n == r.untrackedNote })
+	r.uncopiedNote, r.untrackedNote = "", ""
 	return r.redoSharedCopies()
 }
 

@@ -368,6 +368,31 @@ func (r *checkRun) uncopiedShared() uint32 {
 	return mask
 }
 
+// globalUntracked reports whether level 2 leaves the launch's global
+// targets to the kernel's own memory, untracked: every one is proven free
+// of races between any two threads of a block for this launch (over the
+// grid, or inside a block), and every region runs once, so that no store
+// of them runs twice. Its launches then have no allocations to redirect
+// and no segments, and their region ends nothing global to check:
+// ld_radixsort's out, stored once per block in its last region, took a
+// void run (its 1024 words a block overfill the table of stores in place)
+// and a run with copies of every block's pages. A level 2 that turns to
+// both passes (a stride test failed) tracks them again. The checks that
+// note accesses (intra-warp, atomic-plain) and a deterministic run, which
+// merges copies in order, keep them.
+func (r *checkRun) globalUntracked() bool {
+	k, l := r.l.Kernel, r.l
+	if !r.onePass || !k.Instrumented || r.opt.Deterministic || r.wantsIntraWarp() || r.wantsAtomicPlain() || len(r.allocs) == 0 {
+		return false
+	}
+	for _, t := range k.Targets {
+		if t.Space == manifest.SpaceGlobal && !l.gridRaceFree(t) && !l.blockRaceFree(t) {
+			return false
+		}
+	}
+	return true
+}
+
 // ownShared is the mask of the shared targets a level 2 of one pass a
 // region stores to in place, uncopied, noting in a word per word of the
 // target which warp stored to each byte in the region (ldc_own_shared):

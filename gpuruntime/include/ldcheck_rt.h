@@ -2872,7 +2872,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
   int busy = (*(volatile unsigned *)&bs->dirty_any == tag) | !one;
   if (ldc_g.segs.direct_mask) {
     busy |= *(volatile unsigned *)&bs->own_void != 0;
-  } else {
+  } else if (ldc_g.segs.nseg > 0) { // (none: no global target tracked)
     sel = bs->seg_sel;
     if (*(const volatile unsigned *)&bs->seg_warps) busy |= ldc_seg_busy(bs, sel);
   }
