@@ -74,10 +74,11 @@ func main() {
 	arch := flag.String("arch", "sm_90", "nvcc architecture")
 	jobs := flag.Int("j", 8, "kernels checked at once")
 	runFlags := flag.String("run-flags", "", "more flags for both backends' ldcheck run, space-separated (--intra-warp=false: level 2 in one pass where the build proved it)")
+	compile := flag.Bool("compile", true, "recompile each build's device modules with nvcc first (ldcheck compile --device-only); false: they were compiled already, e.g. in the background while a GPU machine did other work (the compile is most of a kernel's time)")
 	rowsPath := flag.String("rows", "", "keep each finished kernel's row in this file (JSON lines) and take the kernels already there from it: a call cut by its time limit, run again, goes on where it stopped")
 	flag.Parse()
 	if flag.NArg() < 2 {
-		fmt.Fprintln(os.Stderr, "usage: gpucheck [-ldcheck BIN] [-log FILE] [-run-flags FLAGS] BUILDS_DIR SOURCE_DIR...")
+		fmt.Fprintln(os.Stderr, "usage: gpucheck [-ldcheck BIN] [-log FILE] [-run-flags FLAGS] [-compile=false] BUILDS_DIR SOURCE_DIR...")
 		os.Exit(2)
 	}
 	var log io.Writer = io.Discard
@@ -117,10 +118,12 @@ func main() {
 		}
 		r := &row{Name: name, Expect: expect}
 		rows[i] = r
-		if out, err := runCmd(logf, compileLimit, *bin, "compile", "--device-only", "--arch", *arch, d); err != nil {
-			r.Cuda, r.CPU, r.Same = "compile failed", "-", "no !"
-			logf("%s\n", out)
-			return
+		if *compile {
+			if out, err := runCmd(logf, compileLimit, *bin, "compile", "--device-only", "--arch", *arch, d); err != nil {
+				r.Cuda, r.CPU, r.Same = "compile failed", "-", "no !"
+				logf("%s\n", out)
+				return
+			}
 		}
 		reps := map[string]*report{}
 		for _, be := range []string{"cuda", "cpu"} {

@@ -17,6 +17,9 @@
 set -u
 cd "$(dirname "$0")/../.."
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+# gensrc: the program whose generator makes P's inputs (its gen-from, as
+# realsize reads it; ld_nbody_racy's are ld_nbody's).
+gensrc() { if [ -f benchmarks/$1/gen-from ]; then cat benchmarks/$1/gen-from; else echo $1; fi; }
 case "${1:-}" in
 pack)
   rev=$2
@@ -32,8 +35,9 @@ run)
   t=$(date +%s%N)
   tar xzf .dev/packold.tgz
   for p in $2; do
-    o=/tmp/inputs/$p-real
-    [ -d benchmarks/$p/gen ] && [ ! -f $o/.done ] && { mkdir -p $o; (.dev/gen/$p -out $o -size real >/dev/null 2>&1 && touch $o/.done) & }
+    g=$(gensrc $p)
+    o=/tmp/inputs/$g-real
+    [ -d benchmarks/$g/gen ] && [ ! -f $o/.done ] && { mkdir -p $o; (.dev/gen/$g -out $o -size real >/dev/null 2>&1 && touch $o/.done) & }
     (.dev/oldbin/ldcheck compile --device-only --arch sm_90 .dev/old/$p >"$OUT/old-$p.compile.txt" 2>&1 || echo "COMPILEFAIL old $p") &
     ls .dev/rs/$p/*.cubin >/dev/null 2>&1 || (.dev/bin/ldcheck compile --device-only --arch sm_90 .dev/rs/$p >"$OUT/new-$p.compile.txt" 2>&1 || echo "COMPILEFAIL new $p") &
   done
@@ -41,7 +45,7 @@ run)
   echo "prep $(ms $t) ms"
   for k in $(seq 1 "${3:-2}"); do
     for p in $2; do
-      L=$(sed "s#@INPUTS@#/tmp/inputs/$p-real#g" benchmarks/$p/launch)
+      L=$(sed "s#@INPUTS@#/tmp/inputs/$(gensrc $p)-real#g" benchmarks/$p/launch)
       for v in old:.dev/oldbin/ldcheck:.dev/old new:.dev/bin/ldcheck:.dev/rs; do
         IFS=: read -r name bin dir <<<"$v"
         "$bin" run --backend cuda --warmup -v $L "$dir/$p" >"$OUT/$name-$p-$k.txt" 2>&1

@@ -16,7 +16,8 @@ for t in ldcheck:cmd/ldcheck realsize:benchmarks/realsize cudasmoke:benchmarks/c
 done
 P=${1:-$(for d in benchmarks/*/kernel.cu; do basename $(dirname $d); done)}
 for p in $P; do
-  [ -d benchmarks/$p/gen ] && CGO_ENABLED=0 go build -o .dev/gen/$p ./benchmarks/$p/gen
+  g=$p; [ -f benchmarks/$p/gen-from ] && g=$(cat benchmarks/$p/gen-from) # (ld_nbody_racy's inputs are ld_nbody's)
+  [ -d benchmarks/$g/gen ] && CGO_ENABLED=0 go build -o .dev/gen/$g ./benchmarks/$g/gen
 done
 # Two builds at a time: each is one core's work for most of its 20 s.
 printf '%s\n' $P | xargs -P 2 -I{} sh -c 'rm -rf .dev/rs/{}; .dev/bin/ldcheck build -o .dev/rs/{} benchmarks/{}/kernel.cu >.dev/rs/{}.build.txt 2>&1 || echo BUILDFAIL {}'
