@@ -2857,7 +2857,7 @@ static __device__ LDC_ENGINE __noinline__ void ldc_one_pass_rest(struct ldc_thre
 // ldc_one_pass_end. Its state is the kernel's registers (f), and it
 // branches only where the launch's kind says (uniform) and on the
 // reduction: ncu counted ld_radixsort's warps stalled on branches more
-// than on anything but fixed-latency waits (H200, forty-first session).
+// than on anything but fixed-latency waits (H200, thirty-eighth session).
 static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_thread *t, struct ldc_fast *f, int one, int id) {
   if (!ldc_g.quiet_ends) return 0;
   struct ldc_block_state *bs = ldc_block();
