@@ -7,14 +7,30 @@
 # skips those already in it: the same call, repeated, goes on where the last
 # one stopped (realsize is cut at LIMIT seconds, default 570, inside the
 # 10-minute limit of a call), and each prints the table of all so far.
-#   OUT=dir benchmarks/profile/machine.sh prep
+# With GSEL=dir (test kernels' builds, e.g. .dev/gsel from a .dev/gsel.tgz
+# beside the pack, CPU libraries included), prep also compiles those, in
+# the background at low priority, for `gpucheck`: the test kernels on
+# both backends with -compile=false (level 2 in one pass where proved),
+# after the suite, on the same machine.
+#   OUT=dir [GSEL=.dev/gsel] benchmarks/profile/machine.sh prep
 #   OUT=dir [RESULTS=/tmp/rows.jsonl] benchmarks/profile/machine.sh run [P1,P2,...] [extra realsize flags]
+#   OUT=dir [LIMIT=s] benchmarks/profile/machine.sh gpucheck [dir]
 set -u
 cd "$(dirname "$0")/../.."
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+if [ "$1" = gpucheck ]; then
+  d=${2:-.dev/gsel}
+  cat /tmp/gsel.log 2>/dev/null
+  timeout ${LIMIT:-300} .dev/bin/gpucheck -compile=false -j 12 -ldcheck .dev/bin/ldcheck -run-flags "--intra-warp=false" -log "$OUT/gpucheck.log" "$d" testdata/acceptance testdata/e2e 2>&1 | tail -30
+  exit 0
+fi
 if [ "$1" = prep ]; then
   t=$(date +%s%N)
   [ -f .dev/pack.tgz ] && tar xzf .dev/pack.tgz
+  if [ -n "${GSEL:-}" ]; then
+    [ -f .dev/gsel.tgz ] && tar xzf .dev/gsel.tgz
+    (ls "$GSEL" | xargs -P 3 -I{} sh -c "nice -n 19 .dev/bin/ldcheck compile --device-only --arch sm_90 $GSEL/{} >/tmp/gsel-{}.txt 2>&1 || echo GSELFAIL {}"; echo "gsel compiled") >/tmp/gsel.log 2>&1 &
+  fi
   echo "unpack $(ms $t) ms"; t=$(date +%s%N)
   for d in benchmarks/*/gen; do p=$(basename $(dirname $d)); o=/tmp/inputs/$p-real
     [ -f $o/.done ] || { mkdir -p $o; (.dev/gen/$p -out $o -size real >/dev/null 2>&1 && touch $o/.done) & }

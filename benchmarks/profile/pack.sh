@@ -7,11 +7,14 @@
 # named). The GPU machine compiles the builds' device modules with nvcc
 # (ldcheck compile --device-only), so what the build compiled here for the
 # CPU and clang's PTX stay out of the pack (it must travel in 64 MiB).
-#   benchmarks/profile/pack.sh ["P1 P2 ..."]
+# With GSEL="K1 K2 ..." (test kernels of testdata/acceptance and
+# testdata/e2e), also their builds, CPU libraries included, as
+# .dev/gsel.tgz, for machine.sh's gpucheck.
+#   [GSEL="K1 K2 ..."] benchmarks/profile/pack.sh ["P1 P2 ..."]
 set -eu
 cd "$(dirname "$0")/../.."
 mkdir -p .dev/bin .dev/gen .dev/rs
-for t in ldcheck:cmd/ldcheck realsize:benchmarks/realsize cudasmoke:benchmarks/cudasmoke; do
+for t in ldcheck:cmd/ldcheck realsize:benchmarks/realsize cudasmoke:benchmarks/cudasmoke gpucheck:benchmarks/gpucheck; do
   CGO_ENABLED=0 go build -o .dev/bin/${t%%:*} ./${t#*:}
 done
 P=${1:-$(for d in benchmarks/*/kernel.cu; do basename $(dirname $d); done)}
@@ -23,3 +26,10 @@ done
 printf '%s\n' $P | xargs -P 2 -I{} sh -c 'rm -rf .dev/rs/{}; .dev/bin/ldcheck build -o .dev/rs/{} benchmarks/{}/kernel.cu >.dev/rs/{}.build.txt 2>&1 || echo BUILDFAIL {}'
 tar czf .dev/pack.tgz --exclude='*.so' --exclude='*.ptx' .dev/bin .dev/gen $(printf '.dev/rs/%s ' $P)
 ls -l .dev/pack.tgz
+if [ -n "${GSEL:-}" ]; then
+  rm -rf .dev/gsel && mkdir -p .dev/gsel
+  for k in $GSEL; do f=$(ls testdata/acceptance/$k.cu testdata/e2e/$k.cu 2>/dev/null | head -1); [ -n "$f" ] && echo "$f" || echo "no test kernel $k" >&2; done |
+    xargs -P 2 -I{} sh -c 'n=$(basename {} .cu); .dev/bin/ldcheck build -o .dev/gsel/$n {} >/tmp/gsel-build-$n.txt 2>&1 || echo BUILDFAIL $n'
+  tar czf .dev/gsel.tgz --exclude='*.ptx' .dev/gsel
+  ls -l .dev/gsel.tgz
+fi
