@@ -124,7 +124,7 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 			for _, al := range r.allocs {
 				names = append(names, al.target.Name)
 			}
-			r.untrackedNote = fmt.Sprintf("global %s: no two threads of a block touch one element where either writes it (proven by the build for this launch), and every region runs once: level 2 ran without copies or records of %s", strings.Join(names, ", "), map[bool]string{true: "it", false: "them"}[len(names) == 1])
+			r.untrackedNote = fmt.Sprintf("global %s: no two threads of a block touch one element where either writes it (proven by the build for this launch), and every region runs once: level 2 left %s untracked", strings.Join(names, ", "), map[bool]string{true: "it", false: "them"}[len(names) == 1])
 			r.res.Notes = append(r.res.Notes, r.untrackedNote)
 		}
 		if nseg > 0 && !r.globalUntracked() {

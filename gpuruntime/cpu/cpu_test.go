@@ -467,6 +467,43 @@ func TestDeviceVariableSymbol(t *testing.T) {
 	})
 }
 
+// A library opened again in the same process (it is never unloaded)
+// starts with its variables as the file holds them, as a fresh load
+// would: a second run of a build must not see what the first left.
+func TestOpenRestoresDeviceVariables(t *testing.T) {
+	forEachModule(t, func(t *testing.T, m *Module) {
+		for name, v := range map[string]uint32{"dev_counter": 5, "dev_scale": 9} {
+			b, err := m.SymbolBytes(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			binary.NativeEndian.PutUint32(b, v)
+		}
+		table, err := m.SymbolBytes("dev_table")
+		if err != nil {
+			t.Fatal(err)
+		}
+		table[0] = 1
+		again, err := Open(m.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer again.Close()
+		for name, want := range map[string]uint32{"dev_counter": 0, "dev_scale": 3} {
+			b, err := again.SymbolBytes(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := binary.NativeEndian.Uint32(b); got != want {
+				t.Errorf("%s = %d after a second Open, want %d (the file's)", name, got, want)
+			}
+		}
+		if table[0] != 0 {
+			t.Errorf("dev_table[0]'s first byte = %d after a second Open, want 0", table[0])
+		}
+	})
+}
+
 func TestDeadlockIsAnError(t *testing.T) {
 	forEachModule(t, func(t *testing.T, m *Module) {
 		out, _ := allocOf[int32](t, 32)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -30,6 +31,9 @@ type Module struct {
 	path    string
 	handle  uintptr
 	objects map[string]uint64 // exported data symbols and their sizes
+	// images: the writable ones' bytes as the library file holds them
+	// (zeros for .bss), put back at every Open (see Open).
+	images map[string][]byte
 
 	launch func(entry, args, grid, block uintptr, dynShared uint64, workers int32,
 		errBuf uintptr, errLen uint64, progress uintptr) int32
@@ -67,13 +71,19 @@ func (e *LaunchError) Error() string { return fmt.Sprintf("kernel %s: %s", e.Ker
 
 // Open loads a library built by Compile. Loading the same path twice yields
 // the same library (the dynamic loader shares it), so compile each version
-// of a kernel to its own path.
+// of a kernel to its own path. Its writable variables (__device__ ones)
+// start as the file holds them, as a CUDA module's do when it is loaded:
+// the loader never unloads these libraries (the runtime's function-local
+// statics make them unique objects, which dlclose keeps), so a second
+// Open in one process, a test's second run of a build, would otherwise
+// see the values the first run left (a flag set by one block read as set
+// from the start).
 func Open(path string) (*Module, error) {
 	abs, err := filepath.Abs(path) // a bare name would be searched for on the library path
 	if err != nil {
 		return nil, err
 	}
-	objects, err := dataSymbols(abs)
+	objects, images, err := dataSymbols(abs)
 	if err != nil {
 		return nil, err
 	}
@@ -81,10 +91,18 @@ func Open(path string) (*Module, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", path, err)
 	}
-	m := &Module{path: abs, handle: h, objects: objects}
+	m := &Module{path: abs, handle: h, objects: objects, images: images}
 	if err := m.bind(); err != nil {
 		purego.Dlclose(h)
 		return nil, err
+	}
+	for name, img := range images {
+		mem, err := m.SymbolBytes(name)
+		if err != nil {
+			purego.Dlclose(h)
+			return nil, err
+		}
+		copy(mem, img)
 	}
 	return m, nil
 }
@@ -106,24 +124,87 @@ func (m *Module) bind() error {
 }
 
 // dataSymbols reads the sizes of the library's exported variables, so that
-// SymbolBytes can hand out exactly a variable's bytes.
-func dataSymbols(path string) (map[string]uint64, error) {
+// SymbolBytes can hand out exactly a variable's bytes, and the file's
+// bytes of those in .data and .bss (zeros) that no dynamic relocation
+// touches, so that Open can put them back (a pointer's bytes in the file
+// are not its value once loaded; RELRO sections are read-only then).
+func dataSymbols(path string) (map[string]uint64, map[string][]byte, error) {
 	f, err := elf.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
+		return nil, nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	defer f.Close()
 	syms, err := f.DynamicSymbols()
 	if err != nil && !errors.Is(err, elf.ErrNoSymbols) {
-		return nil, fmt.Errorf("reading symbols of %s: %w", path, err)
+		return nil, nil, fmt.Errorf("reading symbols of %s: %w", path, err)
 	}
 	objects := make(map[string]uint64)
+	images := make(map[string][]byte)
+	data := map[elf.SectionIndex][]byte{}
+	relocated, err := relocatedOffsets(f)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading relocations of %s: %w", path, err)
+	}
 	for _, s := range syms {
-		if elf.ST_TYPE(s.Info) == elf.STT_OBJECT && s.Section != elf.SHN_UNDEF {
-			objects[s.Name] = s.Size
+		if elf.ST_TYPE(s.Info) != elf.STT_OBJECT || s.Section == elf.SHN_UNDEF {
+			continue
+		}
+		objects[s.Name] = s.Size
+		if s.Section >= elf.SHN_LORESERVE || int(s.Section) >= len(f.Sections) || s.Size == 0 {
+			continue
+		}
+		sec := f.Sections[s.Section]
+		if (sec.Name != ".data" && sec.Name != ".bss") || s.Value < sec.Addr || s.Value+s.Size > sec.Addr+sec.Size || relocated.overlaps(s.Value, s.Size) {
+			continue
+		}
+		img := make([]byte, s.Size)
+		if sec.Type != elf.SHT_NOBITS {
+			b, ok := data[s.Section]
+			if !ok {
+				if b, err = sec.Data(); err != nil {
+					return nil, nil, fmt.Errorf("reading section %s of %s: %w", sec.Name, path, err)
+				}
+				data[s.Section] = b
+			}
+			copy(img, b[s.Value-sec.Addr:])
+		}
+		images[s.Name] = img
+	}
+	return objects, images, nil
+}
+
+// offsets is a sorted list of the addresses of 8-byte words.
+type offsets []uint64
+
+// overlaps says whether one of the words meets bytes [at, at+n).
+func (o offsets) overlaps(at, n uint64) bool {
+	lo := uint64(0)
+	if at >= 8 {
+		lo = at - 7
+	}
+	i := sort.Search(len(o), func(i int) bool { return o[i] >= lo })
+	return i < len(o) && o[i] < at+n
+}
+
+// relocatedOffsets lists the words the dynamic loader writes: the r_offset
+// of every entry of the library's SHT_RELA sections (x86-64 and arm64
+// relocations of data are 8-byte words).
+func relocatedOffsets(f *elf.File) (offsets, error) {
+	var out offsets
+	for _, sec := range f.Sections {
+		if sec.Type != elf.SHT_RELA {
+			continue
+		}
+		b, err := sec.Data()
+		if err != nil {
+			return nil, err
+		}
+		for i := 0; i+24 <= len(b); i += 24 { // Elf64_Rela: offset, info, addend
+			out = append(out, binary.LittleEndian.Uint64(b[i:]))
 		}
 	}
-	return objects, nil
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out, nil
 }
 
 // Close unloads the library. Buffers stay valid; slices from SymbolBytes

@@ -1,5 +1,6 @@
 // expect: race write-write shared inter-warp
 // launch: --kernel k --grid 2 --block 128 --arg data=int[256]:iota --arg step=0
+// explain: 18 18
 // A tree step whose stride comes in as an argument: thread t < 64 adds
 // s[step*(2t+1)+64] into s[step*(2t+2)+64]. The build proves the region
 // race-free for any nonzero step (the two subscripts are step apart) and
