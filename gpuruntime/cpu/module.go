@@ -31,9 +31,6 @@ type Module struct {
 	path    string
 	handle  uintptr
 	objects map[string]uint64 // exported data symbols and their sizes
-	// images: the writable ones' bytes as the library file holds them
-	// (zeros for .bss), put back at every Open (see Open).
-	images map[string][]byte
 
 	launch func(entry, args, grid, block uintptr, dynShared uint64, workers int32,
 		errBuf uintptr, errLen uint64, progress uintptr) int32
@@ -91,7 +88,7 @@ func Open(path string) (*Module, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", path, err)
 	}
-	m := &Module{path: abs, handle: h, objects: objects, images: images}
+	m := &Module{path: abs, handle: h, objects: objects}
 	if err := m.bind(); err != nil {
 		purego.Dlclose(h)
 		return nil, err
