@@ -103,7 +103,7 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 	}
 	fit := r.segCapFitting()
 	// directEntries: the entries a block's table of stores in place should
-	// have, 16 bytes each: twice the words of level 1's estimate, else of
+	// have, 8 bytes each: twice the words of level 1's estimate, else of
 	// two of a warp's pages a warp; four times more after a region found
 	// the table full. Up to maxDirectEntries the table is in shared memory
 	// where it fits; beyond, in a segment in device memory (whose room for
@@ -151,7 +151,7 @@ func (r *checkRun) levelWarp(serial, pristine bool) error {
 					if s, err = r.newSharedSegments(0, offset); err != nil {
 						return err
 					}
-					s.segBytes = 16 + 16*n
+					s.segBytes = 16 + 8*n
 					directShared = n
 				}
 			}
@@ -386,9 +386,10 @@ func (r *checkRun) sharedSegmentCap(estimate int64) (cap, offset int64, err erro
 	return lo, offset, nil
 }
 
-// maxDirectEntries bounds the table of stores in place (ldc_own): 16 KiB
-// a block, in shared memory where it fits without costing resident blocks.
-// Shared memory is carved out of the L1 cache, where the instrumented
+// maxDirectEntries bounds the table of stores in place (ldc_own): 8 KiB
+// a block, in shared memory where it fits without costing resident
+// blocks (16 KiB when an entry was a key and an owner word apart). Shared
+// memory is carved out of the L1 cache, where the instrumented
 // kernels' spilled registers live: ld_radixsort's level 2 took 48.5 ms
 // with a table of room for 2048 words (its last region stores 1024), 46.3
 // ms with copies (H200). A region that stores to more words runs with
@@ -405,7 +406,7 @@ func (r *checkRun) sharedDirectEntries(want int64) (n, offset int64, err error) 
 		return 0, 0, err
 	}
 	for n = want; n >= 64; n /= 2 {
-		if fits(16 + 16*n) {
+		if fits(16 + 8*n) {
 			return n, offset, nil
 		}
 	}

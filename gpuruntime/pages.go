@@ -281,15 +281,15 @@ type segments struct {
 	direct bool
 }
 
-// directMask is the mask of ldc_own's table: the most entries (16 bytes
+// directMask is the mask of ldc_own's table: the most entries (8 bytes
 // each, a power of two) that fit in the segment after its counters; 0 when
 // fewer than 64 do.
 func (s *segments) directMask() uint64 {
 	n := int64(64)
-	if 16+16*n > s.segBytes {
+	if 16+8*n > s.segBytes {
 		return 0
 	}
-	for 16+32*n <= s.segBytes {
+	for 16+16*n <= s.segBytes {
 		n *= 2
 	}
 	return uint64(n - 1)

@@ -1116,8 +1116,13 @@ static __device__ LDC_ENGINE void *ldc_cow_block(const struct ldc_alloc *al, uns
 // so its void launch costs little. Stores of one warp's lanes to a word
 // update its entry once (the lowest lane).
 #define LDC_OWN_PROBES 64
+// ldc_own_void also tags the region dirty (dirty_any, as a shared
+// target's first store does): the quiet region end then reads one word,
+// not two, to know whether the block checks, and the check (no target's
+// own dirty word tagged) comes to ldc_seg_check, which ends the block.
 static __device__ LDC_ENGINE void ldc_own_void(struct ldc_block_state *bs, int full) {
   *(volatile unsigned *)&bs->own_void = 1;
+  *(volatile unsigned *)&bs->dirty_any = *(volatile unsigned *)&bs->epoch + 1u; // (ldc_dirty_tag's)
   atomicExch(&ldc_g.segs.status[full ? 3 : 2], 1u);
 }
 // ldc_own_bytes makes warp w1 - 1 the owner of the bytes m of a word
@@ -1146,37 +1151,44 @@ static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_own_slot(uns
   unsigned h = ((unsigned)word ^ (unsigned)(word >> 32)) * 0x9e3779b1u;
   return (h ^ h >> 16) & mask;
 }
+// ldc_own_key is the 24 bits of word an entry of ldc_own's table keeps.
+// Two words of one probe chain with the same key share an entry: a store
+// of two warps to them voids the launch (its rerun with copies tells
+// whether it races), and no race goes unseen, since every store to a word
+// finds the same entry, the first of its chain with its key.
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_own_key(unsigned long long word) {
+  return (unsigned)(word ^ word >> 24 ^ word >> 48) & 0xffffffu;
+}
+// An entry of ldc_own's table is one 64-bit word: the region's epoch (low
+// 16 bits) at 48, the word's key at 24, the bytes' owners (ldc_own_bytes)
+// below, so that a store takes it with one load and one compare-and-swap
+// (a key and an owner word apart took two of each, dependent: ld_btree's
+// blocks wait at the barrier for the one lane that stores). An entry with
+// no owner is empty, whatever its epoch; one of another epoch is an
+// earlier region's, free. (One of 65,536 regions ago passes for this
+// region's: at worst a void launch, as with two keys alike.)
 static __device__ LDC_ENGINE __forceinline__ void ldc_own_word_at(struct ldc_block_state *bs, unsigned char *seg, unsigned long long word, unsigned m, unsigned w1) {
   unsigned long long mask = ldc_g.segs.direct_mask;
-  unsigned long long *keys = (unsigned long long *)(seg + 16), *owners = keys + mask + 1;
+  unsigned long long *table = (unsigned long long *)(seg + 16);
   unsigned epoch = *(volatile unsigned *)&bs->epoch;
-  const unsigned long long tags = 0xffffull << 48, tag = (unsigned long long)(epoch & 0xffffu) << 48, key = tag | word;
+  const unsigned long long head = (unsigned long long)(epoch & 0xffffu) << 48 | (unsigned long long)ldc_own_key(word) << 24;
   unsigned long long h = ldc_own_slot(word, mask);
   for (unsigned i = 0; i < LDC_OWN_PROBES && i <= mask; i++, h = (h + 1) & mask) {
-    unsigned long long k = ldc_vload64(&keys[h]);
-    // Empty, or an earlier region's: take it. (A key of 65536 regions ago
-    // may pass for this region's: its owners' full epoch tells them apart.)
-    while (k != key && (k == 0 || (k & tags) != tag)) {
-      unsigned long long old = atomicCAS(&keys[h], k, key);
-      if (old == k) {
-        k = key;
-        break;
-      }
-      k = old;
-    }
-    if (k != key) continue; // another word's, in this region
-    unsigned long long o = ldc_vload64(&owners[h]);
+    unsigned long long e = ldc_vload64(&table[h]);
     for (;;) {
+      unsigned cur = (unsigned)e & 0xffffffu;
+      int mine = cur != 0 && (e >> 48) == (head >> 48); // (this region's)
+      if (mine && (e & ~0xffffffull) != head) break;    // another word's: the next slot
       unsigned next;
-      if (!ldc_own_bytes((unsigned)(o >> 32) == epoch ? (unsigned)o : 0u, m, w1, &next)) {
+      if (!ldc_own_bytes(mine ? cur : 0u, m, w1, &next)) {
         ldc_own_void(bs, 0);
         return;
       }
-      unsigned long long want = ((unsigned long long)epoch << 32) | next;
-      if (want == o) return;
-      unsigned long long old = atomicCAS(&owners[h], o, want);
-      if (old == o) return;
-      o = old;
+      unsigned long long want = head | next;
+      if (want == e) return;
+      unsigned long long old = atomicCAS(&table[h], e, want);
+      if (old == e) return;
+      e = old;
     }
   }
   ldc_own_void(bs, 1); // no room
@@ -1246,7 +1258,7 @@ static __device__ LDC_ENGINE void *ldc_cow(const void *p, int write) {
 template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_access(T *p, int write) {
   if (LDC_MODE(ldc_g) == LDC_MODE_PLAIN || ldc_g.nallocs == 0) return p;
   if (LDC_REPLAY_BUILT && LDC_MODE(ldc_g) == LDC_MODE_REPLAY && !LDC_DET_ON) {
-    if (LDC_ONE_PASS_ON && ldc_g.segs.direct_mask) {
+    if (LDC_ONE_PASS_ON && (unsigned)ldc_g.segs.direct_mask) {
       if (write) ldc_own((const void *)p, sizeof(T));
       return p;
     }
@@ -1347,7 +1359,7 @@ static __device__ LDC_ENGINE void ldc_seg_acquire() {
     const uint4 zero = {0, 0, 0, 0};
     unsigned tid = ldc_thread_linear(), nt = ldc_block_threads();
     if (ldc_g.segs.direct_mask) {
-      for (unsigned long long j = tid; j < 1 + ldc_g.segs.direct_mask + 1; j += nt) seg[j] = zero; // counters, ldc_own's keys and owners
+      for (unsigned long long j = tid; j < 1 + (ldc_g.segs.direct_mask + 1) / 2; j += nt) seg[j] = zero; // counters, ldc_own's table
     } else {
       for (unsigned long long j = tid; j < ldc_g.segs.off_slots / 16; j += nt) seg[j] = zero;
       for (unsigned long long j = ldc_g.segs.off_written / 16 + tid; j < ldc_g.segs.off_data / 16; j += nt) seg[j] = zero;
@@ -1360,7 +1372,7 @@ static __device__ LDC_ENGINE void ldc_seg_acquire() {
     uint4 *seg = (uint4 *)bs->seg;
     const uint4 zero = {0, 0, 0, 0};
     unsigned tid = ldc_thread_linear(), nt = ldc_block_threads();
-    for (unsigned long long j = tid; j < 1 + ldc_g.segs.direct_mask + 1; j += nt) seg[j] = zero;
+    for (unsigned long long j = tid; j < 1 + (ldc_g.segs.direct_mask + 1) / 2; j += nt) seg[j] = zero;
     ldc_bar();
   }
 #if !defined(LDC_CPU)
@@ -2462,14 +2474,24 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_region_busy(struct ldc_thre
 // (fin a constant in each): a run-time flag in one copy held registers
 // in its loops, which decide the kernel's occupancy (matmul2048: 128 ->
 // 136 registers, two blocks an SM to one).
-static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int id) {
-  struct ldc_block_state *bs = ldc_block();
+// ldc_name_region tells the block which region its check is of (the
+// pass, the barriers from and to, a predicate barrier's op), for the
+// records and ldc_check_as. In a one-pass level 2, only once the
+// reduction said there is a check (every thread calls it then, those in
+// ldc_idle too), with a barrier of its own: three stores of every thread
+// at every region end cost ld_btree's quiet ends more than this barrier
+// costs the rare busy ones.
+static __device__ LDC_ENGINE __forceinline__ void ldc_name_region(struct ldc_thread *t, struct ldc_block_state *bs, int pass, int id) {
   if (pass) {
     bs->pass = pass;
     bs->from = t->start;
     bs->to = id;
   }
   if (t->pred_op) bs->pred_op = t->pred_op;
+}
+
+static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int id) {
+  struct ldc_block_state *bs = ldc_block();
   int want2 = 0;
   if (LDC_ONE_PASS_ON) {
     // No region wants a second pass: the barrier's reduction says instead
@@ -2479,7 +2501,10 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
     int busy = ldc_bar_or(ldc_region_busy(t, bs, pass, id));
     if (*(volatile unsigned *)&bs->ndone == ldc_block_threads()) return 1;
     if (!busy) return pass ? 2 : 0;
+    ldc_name_region(t, bs, pass, id);
+    ldc_bar();
   } else {
+    ldc_name_region(t, bs, pass, id);
     // One barrier tells the block both whether a thread wants the second
     // pass (the reduction) and whether all are done (ldc_idle counts them
     // before it gets here).
@@ -2528,7 +2553,11 @@ static __device__ LDC_ENGINE int ldc_boundary(struct ldc_thread *t, int id) {
 }
 
 // ldc_idle keeps a finished thread in its block's checks until all are done.
-static __device__ LDC_ENGINE void ldc_idle(struct ldc_thread *t) {
+// Not inlined: called once a thread, and inlined at the kernel's exit its
+// copy of the whole check took registers from the kernel's loops
+// (ld_btree's one-pass module at 40 registers, nvcc 11.8: 872 bytes of
+// spill stores inlined, 304 not).
+static __device__ LDC_ENGINE __noinline__ void ldc_idle(struct ldc_thread *t) {
   atomicAdd(&ldc_block()->ndone, 1u);
   while (ldc_check(t, 0, -1) != 1) {
   }
@@ -2838,6 +2867,8 @@ static __device__ LDC_ENGINE __noinline__ void ldc_one_pass_end(struct ldc_threa
 // not one per barrier of the kernel.
 static __device__ LDC_ENGINE __noinline__ void ldc_one_pass_rest(struct ldc_thread *t, int one, int id) {
   if (!one) ldc_test(0, 0); // void: the host runs both passes
+  ldc_name_region(t, ldc_block(), 1, id);
+  ldc_bar(); // (ldc_check's, in the threads in ldc_idle)
   t->cond = 1;
   ldc_check_as<1>(t, 1, id);
 }
@@ -2868,19 +2899,16 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
   // words of a region with stores in place read, without a branch.
   // The segment's pair (seg_sel) is the thread's to read before the
   // barrier, and only the check that follows a busy one reads it back.
+  // (A store in place that voids the launch tags the region too:
+  // ldc_own_void. direct_mask is below 2^32: one 32-bit word to test.)
   unsigned tag = f->epoch + 1u, sel = 0;
   int busy = (*(volatile unsigned *)&bs->dirty_any == tag) | !one;
-  if (ldc_g.segs.direct_mask) {
-    busy |= *(volatile unsigned *)&bs->own_void != 0;
-  } else if (ldc_g.segs.nseg > 0) { // (none: no global target tracked)
+  if (!(unsigned)ldc_g.segs.direct_mask && ldc_g.segs.nseg > 0) { // (none: no global target tracked)
     sel = bs->seg_sel;
     if (*(const volatile unsigned *)&bs->seg_warps) busy |= ldc_seg_busy(bs, sel);
   }
-  // Before the barrier: the threads waiting in ldc_idle check with the
-  // others, and name the region by these.
-  bs->pass = 1;
-  bs->from = f->start;
-  bs->to = id;
+  // The threads waiting in ldc_idle check with the others (ldc_check),
+  // and where the block checks, ldc_one_pass_rest names the region.
   if (ldc_bar_or(busy)) {
     t->seg_sel = sel;
     ldc_fast_out(t, f);
