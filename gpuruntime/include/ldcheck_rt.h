@@ -1241,6 +1241,27 @@ static __device__ LDC_ENGINE __noinline__ void ldc_own(const void *p, unsigned l
     if (ldc_own_leads(wd, m)) ldc_own_word(bs, wd, m, w1);
   }
 }
+// ldc_own_small is ldc_own for a store of 1, 2 or 4 bytes (ldc_access's
+// of a scalar type), which a natural alignment keeps within one word: a
+// function of its own, since in ldc_own the compiler folded the short way
+// into the loop's code (nvcc 11.8: masks of both word ends, compares of
+// 64-bit bounds, before every store's table entry). A store across words
+// (misaligned: a fault on a GPU, not on the CPU) takes ldc_own's way. One
+// copy a size: a 4-byte store's bytes and owner fields are constants.
+template <unsigned n> static __device__ LDC_ENGINE __noinline__ void ldc_own_small(const void *p) {
+  unsigned long long a = (unsigned long long)p;
+  if ((a & 3u) + n > 4) {
+    ldc_own(p, n);
+    return;
+  }
+  struct ldc_block_state *bs = ldc_block();
+  if (!bs->seg) return;
+#if !defined(LDC_CPU)
+  if (!ldc_is_global(p)) return; // (a wrapped pointer to a local or shared variable)
+#endif
+  unsigned m = ((1u << n) - 1u) << (a & 3u);
+  if (ldc_own_leads(a >> 2, m)) ldc_own_word(bs, a >> 2, m, ldc_thread_linear() / 32 + 1);
+}
 
 // ldc_cow is where every wrapped global access goes.
 static __device__ LDC_ENGINE void *ldc_cow(const void *p, int write) {
@@ -1259,7 +1280,10 @@ template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_access(T 
   if (LDC_MODE(ldc_g) == LDC_MODE_PLAIN || ldc_g.nallocs == 0) return p;
   if (LDC_REPLAY_BUILT && LDC_MODE(ldc_g) == LDC_MODE_REPLAY && !LDC_DET_ON) {
     if (LDC_ONE_PASS_ON && (unsigned)ldc_g.segs.direct_mask) {
-      if (write) ldc_own((const void *)p, sizeof(T));
+      if (write) {
+        if (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4) ldc_own_small<sizeof(T)>((const void *)p);
+        else ldc_own((const void *)p, sizeof(T));
+      }
       return p;
     }
     // A read by a warp that holds no copy goes to the original (as in
