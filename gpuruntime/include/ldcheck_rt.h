@@ -1197,8 +1197,8 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_own_word_at(struct ldc_blo
 // the table is in the block's dynamic shared memory, its address is
 // derived from the shared array itself, so that the compiler emits shared
 // loads and compare-and-swaps: through bs->seg, a generic pointer, they
-// were generic (ld_btree: four dependent ones a store, in the one lane
-// its block waits for at the barrier).
+// were generic (ld_btree: every store's, in the one lane its block waits
+// for at the barrier).
 static __device__ LDC_ENGINE void ldc_own_word(struct ldc_block_state *bs, unsigned long long word, unsigned m, unsigned w1) {
   if (ldc_g.segs.in_dyn) {
     LDC_DYNAMIC_SHARED(unsigned char, ldc_dyn_shared);
@@ -1217,11 +1217,9 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_own_leads(unsigned long lon
 #endif
   return 1;
 }
-// ldc_own notes a store of n bytes at p by the calling thread's warp.
-// A store within one word (all but memcpy's and wide types') takes the
-// short way: no loop, and no match of the warp's lanes where one lane
-// stores (ld_btree's: one thread a region, while its block waits at the
-// barrier for this path's latency).
+// ldc_own notes a store of n bytes at p by the calling thread's warp, a
+// word at a time: stores of wide types, and misaligned ones (a scalar
+// store within one word takes ldc_own_small).
 static __device__ LDC_ENGINE __noinline__ void ldc_own(const void *p, unsigned long n) {
   struct ldc_block_state *bs = ldc_block();
   if (!bs->seg || n == 0) return;
@@ -1230,11 +1228,6 @@ static __device__ LDC_ENGINE __noinline__ void ldc_own(const void *p, unsigned l
 #endif
   unsigned w1 = ldc_thread_linear() / 32 + 1;
   unsigned long long a = (unsigned long long)p, end = a + n;
-  if ((a & 3u) + n <= 4) {
-    unsigned m = ((1u << n) - 1u) << (a & 3u);
-    if (ldc_own_leads(a >> 2, m)) ldc_own_word(bs, a >> 2, m, w1);
-    return;
-  }
   for (unsigned long long wd = a >> 2; wd <= (end - 1) >> 2; wd++) {
     unsigned lo = wd * 4 < a ? (unsigned)(a - wd * 4) : 0u, hi = wd * 4 + 4 > end ? (unsigned)(end - wd * 4) : 4u;
     unsigned m = ((1u << hi) - 1u) & ~((1u << lo) - 1u);
@@ -1242,12 +1235,14 @@ static __device__ LDC_ENGINE __noinline__ void ldc_own(const void *p, unsigned l
   }
 }
 // ldc_own_small is ldc_own for a store of 1, 2 or 4 bytes (ldc_access's
-// of a scalar type), which a natural alignment keeps within one word: a
-// function of its own, since in ldc_own the compiler folded the short way
-// into the loop's code (nvcc 11.8: masks of both word ends, compares of
-// 64-bit bounds, before every store's table entry). A store across words
-// (misaligned: a fault on a GPU, not on the CPU) takes ldc_own's way. One
-// copy a size: a 4-byte store's bytes and owner fields are constants.
+// of a scalar type), which a natural alignment keeps within one word: no
+// loop, and no match of the warp's lanes where one lane stores (ld_btree's:
+// one thread a region, while its block waits at the barrier for this
+// path's latency). A function of its own: as a branch of ldc_own the
+// compiler folded it into the loop's code (nvcc 11.8: masks of both word
+// ends, compares of 64-bit bounds, before every store's table entry). A
+// store across words (misaligned: a fault on a GPU, not on the CPU) takes
+// ldc_own's way. One copy a size: a 4-byte store's bytes are constants.
 template <unsigned n> static __device__ LDC_ENGINE __noinline__ void ldc_own_small(const void *p) {
   unsigned long long a = (unsigned long long)p;
   if ((a & 3u) + n > 4) {
