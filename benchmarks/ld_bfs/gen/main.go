@@ -15,7 +15,7 @@
 //	parent.bin   int32[V]    BFS parent up to L (-1 for vertex 0), else -1
 //	visited.bin  uint8[V]    1 where cost >= 0 (ld_bfs_racy)
 //
-// -size small: V = 4096, F = 1024; -size real: V = 4194304, F = 1048576.
+// -size small: V = 4096, F = 1024; -size real: V = 16777216, F = 4194304.
 // Deterministic (fixed seed). It prints the level, its size and the
 // largest degree among the F vertices.
 //
@@ -33,7 +33,7 @@ import (
 
 type size struct{ v, f int }
 
-var sizes = map[string]size{"small": {4096, 1024}, "real": {4194304, 1048576}}
+var sizes = map[string]size{"small": {4096, 1024}, "real": {16777216, 4194304}}
 
 const picks = 3
 

@@ -42,14 +42,14 @@ const (
 
 func main() {
 	out := flag.String("out", "", "folder to write the files into (made if missing)")
-	size := flag.String("size", "small", "small (12000 keys, 256 queries) or real (4000000 keys, 1048576 queries)")
+	size := flag.String("size", "small", "small (12000 keys, 256 queries) or real (4000000 keys, 2097152 queries)")
 	flag.Parse()
 	var nkeys, nq int
 	switch *size {
 	case "small":
 		nkeys, nq = 12000, 256
 	case "real":
-		nkeys, nq = 4000000, 1048576
+		nkeys, nq = 4000000, 2097152
 	default:
 		fmt.Fprintf(os.Stderr, "gen: -size %q: want small or real\n", *size)
 		os.Exit(2)
