@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"ldcheck/gpuruntime/cpu"
 	"ldcheck/privatize/manifest"
@@ -63,39 +65,49 @@ func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOpt
 	if err := removeSASS(dir); err != nil {
 		return nil, err
 	}
-	switch {
-	case opt.SkipDevice:
-	case nvcc != "":
-		// No fused multiply-add: the CPU backend computes a*b+c with two
-		// roundings, and both backends must see the same values to report
-		// the same racy bytes.
-		args := append([]string{"-ptx", "-arch=" + arch, "-std=" + std, "-lineinfo", "--fmad=false", "-I" + opt.RuntimeInclude}, user...)
-		args = append(args, "-o", filepath.Join(dir, ptx), src)
-		if err := run(ctx, dir, nvcc, args); err != nil {
-			return nil, err
+	// The device module and the CPU library are two compilers' work on
+	// the same source, neither waiting for the other; so are the modules
+	// after them (each the source again with other defines, or the native
+	// source), once both are known to exist. Run in sequence, a build was
+	// nine compiles one after the other (about 20 s on two cores).
+	device := func() ([]string, error) {
+		switch {
+		case opt.SkipDevice:
+		case nvcc != "":
+			// No fused multiply-add: the CPU backend computes a*b+c with two
+			// roundings, and both backends must see the same values to report
+			// the same racy bytes.
+			args := append([]string{"-ptx", "-arch=" + arch, "-std=" + std, "-lineinfo", "--fmad=false", "-I" + opt.RuntimeInclude}, user...)
+			args = append(args, "-o", filepath.Join(dir, ptx), src)
+			if err := run(ctx, dir, nvcc, args); err != nil {
+				return nil, err
+			}
+			m.PTX, m.Arch = ptx, arch
+			return []string{fmt.Sprintf("device module: %s (nvcc, %s)", ptx, arch)}, nil
+		default:
+			clang := findClang(opt.Clang)
+			if clang == "" {
+				return []string{"no nvcc and no clang-15: no device module built; only the CPU backend can run this build"}, nil
+			}
+			var notes []string
+			if opt.Arch != "" && opt.Arch != "sm_80" {
+				notes = append(notes, "without nvcc the device module is PTX for sm_80 (it runs on newer GPUs); --arch "+opt.Arch+" needs nvcc")
+			}
+			args := append(clangArgs(opt.ClangInclude, std), "-ffp-contract=off", "-I"+opt.RuntimeInclude)
+			args = append(args, user...)
+			args = append(args, "-S", "-o", filepath.Join(dir, ptx), src)
+			if err := run(ctx, dir, clang, args); err != nil {
+				return nil, err
+			}
+			m.PTX, m.Arch = ptx, "sm_80"
+			return append(notes, fmt.Sprintf("device module: %s (clang, sm_80 PTX)", ptx)), nil
 		}
-		m.PTX, m.Arch = ptx, arch
-		b.Notes = append(b.Notes, fmt.Sprintf("device module: %s (nvcc, %s)", ptx, arch))
-	default:
-		clang := findClang(opt.Clang)
-		if clang == "" {
-			b.Notes = append(b.Notes, "no nvcc and no clang-15: no device module built; only the CPU backend can run this build")
-			break
-		}
-		if opt.Arch != "" && opt.Arch != "sm_80" {
-			b.Notes = append(b.Notes, "without nvcc the device module is PTX for sm_80 (it runs on newer GPUs); --arch "+opt.Arch+" needs nvcc")
-		}
-		args := append(clangArgs(opt.ClangInclude, std), "-ffp-contract=off", "-I"+opt.RuntimeInclude)
-		args = append(args, user...)
-		args = append(args, "-S", "-o", filepath.Join(dir, ptx), src)
-		if err := run(ctx, dir, clang, args); err != nil {
-			return nil, err
-		}
-		m.PTX, m.Arch = ptx, "sm_80"
-		b.Notes = append(b.Notes, fmt.Sprintf("device module: %s (clang, sm_80 PTX)", ptx))
+		return nil, nil
 	}
-
-	if !opt.SkipCPU {
+	cpuLib := func() ([]string, error) {
+		if opt.SkipCPU {
+			return nil, nil
+		}
 		so := base + ".so"
 		flags := append([]string{"-DLDC_CPU", "-I" + opt.RuntimeInclude, "-std=" + std}, user...)
 		if opt.CPUInclude != "" {
@@ -105,25 +117,36 @@ func Compile(ctx context.Context, dir string, m *manifest.Manifest, opt BuildOpt
 		switch {
 		case err == nil:
 			m.CPU = so
-			b.Notes = append(b.Notes, "CPU library: "+so)
+			return []string{"CPU library: " + so}, nil
 		case strings.Contains(err.Error(), "install g++"):
-			b.Notes = append(b.Notes, "no C++ compiler: no CPU library built ("+err.Error()+")")
+			return []string{"no C++ compiler: no CPU library built (" + err.Error() + ")"}, nil
 		default:
 			return nil, &CompileError{Compiler: "the C++ compiler (CPU backend)", Output: err.Error(), Dir: dir}
 		}
 	}
+	notes, err := concurrently(device, cpuLib)
+	b.Notes = append(b.Notes, notes...)
+	if err != nil {
+		return nil, err
+	}
+	// Each writes its own fields of m, and reads only those set above.
+	var more []func() ([]string, error)
+	note := func(f func() []string) func() ([]string, error) { return func() ([]string, error) { return f(), nil } }
 	if m.PTX != "" {
-		b.Notes = append(b.Notes, compileDet(ctx, dir, m, opt, nvcc, arch, std, user)...)
-		b.Notes = append(b.Notes, compileIntraWarp(ctx, dir, m, opt, nvcc, arch, std, user)...)
-		b.Notes = append(b.Notes, compileBlockOnly(ctx, dir, m, opt, nvcc, arch, std, user)...)
-		b.Notes = append(b.Notes, compileOnePass(ctx, dir, m, opt, nvcc, arch, std, user)...)
+		more = append(more,
+			note(func() []string { return compileDet(ctx, dir, m, opt, nvcc, arch, std, user) }),
+			note(func() []string { return compileIntraWarp(ctx, dir, m, opt, nvcc, arch, std, user) }),
+			note(func() []string { return compileBlockOnly(ctx, dir, m, opt, nvcc, arch, std, user) }),
+			note(func() []string { return compileOnePass(ctx, dir, m, opt, nvcc, arch, std, user) }))
 	}
 	if len(m.Sites) > 0 {
-		b.Notes = append(b.Notes, compileTrace(ctx, dir, m, opt, nvcc, arch, std, user)...)
+		more = append(more, note(func() []string { return compileTrace(ctx, dir, m, opt, nvcc, arch, std, user) }))
 	}
 	if m.NativeSource != "" {
-		b.Notes = append(b.Notes, compileNative(ctx, dir, m, opt, nvcc, arch, std, user)...)
+		more = append(more, note(func() []string { return compileNative(ctx, dir, m, opt, nvcc, arch, std, user) }))
 	}
+	notes, _ = concurrently(more...)
+	b.Notes = append(b.Notes, notes...)
 	if nvcc != "" && !opt.SkipDevice {
 		b.Notes = append(b.Notes, compileSASS(ctx, dir, nvcc, sassArch(opt), sassModules(m))...)
 	}
@@ -198,6 +221,41 @@ func compileModeModule(ctx context.Context, dir string, m *manifest.Manifest, op
 	}
 	return ptx, []string{what + " device module: " + ptx}
 }
+
+// concurrently runs the compiles fs at once, at most maxCompiles (and a
+// core each), and returns their notes in the order of fs (a build's output
+// reads the same however the compilers finish) and the first error in
+// that order.
+func concurrently(fs ...func() ([]string, error)) ([]string, error) {
+	notes := make([][]string, len(fs))
+	errs := make([]error, len(fs))
+	sem := make(chan struct{}, max(min(runtime.NumCPU(), maxCompiles), 1))
+	var wg sync.WaitGroup
+	for i, f := range fs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			notes[i], errs[i] = f()
+		}()
+	}
+	wg.Wait()
+	var all []string
+	for i := range fs {
+		if errs[i] != nil {
+			return all, errs[i]
+		}
+		all = append(all, notes[i]...)
+	}
+	return all, nil
+}
+
+// maxCompiles bounds the compilers one build runs at once: the GPU
+// machine's prep compiles a dozen builds side by side (benchmarks/profile/
+// machine.sh), each compiler holding its own copy of the instrumented
+// source's parse.
+const maxCompiles = 4
 
 // hasTarget says whether a kernel of m has a target.
 func hasTarget(m *manifest.Manifest) bool {

@@ -22,7 +22,7 @@ for p in $P; do
   g=$p; [ -f benchmarks/$p/gen-from ] && g=$(cat benchmarks/$p/gen-from) # (ld_nbody_racy's inputs are ld_nbody's)
   [ -d benchmarks/$g/gen ] && CGO_ENABLED=0 go build -o .dev/gen/$g ./benchmarks/$g/gen
 done
-# Two builds at a time: each is one core's work for most of its 20 s.
+# Two builds at a time: each runs up to four compilers at once (about 11 s on two cores).
 printf '%s\n' $P | xargs -P 2 -I{} sh -c 'rm -rf .dev/rs/{}; .dev/bin/ldcheck build -o .dev/rs/{} benchmarks/{}/kernel.cu >.dev/rs/{}.build.txt 2>&1 || echo BUILDFAIL {}'
 tar czf .dev/pack.tgz --exclude='*.so' --exclude='*.ptx' .dev/bin .dev/gen $(printf '.dev/rs/%s ' $P)
 ls -l .dev/pack.tgz
