@@ -229,18 +229,7 @@ func compileModeModule(ctx context.Context, dir string, m *manifest.Manifest, op
 func concurrently(fs ...func() ([]string, error)) ([]string, error) {
 	notes := make([][]string, len(fs))
 	errs := make([]error, len(fs))
-	sem := make(chan struct{}, max(min(runtime.NumCPU(), maxCompiles), 1))
-	var wg sync.WaitGroup
-	for i, f := range fs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			notes[i], errs[i] = f()
-		}()
-	}
-	wg.Wait()
+	atOnce(len(fs), min(runtime.NumCPU(), maxCompiles), func(i int) { notes[i], errs[i] = fs[i]() })
 	var all []string
 	for i := range fs {
 		if errs[i] != nil {
@@ -249,6 +238,23 @@ func concurrently(fs ...func() ([]string, error)) ([]string, error) {
 		all = append(all, notes[i]...)
 	}
 	return all, nil
+}
+
+// atOnce runs f(0) ... f(n-1) in goroutines, at most limit at a time (at
+// least one), and returns when all have.
+func atOnce(n, limit int, f func(i int)) {
+	sem := make(chan struct{}, max(limit, 1))
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			f(i)
+		}()
+	}
+	wg.Wait()
 }
 
 // maxCompiles bounds the compilers one build runs at once: the GPU

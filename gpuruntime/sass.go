@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 
 	"ldcheck/privatize/manifest"
 )
@@ -74,23 +73,15 @@ func compileSASS(ctx context.Context, dir, nvcc, arch string, mods []sassModule)
 		}
 	}
 	errs := make([]error, len(mods))
-	sem := make(chan struct{}, runtime.NumCPU())
-	var wg sync.WaitGroup
-	for i, mod := range mods {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			args := []string{"-arch=" + arch}
-			if mod.regs > 0 {
-				args = append(args, fmt.Sprintf("-maxrregcount=%d", mod.regs))
-			}
-			args = append(args, "-o", SASSPath(mod.ptx, arch, mod.regs), mod.ptx)
-			errs[i] = run(ctx, dir, ptxas, args)
-		}()
-	}
-	wg.Wait()
+	atOnce(len(mods), runtime.NumCPU(), func(i int) {
+		mod := mods[i]
+		args := []string{"-arch=" + arch}
+		if mod.regs > 0 {
+			args = append(args, fmt.Sprintf("-maxrregcount=%d", mod.regs))
+		}
+		args = append(args, "-o", SASSPath(mod.ptx, arch, mod.regs), mod.ptx)
+		errs[i] = run(ctx, dir, ptxas, args)
+	})
 	var made []string
 	var notes []string
 	for i, mod := range mods {
