@@ -567,6 +567,32 @@ func testHash(k uint64) uint64 {
 
 // TestRerunShards: a void pass's shard counts size every shard for the
 // largest, merging shards (in halves) while that does not fit.
+// A void pass whose later blocks stopped at their start (on a GPU): its
+// counts are those of the blocks that ran, scaled to the grid with a
+// quarter more; pages at most every page; counts of a pass where every
+// block ran stay exact.
+func TestExtrapolatedVoidPass(t *testing.T) {
+	st := poolState{full: true, wanted: 300, pages: 90, shardWanted: []int64{100, 200}, stopped: 75}
+	got := st.extrapolated(100, 200)
+	if got.ranBlocks != 25 || got.shardWanted[0] != 500 || got.shardWanted[1] != 1000 || got.wanted != 1500 {
+		t.Errorf("100 blocks, 25 ran: %+v; want shards 500 and 1000 (4x, and a quarter more), 1500 in all", got)
+	}
+	if got.pages != 200 {
+		t.Errorf("pages = %d, want 200 (90 x 5, at most every page)", got.pages)
+	}
+	if st.shardWanted[0] != 100 {
+		t.Errorf("extrapolated changed its receiver's counts: %v", st.shardWanted)
+	}
+	exact := poolState{full: true, wanted: 300, shardWanted: []int64{300}}
+	if got := exact.extrapolated(100, 200); got.wanted != 300 || got.ranBlocks != 0 {
+		t.Errorf("every block ran: %+v, want the counts unchanged", got)
+	}
+	odd := poolState{full: true, wanted: 7, shardWanted: []int64{7}, stopped: 2}
+	if got := odd.extrapolated(3, 1<<20); got.wanted != 27 { // ceil(7 * 3 * 5 / 4)
+		t.Errorf("3 blocks, 1 ran, 7 wanted: %d, want 27 (rounded up)", got.wanted)
+	}
+}
+
 func TestRerunShards(t *testing.T) {
 	for _, tt := range []struct {
 		wanted       []int64

@@ -67,7 +67,17 @@ func (r *checkRun) levelBlock() error {
 			return nil
 		}
 		// The pass was void: size the pool for what the blocks asked for.
-		if err := r.restoreInputs(); err != nil {
+		restore := r.restoreInputs
+		if st.unlogged {
+			// The blocks that stopped never ran their atomics, so the log
+			// lacks their results: the next pass runs and logs them all,
+			// from the atomically updated buffers' inputs too (ld_bfs's
+			// cost: replayed from that log, it reported a race that is
+			// not there).
+			r.atomicsRan = false
+			restore = r.restoreAll
+		}
+		if err := restore(); err != nil {
 			return err
 		}
 		wantShards, want := rerunShards(st.shardWanted, capFit)
@@ -80,7 +90,9 @@ func (r *checkRun) levelBlock() error {
 			copies = plan.Copies
 		}
 		if plan == nil && (want <= capFit || st.saturated && cap < capFit) {
-			if st.wanted > cap {
+			if st.ranBlocks > 0 {
+				r.res.Notes = append(r.res.Notes, fmt.Sprintf("level 1 ran out of its %d page copies; the blocks that started after stopped at once, and from the %d of %d that ran the grid asks for about %d; ran again with room for them", cap, st.ranBlocks, units, st.wanted))
+			} else if st.wanted > cap {
 				r.res.Notes = append(r.res.Notes, fmt.Sprintf("level 1 asked for %d page copies or more, more than the %d first allotted; ran again with room for them", st.wanted, cap))
 			} else {
 				r.res.Notes = append(r.res.Notes, fmt.Sprintf("level 1 asked for %d page copies or more, more than one of its %d shards of %d copies holds; ran again with room for them", st.wanted, shards, cap/shards))
@@ -259,11 +271,14 @@ func (r *checkRun) blockRound(name string, units int) (poolState, error) {
 	if err := r.phase("init pass 1 ("+name+")", func() error { return p.reset(r.b) }); err != nil {
 		return poolState{}, err
 	}
+	logs := !r.atomicsRan // (this launch runs the kernel's atomics and logs them)
 	if err := r.phase("kernel pass 1 ("+name+")", func() error { return r.launch(ModeBlock, 1, r.atomicMode(), r.useShared) }); err != nil {
 		return poolState{}, err
 	}
 	st, err := p.state(r.b)
 	if err != nil || st.full {
+		st = st.extrapolated(int64(r.l.blocks()), r.totalPages)
+		st.unlogged = logs && st.ranBlocks > 0
 		return st, err
 	}
 	if p.unitCopy == 0 {
@@ -287,7 +302,7 @@ func (r *checkRun) blockRound(name string, units int) (poolState, error) {
 	}
 	st2, err := p.state(r.b)
 	if err != nil || st2.full {
-		return st2, err
+		return st2.extrapolated(int64(r.l.blocks()), r.totalPages), err
 	}
 	recs, err = r.pageCheck("read-write check ("+name+")", "ldc_pages_rw", st2)
 	if err != nil {

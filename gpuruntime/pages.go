@@ -231,6 +231,40 @@ type poolState struct {
 	// shardWanted is what each slot shard was asked for (it may pass the
 	// shard's room), pageCounts how many pages each page shard listed.
 	shardWanted, pageCounts []int64
+	// stopped: blocks that returned at their start, the pass already void
+	// (ldc_pool_stopped, on a GPU); the counts are then those of the
+	// others, until extrapolated.
+	stopped int64
+	// ranBlocks is how many of the grid's blocks the counts come from
+	// where extrapolated scaled them up to the grid (0: every block ran).
+	ranBlocks int64
+	// unlogged: the void pass was the one that runs and logs the
+	// kernel's atomics, and blocks of it stopped: the log is incomplete.
+	unlogged bool
+}
+
+// extrapolated scales the counts of a void pass whose later blocks
+// stopped at their start up to the grid of blocks blocks, as if every
+// block asked for what those that ran asked on average, and a quarter
+// more (a grid's later blocks may ask for more; too little costs one
+// more void pass, which stops early too). pages stays at most
+// totalPages.
+func (st poolState) extrapolated(blocks, totalPages int64) poolState {
+	ran := blocks - st.stopped
+	if st.stopped <= 0 || ran <= 0 {
+		return st
+	}
+	scale := func(n int64) int64 { return (n*blocks*5 + ran*4 - 1) / (ran * 4) }
+	out := st
+	out.ranBlocks = ran
+	out.wanted = 0
+	out.shardWanted = make([]int64, len(st.shardWanted))
+	for j, w := range st.shardWanted {
+		out.shardWanted[j] = scale(w)
+		out.wanted += out.shardWanted[j]
+	}
+	out.pages = min(scale(st.pages), totalPages)
+	return out
 }
 
 // copies is the slots the pass filled: each shard's count up to its room.
@@ -249,7 +283,7 @@ func (p *pool) state(b Backend) (poolState, error) {
 	}
 	word := func(i int64) int64 { return int64(binary.LittleEndian.Uint64(raw[8*i:])) }
 	flag := word(2)
-	st := poolState{full: flag != 0, saturated: flag == 2}
+	st := poolState{full: flag != 0, saturated: flag == 2, stopped: word(0)}
 	for j := int64(0); j < p.shards; j++ {
 		st.shardWanted = append(st.shardWanted, word(4*(1+j)))
 		st.wanted += word(4 * (1 + j))
