@@ -427,7 +427,9 @@ func (kr *kernelRewrite) prologue(locals []*local) (string, error) {
 	var pro strings.Builder
 	pro.WriteString(" " + strings.Join(decls, " "))
 	// LDC_FAST_DECL: the region state the one-pass module keeps in
-	// registers (struct ldc_fast).
+	// registers (struct ldc_fast); on a GPU it also returns from a block
+	// of a level-1 pass that is already void (ldc_pool_stopped), which is
+	// why it comes before any of the kernel's code.
 	fmt.Fprintf(&pro, " ldc_thread ldc_t; ldc_begin(&ldc_t); LDC_FAST_DECL;")
 	if kr.selfNeeded {
 		pro.WriteString(" LDC_SELF_SET();")
