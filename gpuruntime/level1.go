@@ -66,7 +66,9 @@ func (r *checkRun) levelBlock() error {
 		if !st.full {
 			return nil
 		}
-		// The pass was void: size the pool for what the blocks asked for.
+		// The pass was void: size the pool for what the blocks asked for
+		// (all of them, where some stopped at their start).
+		st = st.extrapolated(int64(units), r.totalPages)
 		restore := r.restoreInputs
 		if st.unlogged {
 			// The blocks that stopped never ran their atomics, so the log
@@ -277,8 +279,7 @@ func (r *checkRun) blockRound(name string, units int) (poolState, error) {
 	}
 	st, err := p.state(r.b)
 	if err != nil || st.full {
-		st = st.extrapolated(int64(r.l.blocks()), r.totalPages)
-		st.unlogged = logs && st.ranBlocks > 0
+		st.unlogged = logs && st.stopped > 0
 		return st, err
 	}
 	if p.unitCopy == 0 {
@@ -302,7 +303,7 @@ func (r *checkRun) blockRound(name string, units int) (poolState, error) {
 	}
 	st2, err := p.state(r.b)
 	if err != nil || st2.full {
-		return st2.extrapolated(int64(r.l.blocks()), r.totalPages), err
+		return st2, err
 	}
 	recs, err = r.pageCheck("read-write check ("+name+")", "ldc_pages_rw", st2)
 	if err != nil {

@@ -2635,11 +2635,15 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_finish(struct ldc_thread *
 static __device__ LDC_ENGINE __forceinline__ int ldc_atomic_replaying(struct ldc_thread *t) {
   return ldc_g.atomic_mode == 2 || (LDC_MODE(*t) == LDC_MODE_REPLAY && LDC_PASS(*t) == 2);
 }
+// ldc_atomic_rows is the log's rows: one a thread of the grid.
+static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_atomic_rows() {
+  return (unsigned long long)gridDim.x * gridDim.y * gridDim.z * ldc_block_threads();
+}
 // ldc_atomic_spill is result n of thread row past its row of the log:
 // recording claims the entry (row, n), a replay finds it.
 static __device__ LDC_ENGINE __noinline__ unsigned long long *ldc_atomic_spill(unsigned long long row, int n) {
   if (ldc_g.atomic_spill_bits && n < (1 << 24)) {
-    unsigned long long rows = (unsigned long long)gridDim.x * gridDim.y * gridDim.z * ldc_block_threads();
+    unsigned long long rows = ldc_atomic_rows();
     unsigned long long *keys = ldc_g.atomic_log + rows * (unsigned long long)ldc_g.atomic_slots;
     unsigned long long mask = (1ull << ldc_g.atomic_spill_bits) - 1;
     int claimed;
@@ -2658,7 +2662,7 @@ static __device__ LDC_ENGINE __forceinline__ unsigned long long *ldc_atomic_slot
   // thread put them atomic_slots * 8 bytes apart, a sector a lane (ld_bfs
   // at 16M vertices, 25M atomicCAS: the pass that logged them took 11.8
   // ms, a replay 8.5).
-  unsigned long long rows = (unsigned long long)gridDim.x * gridDim.y * gridDim.z * ldc_block_threads();
+  unsigned long long rows = ldc_atomic_rows();
   return ldc_g.atomic_log + (unsigned long long)(t->natomic++) * rows + row;
 }
 template <class T> static __device__ LDC_ENGINE T ldc_atomic_record(struct ldc_thread *t, T v) {
