@@ -8,7 +8,14 @@ type DevPtr uint64
 // it (the checking protocol, reports) is the same for both.
 type Backend interface {
 	Name() string
+	// Alloc returns n bytes of zeros.
 	Alloc(n int64) (DevPtr, error)
+	// AllocScratch returns n bytes whose contents are unspecified, for
+	// buffers that are written before they are read (level 1's page
+	// copies): zeroing gigabytes of them cost as much as a pass. The CPU
+	// backend fills them with 0xa5, so that a reader that relies on
+	// zeros shows in the tests.
+	AllocScratch(n int64) (DevPtr, error)
 	Free(p DevPtr) error
 	Write(dst DevPtr, src []byte) error
 	Read(dst []byte, src DevPtr) error

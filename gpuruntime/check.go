@@ -285,6 +285,15 @@ func (r *checkRun) alloc(n int64) (DevPtr, error) {
 	return p, err
 }
 
+// allocScratch is alloc without the zeros (Backend.AllocScratch).
+func (r *checkRun) allocScratch(n int64) (DevPtr, error) {
+	p, err := r.b.AllocScratch(max(n, 1))
+	if err == nil {
+		r.temp = append(r.temp, p)
+	}
+	return p, err
+}
+
 // free releases a temporary allocation early.
 func (r *checkRun) free(p DevPtr) {
 	if p == 0 {

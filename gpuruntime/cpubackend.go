@@ -65,6 +65,19 @@ func (b *CPUBackend) Alloc(n int64) (DevPtr, error) {
 	return p, nil
 }
 
+// AllocScratch poisons what a GPU leaves unspecified (see Backend).
+func (b *CPUBackend) AllocScratch(n int64) (DevPtr, error) {
+	p, err := b.Alloc(n)
+	if err != nil {
+		return 0, err
+	}
+	bs := b.bufs[p].Bytes()
+	for i := range bs {
+		bs[i] = 0xa5
+	}
+	return p, nil
+}
+
 func (b *CPUBackend) Free(p DevPtr) error {
 	buf, ok := b.bufs[p]
 	if !ok {

@@ -165,15 +165,24 @@ func (b *CUDABackend) readSASS(ptxPath string, regs int) []byte {
 func (b *CUDABackend) Name() string { return "cuda" }
 
 func (b *CUDABackend) Alloc(n int64) (DevPtr, error) {
+	p, err := b.AllocScratch(n)
+	if err != nil {
+		return 0, err
+	}
+	if err := b.d.MemsetD8(cuda.DevicePtr(p), 0, n); err != nil {
+		b.Free(p)
+		return 0, err
+	}
+	return p, nil
+}
+
+func (b *CUDABackend) AllocScratch(n int64) (DevPtr, error) {
 	p, err := b.d.MemAlloc(n)
 	if err != nil {
 		if cuda.IsOutOfMemory(err) {
 			free, total, _ := b.d.MemGetInfo()
 			return 0, fmt.Errorf("out of device memory: %d bytes needed, %d of %d free (%w)", n, free, total, err)
 		}
-		return 0, err
-	}
-	if err := b.d.MemsetD8(p, 0, n); err != nil {
 		return 0, err
 	}
 	b.allocs[DevPtr(p)] = n

@@ -677,6 +677,18 @@ func (f *failingAlloc) Alloc(n int64) (DevPtr, error) {
 	return p, err
 }
 
+func (f *failingAlloc) AllocScratch(n int64) (DevPtr, error) {
+	if f.left == 0 {
+		return 0, errors.New("out of memory (test)")
+	}
+	f.left--
+	p, err := f.CPUBackend.AllocScratch(n)
+	if err == nil {
+		f.live[p] = true
+	}
+	return p, err
+}
+
 func (f *failingAlloc) Free(p DevPtr) error {
 	delete(f.live, p)
 	return f.CPUBackend.Free(p)

@@ -194,7 +194,13 @@ func (r *checkRun) newPool(cap, shards int64) (*pool, error) {
 		{&p.hot, p.hotCap * 4},
 	}
 	for _, a := range allocs {
-		if *a.dst, err = r.alloc(a.n); err != nil {
+		alloc := r.alloc
+		if a.dst == &p.data {
+			// Every slot is copied from its page before anyone reads it
+			// (ldc_copy_page, the valid bytes; the checks read no more).
+			alloc = r.allocScratch
+		}
+		if *a.dst, err = alloc(a.n); err != nil {
 			p.release(r)
 			return nil, &MemoryError{Need: poolBytes(cap, r.slotBytes, r.totalPages), What: "level 1's private copies of pages"}
 		}
