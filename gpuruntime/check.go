@@ -345,7 +345,7 @@ func Check(b Backend, l Launch, opt Options) (*Result, error) {
 
 // checkKernels are the runtime's check kernels (ldcheck_rt.h), launched
 // in blocks of 256 threads.
-var checkKernels = []string{"ldc_pages_ww", "ldc_pages_rw", "ldc_pages_fingerprint"}
+var checkKernels = []string{"ldc_pages_index", "ldc_pages_ww", "ldc_pages_rw", "ldc_pages_fingerprint"}
 
 // checkKernelArgs is how many 64-bit parameters each check kernel takes
 // (the warm-up launches them all alike; a launch with too few fails on

@@ -323,10 +323,52 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 				hotLen := []int64{0, 2, 0, 1, 3, 0, 7}[trials%7]
 				hotList := devBytes(t, b, make([]byte, 4*hotRoom(int64(len(ps.slots))+8, hotLen)))
 				hotCap := hotRoom(int64(len(ps.slots))+8, hotLen) // (pass 2 adds up to 3 slots)
+				// Every other trial, the pages' copies listed in an array
+				// first (ldc_pages_index), as a run does; the others walk
+				// the chains.
+				listed := trials%2 == 1
+				var order, pageAt DevPtr
+				if listed {
+					order = devBytes(t, b, bytes.Repeat([]byte{0xa5}, 4*(len(ps.slots)+8)))
+					pageAt = devBytes(t, b, bytes.Repeat([]byte{0xa5}, 8*npages))
+				}
 				pool := func() Pool {
 					p := ps.pool(data, slots, heads, pages, counters, npages, pageShards)
 					p.Hot, p.HotCap = uint64(hotList), uint64(hotCap)
+					p.Order, p.PageAt = uint64(order), uint64(pageAt)
 					return p
+				}
+				index := func(npl int64) {
+					t.Helper()
+					if !listed {
+						return
+					}
+					if err := indexPages(b, counters, npl, hotLen); err != nil {
+						t.Fatal(err)
+					}
+					// The lists hold every copy of the pages they list:
+					// those of at most min(hotLen, 255) copies.
+					limit := int64(255)
+					if hotLen > 0 {
+						limit = min(limit, hotLen)
+					}
+					want := int64(0)
+					for _, pg := range ps.pages {
+						n := int64(0)
+						for s := ps.heads[pg]; s >= 0; s = ps.slots[s].Next {
+							n++
+						}
+						if n <= limit {
+							want += n
+						}
+					}
+					at, got := readDev(t, b, pageAt, 8*int(npl)), int64(0)
+					for i := 0; i < int(npl); i++ {
+						got += int64(binary.LittleEndian.Uint64(at[8*i:]) & 0xff)
+					}
+					if got != want {
+						t.Fatalf("ldc_pages_index listed %d copies, want %d", got, want)
+					}
 				}
 				// checked is what pageCheck does after a check kernel:
 				// the records, then the hot kernels on the pages listed
@@ -356,6 +398,7 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 					t.Fatal(err)
 				}
 				npl := int64(len(ps.pages))
+				index(npl)
 				if err := b.Launch("ldc_pages_ww", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl)), u64(uint64(hotLen))}); err != nil {
 					t.Fatal(err)
 				}
@@ -405,6 +448,7 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 				}
 				wantRW := FusedReadWrite(bytes.Clone(s), wantU, p)
 				npl = int64(len(ps.pages))
+				index(npl)
 				if err := b.Launch("ldc_pages_rw", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl)), u64(uint64(hotLen))}); err != nil {
 					t.Fatal(err)
 				}
@@ -413,6 +457,10 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 				}
 				for _, ptr := range []DevPtr{sp, data, slots, heads, pages, counters, hotList} {
 					b.Free(ptr)
+				}
+				if listed {
+					b.Free(order)
+					b.Free(pageAt)
 				}
 				trials++
 			}
@@ -533,6 +581,9 @@ func TestSlotShardOverflow(t *testing.T) {
 		if got := binary.LittleEndian.Uint64(gotFP[8*u:]); got != sum {
 			t.Fatalf("unit %d's fingerprint is %x, want %x", u, got, sum)
 		}
+	}
+	if err := indexPages(b, p.counters, st.pages, 0); err != nil { // (as pageCheck does)
+		t.Fatal(err)
 	}
 	if err := b.Launch("ldc_pages_ww", pageGrid(st.pages, 128), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages)), u64(0)}); err != nil {
 		t.Fatal(err)

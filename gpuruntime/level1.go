@@ -357,6 +357,19 @@ func pageGrid(pages, slotBytes int64) [3]uint32 {
 	return fusedGrid(pages * slotBytes / 16)
 }
 
+// indexPages lists the copies of each of the pool's npages listed pages
+// in one array (ldc_pages_index), for the check kernel that follows: the
+// pool's counters[1] is where the lists take their room.
+func indexPages(b Backend, counters DevPtr, npages, hotLen int64) error {
+	if npages == 0 {
+		return nil
+	}
+	if err := b.Memset(counters+8, 0, 8); err != nil {
+		return err
+	}
+	return b.Launch("ldc_pages_index", fusedGrid(npages), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npages)), u64(uint64(hotLen))})
+}
+
 // pageCheck runs one of the page check kernels over the pages written,
 // then the hot kernels on the pages it left to them, and returns the
 // races recorded.
@@ -364,6 +377,9 @@ func (r *checkRun) pageCheck(phase, kernel string, st poolState) ([]Record, erro
 	copies := st.copies(r.pool.shardCap)
 	copied := copies * r.slotBytes
 	err := r.phase(phase, func() error {
+		if err := indexPages(r.b, r.pool.counters, st.pages, hotLimit(copies)); err != nil {
+			return err
+		}
 		return r.b.Launch(kernel, pageGrid(st.pages, r.slotBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages)), u64(uint64(hotLimit(copies)))})
 	})
 	if err != nil {

@@ -86,6 +86,7 @@ type pageBench struct {
 	data, p1, p2                  DevPtr // the slots' data, pass-1 copies, pass-2 copies
 	slots, heads, pages, counters DevPtr
 	hot, hotScratch               DevPtr // the hot kernels' list and scratch (hot.go)
+	order, pageAt                 DevPtr // the pages' copies listed (ldc_pages_index)
 	hotCap                        int64
 	hotSeq                        uint32
 	targetBytes, dataBytes        int64
@@ -130,6 +131,7 @@ func newPageBench(tb testing.TB, b Backend, c pageBenchCase) *pageBench {
 	pb.pages, pb.counters = ps.listPages(tb, b, c.npages, maxShards)
 	pb.hotCap = hotRoom(int64(len(ps.slots)), hotChain)
 	pb.hot, pb.hotScratch = devBytes(tb, b, make([]byte, 4*pb.hotCap)), devBytes(tb, b, make([]byte, 4*hotScratchWords))
+	pb.order, pb.pageAt = devBytes(tb, b, make([]byte, 4*len(ps.slots))), devBytes(tb, b, make([]byte, 8*c.npages))
 	pb.p1 = devBytes(tb, b, ps.data)
 	for i := range ps.slots {
 		lo := int(ps.slots[i].Page) * c.pageBytes
@@ -141,7 +143,7 @@ func newPageBench(tb testing.TB, b Backend, c pageBenchCase) *pageBench {
 }
 
 func (pb *pageBench) free(b Backend) {
-	for _, p := range []DevPtr{pb.base, pb.s, pb.u, pb.data, pb.p1, pb.p2, pb.slots, pb.heads, pb.pages, pb.counters, pb.hot, pb.hotScratch} {
+	for _, p := range []DevPtr{pb.base, pb.s, pb.u, pb.data, pb.p1, pb.p2, pb.slots, pb.heads, pb.pages, pb.counters, pb.hot, pb.hotScratch, pb.order, pb.pageAt} {
 		b.Free(p)
 	}
 }
@@ -153,8 +155,10 @@ func fill(rng *rand.Rand, p []byte) {
 }
 
 // ctx points the runtime's context at the case (records: room for a few
-// races, as a run has).
-func (pb *pageBench) ctx(tb testing.TB, b Backend, ctxAddr, records, nrec DevPtr) {
+// races, as a run has); listed: with the pages' copies listed in an array
+// (ldc_pages_index before each check kernel, as pageCheck does), or their
+// chains.
+func (pb *pageBench) ctx(tb testing.TB, b Backend, ctxAddr, records, nrec DevPtr, listed bool) {
 	ps := &pageSetup{slotBytes: int(pb.slotBytes)}
 	al := &alloc{base: pb.base, size: pb.targetBytes, pageBytes: int64(pb.c.pageBytes), pages: int64(pb.c.npages)}
 	ctx := Ctx{Records: uint64(records), NRecords: uint64(nrec), MaxRecords: 1 << 10, NAllocs: 1, Mode: ModeBlock}
@@ -162,6 +166,9 @@ func (pb *pageBench) ctx(tb testing.TB, b Backend, ctxAddr, records, nrec DevPtr
 	ctx.Pool = ps.pool(pb.data, pb.slots, pb.heads, pb.pages, pb.counters, pb.c.npages, maxShards)
 	ctx.Pool.ShardCap = uint64(pb.c.npages * pb.c.copies)
 	ctx.Pool.Hot, ctx.Pool.HotCap = uint64(pb.hot), uint64(pb.hotCap)
+	if listed {
+		ctx.Pool.Order, ctx.Pool.PageAt = uint64(pb.order), uint64(pb.pageAt)
+	}
 	if err := b.Write(ctxAddr, ctx.Bytes()); err != nil {
 		tb.Fatal(err)
 	}
@@ -201,7 +208,7 @@ func BenchmarkPageChecks(b *testing.B) {
 
 	for _, c := range pageBenchCases {
 		var pb *pageBench
-		for _, kernel := range []string{"ldc_pages_ww", "ldc_pages_rw"} {
+		for _, kernel := range []string{"ldc_pages_ww", "ldc_pages_rw", "ldc_pages_ww+index", "ldc_pages_rw+index"} {
 			b.Run(c.name+"/"+kernel[len("ldc_pages_"):], func(b *testing.B) {
 				benchPageKernel(b, be, ctxAddr, records, nrec, &pb, c, kernel, copyGBps)
 			})
@@ -227,7 +234,8 @@ func benchPageKernel(b *testing.B, be *CUDABackend, ctxAddr, records, nrec DevPt
 		*pbp = newPageBench(b, be, c)
 	}
 	pb := *pbp
-	pb.ctx(b, be, ctxAddr, records, nrec)
+	kernel, listed := strings.CutSuffix(kernel, "+index")
+	pb.ctx(b, be, ctxAddr, records, nrec, listed)
 	ww := strings.HasPrefix(kernel, "ldc_pages_ww")
 	moved := pb.targetBytes + pb.dataBytes
 	if ww {
@@ -254,6 +262,11 @@ func benchPageKernel(b *testing.B, be *CUDABackend, ctxAddr, records, nrec DevPt
 		b.StartTimer()
 		done := be.Timer()
 		limit := hotLimit(int64(pb.c.npages * pb.c.copies))
+		if listed {
+			if err := indexPages(be, pb.counters, int64(pb.c.npages), limit); err != nil {
+				b.Fatal(err)
+			}
+		}
 		if err := be.Launch(kernel, pageGrid(int64(pb.c.npages), pb.slotBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(pb.c.npages)), u64(uint64(limit))}); err != nil {
 			b.Fatal(err)
 		}

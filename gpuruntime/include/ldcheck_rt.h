@@ -188,7 +188,7 @@ struct ldc_pool {
   unsigned *vals;               // slot+1 once its data is ready; 0 while copied; ~0u: no room
   int *heads;                   // per page: newest slot, -1 none, -2 wanted but no room
   unsigned *pages;              // pages with a slot, by shard (see above)
-  unsigned long long *counters; // LDC_POOL_COUNTERS words: [2] no room: 1 slots, 2 table; [0] blocks stopped; then the shards' counters
+  unsigned long long *counters; // LDC_POOL_COUNTERS words: [2] no room: 1 slots, 2 table; [0] blocks stopped; [1] order's fill (ldc_pages_index); then the shards' counters
   const int *unit_copy;         // reshuffling: block -> private copy; null: each block its own
   unsigned long long slot_bytes, cap, table_mask;
   unsigned long long shards, shard_cap;     // slot shards (a power of two, at most LDC_POOL_SHARDS), slots each: cap = shards * shard_cap
@@ -200,6 +200,10 @@ struct ldc_pool {
   // counts).
   unsigned *hot;
   unsigned long long hot_cap;
+  // order and page_at: each listed page's copies in one array, for the
+  // check kernels' chunk paths (ldc_pages_index); page_at null: none.
+  unsigned *order;
+  unsigned long long *page_at;
 };
 
 // The pool's counters (64-bit words): [2] the no-room flag and [0] the
@@ -420,7 +424,7 @@ __constant__ struct ldc_ctx ldc_g;
   X(pool.keys) X(pool.vals) X(pool.heads) X(pool.pages) X(pool.counters) \
   X(pool.unit_copy) X(pool.slot_bytes) X(pool.cap) X(pool.table_mask) \
   X(pool.shards) X(pool.shard_cap) X(pool.page_shards) X(pool.page_span) \
-  X(pool.hot) X(pool.hot_cap) \
+  X(pool.hot) X(pool.hot_cap) X(pool.order) X(pool.page_at) \
   X(segs.mem) X(segs.busy) X(segs.status) X(segs.seg_bytes) X(segs.cap) \
   X(segs.table_mask) X(segs.off_keys) X(segs.off_vals) X(segs.off_slots) \
   X(segs.off_pages) X(segs.off_written) X(segs.off_data) X(segs.off_snap) \
@@ -3331,6 +3335,119 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_hot_chain(const struct ldc_
   return 0;
 }
 
+// ---- A page's copies in one array ----
+// The chunk paths below walked each page's chain of copies, the load of a
+// copy's next waiting for the one before: ld_bfs's write-write check ran
+// at 28% of the copy bandwidth on the H200, a warp waiting 8.8 of every
+// 14.2 cycles for a load (ncu). ldc_pages_index lists each listed page's
+// copies once, a thread a page, in order[] (the pages' lists one after
+// the other), and sets page_at[li] to first << 8 | count; 0 leaves the
+// page to its chain (more than LDC_LISTED_MAX copies, or than hot_len:
+// the hot kernels' pages). The chunk paths then load LDC_LISTED_BATCH
+// copies at once. A chunk whose bytes have one writer each is merged in
+// any order, so the list's order does not matter.
+#define LDC_LISTED_MAX 255
+#define LDC_LISTED_BATCH 4
+extern "C" __global__ LDC_ENGINE void ldc_pages_index(unsigned long long npages, unsigned long long hot_len) {
+  if (npages == 0) return;
+  const struct ldc_pool *P = &ldc_g.pool;
+  unsigned lane = threadIdx.x & 31;
+  unsigned long long starts = ldc_warp_starts(lane < P->page_shards ? *ldc_pool_page_ctr(P, lane) : 0);
+  unsigned limit = hot_len && hot_len < LDC_LISTED_MAX ? (unsigned)hot_len : LDC_LISTED_MAX;
+  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+  for (unsigned long long li = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; li - lane < npages; li += stride) {
+    int listed = li < npages;
+    unsigned page = ldc_pool_listed(P, starts, li, listed);
+    unsigned n = 0;
+    if (listed)
+      for (int s = P->heads[page]; s >= 0 && n <= limit; s = P->slots[s].next) n++;
+    if (n > limit) n = 0;
+    // Room for the warp's lists with one atomic (counters[1], zeroed by
+    // the host before the launch).
+    unsigned inc = n;
+    for (unsigned d = 1; d < 32; d <<= 1) {
+      unsigned v = __shfl_up_sync(0xffffffffu, inc, d);
+      if (lane >= d) inc += v;
+    }
+    unsigned long long first = 0;
+    if (lane == 31 && inc) first = atomicAdd(&P->counters[1], (unsigned long long)inc);
+    first = __shfl_sync(0xffffffffu, first, 31) + inc - n;
+    if (!listed) continue;
+    unsigned k = 0;
+    if (n)
+      for (int s = P->heads[page]; k < n; s = P->slots[s].next) P->order[first + k++] = (unsigned)s;
+    P->page_at[li] = n ? first << 8 | n : 0;
+  }
+}
+
+// ldc_listed_load loads chunk c of the listed copies k .. k + BATCH - 1
+// of at's list (fill where the list ends: a copy equal to S or U changes
+// nothing in the checks).
+static __device__ LDC_ENGINE __forceinline__ void ldc_listed_load(const struct ldc_pool *P, unsigned long long at, unsigned k, unsigned long long c, uint4 fill, unsigned *s, uint4 *v) {
+  unsigned n = (unsigned)(at & 0xff);
+  const unsigned *ord = P->order + (at >> 8);
+#pragma unroll
+  for (int j = 0; j < LDC_LISTED_BATCH; j++) s[j] = k + j < n ? ord[k + j] : ~0u;
+#pragma unroll
+  for (int j = 0; j < LDC_LISTED_BATCH; j++) v[j] = s[j] != ~0u ? *ldc_slot_chunk(P, (int)s[j], c) : fill;
+}
+
+// ldc_ww_listed is ldc_ww_chunk on a listed page (bp: the chunk in the
+// base, all of it in the allocation).
+static __device__ LDC_ENGINE __forceinline__ int ldc_ww_listed(const struct ldc_pool *P, unsigned long long at, unsigned char *bp, unsigned long long c) {
+  const uint4 o = ldc_load_chunk(bp);
+  uint4 u = o;
+  unsigned wr0 = 0, wr1 = 0, wr2 = 0, wr3 = 0, multi = 0, n = (unsigned)(at & 0xff);
+  for (unsigned k = 0; k < n; k += LDC_LISTED_BATCH) {
+    unsigned s[LDC_LISTED_BATCH];
+    uint4 v[LDC_LISTED_BATCH];
+    ldc_listed_load(P, at, k, c, o, s, v);
+#pragma unroll
+    for (int j = 0; j < LDC_LISTED_BATCH; j++) {
+      unsigned m0 = ldc_bytemask(v[j].x ^ o.x), m1 = ldc_bytemask(v[j].y ^ o.y), m2 = ldc_bytemask(v[j].z ^ o.z), m3 = ldc_bytemask(v[j].w ^ o.w);
+      multi |= (m0 & wr0) | (m1 & wr1) | (m2 & wr2) | (m3 & wr3);
+      wr0 |= m0, wr1 |= m1, wr2 |= m2, wr3 |= m3;
+      u.x = (u.x & ~m0) | (v[j].x & m0);
+      u.y = (u.y & ~m1) | (v[j].y & m1);
+      u.z = (u.z & ~m2) | (v[j].z & m2);
+      u.w = (u.w & ~m3) | (v[j].w & m3);
+    }
+  }
+  if (multi) return 1;
+  if (wr0 | wr1 | wr2 | wr3) ldc_store_chunk(bp, u);
+  const unsigned *ord = P->order + (at >> 8);
+  if (n == 1) {
+    *ldc_slot_chunk(P, (int)ord[0], c) = o;
+    return 0;
+  }
+  for (unsigned k = 0; k < n; k += LDC_LISTED_BATCH) {
+    unsigned s[LDC_LISTED_BATCH];
+    uint4 v[LDC_LISTED_BATCH];
+    ldc_listed_load(P, at, k, c, o, s, v);
+#pragma unroll
+    for (int j = 0; j < LDC_LISTED_BATCH; j++) {
+      if (s[j] == ~0u) continue;
+      unsigned m0 = ldc_bytemask(v[j].x ^ o.x), m1 = ldc_bytemask(v[j].y ^ o.y), m2 = ldc_bytemask(v[j].z ^ o.z), m3 = ldc_bytemask(v[j].w ^ o.w);
+      *ldc_slot_chunk(P, (int)s[j], c) = make_uint4((u.x & ~m0) | (o.x & m0), (u.y & ~m1) | (o.y & m1), (u.z & ~m2) | (o.z & m2), (u.w & ~m3) | (o.w & m3));
+    }
+  }
+  return 0;
+}
+
+// ldc_rw_listed is ldc_rw_chunk on a listed page.
+static __device__ LDC_ENGINE __forceinline__ int ldc_rw_listed(const struct ldc_pool *P, unsigned long long at, unsigned char *bp, unsigned long long c) {
+  const uint4 u = ldc_load_chunk(bp);
+  unsigned differ = 0, n = (unsigned)(at & 0xff);
+  for (unsigned k = 0; k < n; k += LDC_LISTED_BATCH) {
+    unsigned s[LDC_LISTED_BATCH];
+    uint4 v[LDC_LISTED_BATCH];
+    ldc_listed_load(P, at, k, c, u, s, v);
+#pragma unroll
+    for (int j = 0; j < LDC_LISTED_BATCH; j++) differ |= (v[j].x ^ u.x) | (v[j].y ^ u.y) | (v[j].z ^ u.z) | (v[j].w ^ u.w);
+  }
+  return differ != 0;
+}
+
 // ldc_ww_chunk is the write-write check of chunk c of a listed page where
 // its 16 bytes decide it, 0; 1 where they cannot (a byte of two writers,
 // a race; a chunk partly in the allocation or misaligned): nothing is
@@ -3339,11 +3456,13 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_hot_chain(const struct ldc_
 // A chunk whose every byte has at most one writer needs no unit order: U
 // is S with each copy's written bytes, in any order, and a lone copy's
 // pass-2 state is S itself (its loads stay in registers).
-static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_pool *P, unsigned page, unsigned long long c, unsigned long long hot_len) {
+static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_pool *P, unsigned page, unsigned long long li, unsigned long long c, unsigned long long hot_len) {
   unsigned char *bp;
   int where = ldc_chunk_at(page, c, &bp);
   if (where == 0 || (where == 1 && ldc_hot_chain(P, page, c, 0, hot_len))) return 0;
   if (where == 1) return 1;
+  unsigned long long at = P->page_at ? P->page_at[li] : 0;
+  if (at) return ldc_ww_listed(P, at, bp, c);
   const uint4 o = ldc_load_chunk(bp);
   uint4 u = o;
   unsigned wr0 = 0, wr1 = 0, wr2 = 0, wr3 = 0, multi = 0;
@@ -3380,11 +3499,13 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_p
 // (the common case), decided on its 16 bytes; 1 where a copy differs or
 // the chunk is partly in the allocation or misaligned: ldc_chunk_words
 // records its words then.
-static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_pool *P, unsigned page, unsigned long long c, unsigned long long hot_len) {
+static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_pool *P, unsigned page, unsigned long long li, unsigned long long c, unsigned long long hot_len) {
   unsigned char *bp;
   int where = ldc_chunk_at(page, c, &bp);
   if (where == 0 || (where == 1 && ldc_hot_chain(P, page, c, 1, hot_len))) return 0;
   if (where == 1) return 1;
+  unsigned long long at = P->page_at ? P->page_at[li] : 0;
+  if (at) return ldc_rw_listed(P, at, bp, c);
   const uint4 u = ldc_load_chunk(bp);
   unsigned differ = 0;
   unsigned long long n = 0;
@@ -3418,7 +3539,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long 
     if (item < total) li = ldc_chunk_item(item, cps, total, &c);
     unsigned page = ldc_pool_listed(P, starts, li, item < total);
     int exact = 0;
-    if (item < total) exact = ww ? ldc_ww_chunk(P, page, c, hot_len) : ldc_rw_chunk(P, page, c, hot_len);
+    if (item < total) exact = ww ? ldc_ww_chunk(P, page, li, c, hot_len) : ldc_rw_chunk(P, page, li, c, hot_len);
     ldc_chunk_words(P, page, c, exact, ww);
   }
 }
@@ -3640,6 +3761,7 @@ extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_fingerprint(uns
 #ifdef LDC_CPU
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_ww(void **a) { ldc_pages_ww(*(unsigned long long *)a[0], *(unsigned long long *)a[1]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_rw(void **a) { ldc_pages_rw(*(unsigned long long *)a[0], *(unsigned long long *)a[1]); }
+extern "C" LDC_ENGINE void ldc_entry_ldc_pages_index(void **a) { ldc_pages_index(*(unsigned long long *)a[0], *(unsigned long long *)a[1]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_fingerprint(void **a) { ldc_pages_fingerprint(*(unsigned long long *)a[0], *(unsigned long long **)a[1]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_hot_scan(void **a) { ldc_hot_scan(*(unsigned *)a[0], *(int *)a[1], *(unsigned **)a[2]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_hot_merge(void **a) { ldc_hot_merge(*(unsigned *)a[0], *(int *)a[1], *(unsigned *)a[2], *(unsigned *)a[3], *(unsigned **)a[4]); }
