@@ -344,13 +344,13 @@ func Check(b Backend, l Launch, opt Options) (*Result, error) {
 }
 
 // checkKernels are the runtime's check kernels (ldcheck_rt.h), launched
-// in blocks of 256 threads.
-var checkKernels = []string{"ldc_pages_index", "ldc_pages_ww", "ldc_pages_rw", "ldc_pages_fingerprint"}
-
-// checkKernelArgs is how many 64-bit parameters each check kernel takes
-// (the warm-up launches them all alike; a launch with too few fails on
-// CUDA and reads past its arguments on the CPU).
-const checkKernelArgs = 2
+// in blocks of 256 threads, and how many 64-bit parameters each takes
+// (the warm-up launches them with that many zeros; a launch with too few
+// fails on CUDA and reads past its arguments on the CPU).
+var checkKernels = []struct {
+	name string
+	args int
+}{{"ldc_pages_index", 2}, {"ldc_pages_ww", 3}, {"ldc_pages_rw", 3}, {"ldc_pages_fingerprint", 2}}
 
 // atomicLogShort stops a checked run whose first launch ran more atomics
 // in a thread than the log had room for: every later launch would replay
@@ -416,14 +416,14 @@ func (r *checkRun) run() (*Result, error) {
 		// 0.39-0.73 ms from run to run, so each is launched, with nothing
 		// to do. They run after level 1's launches, from its module.
 		r.useModuleFor(ModeBlock)
-		for _, name := range checkKernels {
-			// npages 0 and, unused, a hot limit or an address.
-			args := make([][]byte, checkKernelArgs)
+		for _, k := range checkKernels {
+			// npages 0 and, unused, a hot limit, a flag or an address.
+			args := make([][]byte, k.args)
 			for i := range args {
 				args[i] = u64(0)
 			}
-			if err := r.b.Launch(name, [3]uint32{1, 1, 1}, [3]uint32{256, 1, 1}, 0, args); err != nil {
-				return nil, fmt.Errorf("warm up %s: %w", name, err)
+			if err := r.b.Launch(k.name, [3]uint32{1, 1, 1}, [3]uint32{256, 1, 1}, 0, args); err != nil {
+				return nil, fmt.Errorf("warm up %s: %w", k.name, err)
 			}
 		}
 	}

@@ -399,7 +399,7 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 				}
 				npl := int64(len(ps.pages))
 				index(npl)
-				if err := b.Launch("ldc_pages_ww", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl)), u64(uint64(hotLen))}); err != nil {
+				if err := b.Launch("ldc_pages_ww", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl)), u64(uint64(hotLen)), u64(b2u(listed))}); err != nil {
 					t.Fatal(err)
 				}
 				wwRecs := checked(false)
@@ -449,7 +449,7 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 				wantRW := FusedReadWrite(bytes.Clone(s), wantU, p)
 				npl = int64(len(ps.pages))
 				index(npl)
-				if err := b.Launch("ldc_pages_rw", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl)), u64(uint64(hotLen))}); err != nil {
+				if err := b.Launch("ldc_pages_rw", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl)), u64(uint64(hotLen)), u64(b2u(listed))}); err != nil {
 					t.Fatal(err)
 				}
 				if d := cmp.Diff(modelRaces(wantRW), recordsToRaces(checked(true))); d != "" {
@@ -585,7 +585,7 @@ func TestSlotShardOverflow(t *testing.T) {
 	if err := indexPages(b, p.counters, st.pages, 0); err != nil { // (as pageCheck does)
 		t.Fatal(err)
 	}
-	if err := b.Launch("ldc_pages_ww", pageGrid(st.pages, 128), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages)), u64(0)}); err != nil {
+	if err := b.Launch("ldc_pages_ww", pageGrid(st.pages, 128), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages)), u64(0), u64(1)}); err != nil {
 		t.Fatal(err)
 	}
 	want := make([]byte, npages*128)
@@ -858,7 +858,7 @@ func TestCtxLayoutMatchesHeader(t *testing.T) {
 }
 
 // TestCheckKernelsTakeTheWarmUpsArguments: the warm-up launches every
-// check kernel with checkKernelArgs words; a kernel that gained a
+// check kernel with the words checkKernels says; a kernel that gained a
 // parameter without it failed every --warmup run on CUDA (thirty-seventh
 // session), and the CPU backend, which cannot tell, read past the
 // arguments.
@@ -867,14 +867,15 @@ func TestCheckKernelsTakeTheWarmUpsArguments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range checkKernels {
+	for _, k := range checkKernels {
+		name := k.name
 		m := regexp.MustCompile(`__global__[^\n(]*\b` + name + `\(([^)]*)\)`).FindSubmatch(src)
 		if m == nil {
 			t.Fatalf("%s: no kernel of that name in ldcheck_rt.h", name)
 		}
 		params := strings.Split(string(m[1]), ",")
-		if len(params) != checkKernelArgs {
-			t.Errorf("%s takes %d parameters (%s), the warm-up launches it with %d", name, len(params), m[1], checkKernelArgs)
+		if len(params) != k.args {
+			t.Errorf("%s takes %d parameters (%s), the warm-up launches it with %d", name, len(params), m[1], k.args)
 		}
 		for _, p := range params {
 			if !strings.Contains(p, "long long") && !strings.Contains(p, "*") {

@@ -357,6 +357,19 @@ func pageGrid(pages, slotBytes int64) [3]uint32 {
 	return fusedGrid(pages * slotBytes / 16)
 }
 
+// listedCopies is the copies a page, on average, from which pageCheck
+// lists the pages' copies (H200: ld_bfs's ten a page checked a third
+// faster listed; pools of one or two a page a third slower, of 1 to 6
+// the same).
+const listedCopies = 4
+
+func b2u(v bool) uint64 {
+	if v {
+		return 1
+	}
+	return 0
+}
+
 // indexPages lists the copies of each of the pool's npages listed pages
 // in one array (ldc_pages_index), for the check kernel that follows: the
 // pool's counters[1] is where the lists take their room.
@@ -376,11 +389,17 @@ func indexPages(b Backend, counters DevPtr, npages, hotLen int64) error {
 func (r *checkRun) pageCheck(phase, kernel string, st poolState) ([]Record, error) {
 	copies := st.copies(r.pool.shardCap)
 	copied := copies * r.slotBytes
+	// Pages of several copies are listed first (ldc_pages_index): their
+	// chains cost the check a wait per copy. Where pages have one or two,
+	// the listing costs more than it saves.
+	listed := copies >= listedCopies*st.pages
 	err := r.phase(phase, func() error {
-		if err := indexPages(r.b, r.pool.counters, st.pages, hotLimit(copies)); err != nil {
-			return err
+		if listed {
+			if err := indexPages(r.b, r.pool.counters, st.pages, hotLimit(copies)); err != nil {
+				return err
+			}
 		}
-		return r.b.Launch(kernel, pageGrid(st.pages, r.slotBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages)), u64(uint64(hotLimit(copies)))})
+		return r.b.Launch(kernel, pageGrid(st.pages, r.slotBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages)), u64(uint64(hotLimit(copies))), u64(b2u(listed))})
 	})
 	if err != nil {
 		return nil, err

@@ -267,7 +267,7 @@ func benchPageKernel(b *testing.B, be *CUDABackend, ctxAddr, records, nrec DevPt
 				b.Fatal(err)
 			}
 		}
-		if err := be.Launch(kernel, pageGrid(int64(pb.c.npages), pb.slotBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(pb.c.npages)), u64(uint64(limit))}); err != nil {
+		if err := be.Launch(kernel, pageGrid(int64(pb.c.npages), pb.slotBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(pb.c.npages)), u64(uint64(limit)), u64(b2u(listed))}); err != nil {
 			b.Fatal(err)
 		}
 		sec, err := done()

@@ -3345,7 +3345,11 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_hot_chain(const struct ldc_
 // page to its chain (more than LDC_LISTED_MAX copies, or than hot_len:
 // the hot kernels' pages). The chunk paths then load LDC_LISTED_BATCH
 // copies at once. A chunk whose bytes have one writer each is merged in
-// any order, so the list's order does not matter.
+// any order, so the list's order does not matter. On the H200: ld_bfs's
+// check (about ten copies a page) 1.59 -> 1.05 ms, index included; pools
+// of one or two copies a page slower by a third (the chains were short
+// already, and the index is a pass of its own), so the host lists only
+// pools of several copies a page (pageCheck).
 #define LDC_LISTED_MAX 255
 #define LDC_LISTED_BATCH 4
 extern "C" __global__ LDC_ENGINE void ldc_pages_index(unsigned long long npages, unsigned long long hot_len) {
@@ -3461,7 +3465,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_p
   int where = ldc_chunk_at(page, c, &bp);
   if (where == 0 || (where == 1 && ldc_hot_chain(P, page, c, 0, hot_len))) return 0;
   if (where == 1) return 1;
-  unsigned long long at = P->page_at ? P->page_at[li] : 0;
+  unsigned long long at = li != ~0ull ? P->page_at[li] : 0; // (~0: not listed)
   if (at) return ldc_ww_listed(P, at, bp, c);
   const uint4 o = ldc_load_chunk(bp);
   uint4 u = o;
@@ -3504,7 +3508,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_p
   int where = ldc_chunk_at(page, c, &bp);
   if (where == 0 || (where == 1 && ldc_hot_chain(P, page, c, 1, hot_len))) return 0;
   if (where == 1) return 1;
-  unsigned long long at = P->page_at ? P->page_at[li] : 0;
+  unsigned long long at = li != ~0ull ? P->page_at[li] : 0;
   if (at) return ldc_rw_listed(P, at, bp, c);
   const uint4 u = ldc_load_chunk(bp);
   unsigned differ = 0;
@@ -3521,13 +3525,13 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_p
 }
 
 // ldc_pages_check is both check kernels (ww: 1 write-write, 0
-// read-write): a thread a 16-byte chunk, launched over npages *
+// read-write; listed: ldc_pages_index ran before it): a thread a 16-byte chunk, launched over npages *
 // slot_bytes / 16 items in blocks of whole warps. The loop is warp-uniform
 // (item - lane), so that a warp's lanes are all there when
 // ldc_chunk_words shares out words. Chunks ran at 69-75% of the copy
 // bandwidth on the H100 where 4-byte words a thread ran at 21-31%
 // (BenchmarkPageChecks, RESULTS, twenty-seventh session).
-static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long long npages, unsigned long long hot_len, int ww) {
+static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long long npages, unsigned long long hot_len, unsigned long long listed, int ww) {
   if (npages == 0) return; // (the warm-up's launch: the pool may not be set up yet)
   const struct ldc_pool *P = &ldc_g.pool;
   unsigned long long cps = P->slot_bytes / 16, total = npages * cps;
@@ -3539,7 +3543,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long 
     if (item < total) li = ldc_chunk_item(item, cps, total, &c);
     unsigned page = ldc_pool_listed(P, starts, li, item < total);
     int exact = 0;
-    if (item < total) exact = ww ? ldc_ww_chunk(P, page, li, c, hot_len) : ldc_rw_chunk(P, page, li, c, hot_len);
+    if (item < total) exact = ww ? ldc_ww_chunk(P, page, listed ? li : ~0ull, c, hot_len) : ldc_rw_chunk(P, page, listed ? li : ~0ull, c, hot_len);
     ldc_chunk_words(P, page, c, exact, ww);
   }
 }
@@ -3548,11 +3552,11 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long 
 // base) and each copy's pass-2 state (U with its own changes reverted), in
 // one pass over the written pages. A copy wrote a byte where it differs
 // from S; U takes the value of the highest copy that wrote it.
-extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_ww(unsigned long long npages, unsigned long long hot_len) { ldc_pages_check(npages, hot_len, 1); }
+extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_ww(unsigned long long npages, unsigned long long hot_len, unsigned long long listed) { ldc_pages_check(npages, hot_len, listed, 1); }
 
 // ldc_pages_rw: after pass 2, a copy that differs from U (now the base)
 // read something another copy wrote.
-extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_rw(unsigned long long npages, unsigned long long hot_len) { ldc_pages_check(npages, hot_len, 0); }
+extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_rw(unsigned long long npages, unsigned long long hot_len, unsigned long long listed) { ldc_pages_check(npages, hot_len, listed, 0); }
 
 // The hot kernels' scratch (unsigned words, a parameter: the host
 // allocates it at the first hot page): LDC_HOT_THREADS partial
@@ -3759,8 +3763,8 @@ extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_fingerprint(uns
 }
 
 #ifdef LDC_CPU
-extern "C" LDC_ENGINE void ldc_entry_ldc_pages_ww(void **a) { ldc_pages_ww(*(unsigned long long *)a[0], *(unsigned long long *)a[1]); }
-extern "C" LDC_ENGINE void ldc_entry_ldc_pages_rw(void **a) { ldc_pages_rw(*(unsigned long long *)a[0], *(unsigned long long *)a[1]); }
+extern "C" LDC_ENGINE void ldc_entry_ldc_pages_ww(void **a) { ldc_pages_ww(*(unsigned long long *)a[0], *(unsigned long long *)a[1], *(unsigned long long *)a[2]); }
+extern "C" LDC_ENGINE void ldc_entry_ldc_pages_rw(void **a) { ldc_pages_rw(*(unsigned long long *)a[0], *(unsigned long long *)a[1], *(unsigned long long *)a[2]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_index(void **a) { ldc_pages_index(*(unsigned long long *)a[0], *(unsigned long long *)a[1]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_fingerprint(void **a) { ldc_pages_fingerprint(*(unsigned long long *)a[0], *(unsigned long long **)a[1]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_hot_scan(void **a) { ldc_hot_scan(*(unsigned *)a[0], *(int *)a[1], *(unsigned **)a[2]); }
