@@ -3335,6 +3335,26 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_hot_chain(const struct ldc_
   return 0;
 }
 
+// ldc_ww_acc merges a chunk's copies for the write-write check: U so far,
+// the bytes written (wr, one mask a word) and those written twice (multi).
+struct ldc_ww_acc {
+  uint4 u, wr;
+  unsigned multi;
+};
+static __device__ LDC_ENGINE __forceinline__ void ldc_ww_add(struct ldc_ww_acc *a, uint4 v, uint4 o) {
+  unsigned m0 = ldc_bytemask(v.x ^ o.x), m1 = ldc_bytemask(v.y ^ o.y), m2 = ldc_bytemask(v.z ^ o.z), m3 = ldc_bytemask(v.w ^ o.w);
+  a->multi |= (m0 & a->wr.x) | (m1 & a->wr.y) | (m2 & a->wr.z) | (m3 & a->wr.w);
+  a->wr = make_uint4(a->wr.x | m0, a->wr.y | m1, a->wr.z | m2, a->wr.w | m3);
+  a->u = make_uint4((a->u.x & ~m0) | (v.x & m0), (a->u.y & ~m1) | (v.y & m1), (a->u.z & ~m2) | (v.z & m2), (a->u.w & ~m3) | (v.w & m3));
+}
+// ldc_ww_pass2 is a copy's pass-2 state: U with the copy's own writes
+// (where v differs from S, o) reverted.
+static __device__ LDC_ENGINE __forceinline__ uint4 ldc_ww_pass2(uint4 v, uint4 o, uint4 u) {
+  unsigned m0 = ldc_bytemask(v.x ^ o.x), m1 = ldc_bytemask(v.y ^ o.y), m2 = ldc_bytemask(v.z ^ o.z), m3 = ldc_bytemask(v.w ^ o.w);
+  return make_uint4((u.x & ~m0) | (o.x & m0), (u.y & ~m1) | (o.y & m1), (u.z & ~m2) | (o.z & m2), (u.w & ~m3) | (o.w & m3));
+}
+static __device__ LDC_ENGINE __forceinline__ int ldc_ww_any(uint4 wr) { return (wr.x | wr.y | wr.z | wr.w) != 0; }
+
 // ---- A page's copies in one array ----
 // The chunk paths below walked each page's chain of copies, the load of a
 // copy's next waiting for the one before: ld_bfs's write-write check ran
@@ -3400,40 +3420,25 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_listed_load(const struct l
 // base, all of it in the allocation).
 static __device__ LDC_ENGINE __forceinline__ int ldc_ww_listed(const struct ldc_pool *P, unsigned long long at, unsigned char *bp, unsigned long long c) {
   const uint4 o = ldc_load_chunk(bp);
-  uint4 u = o;
-  unsigned wr0 = 0, wr1 = 0, wr2 = 0, wr3 = 0, multi = 0, n = (unsigned)(at & 0xff);
+  struct ldc_ww_acc acc = {o, make_uint4(0, 0, 0, 0), 0};
+  unsigned n = (unsigned)(at & 0xff), s[LDC_LISTED_BATCH];
+  uint4 v[LDC_LISTED_BATCH];
   for (unsigned k = 0; k < n; k += LDC_LISTED_BATCH) {
-    unsigned s[LDC_LISTED_BATCH];
-    uint4 v[LDC_LISTED_BATCH];
     ldc_listed_load(P, at, k, c, o, s, v);
 #pragma unroll
-    for (int j = 0; j < LDC_LISTED_BATCH; j++) {
-      unsigned m0 = ldc_bytemask(v[j].x ^ o.x), m1 = ldc_bytemask(v[j].y ^ o.y), m2 = ldc_bytemask(v[j].z ^ o.z), m3 = ldc_bytemask(v[j].w ^ o.w);
-      multi |= (m0 & wr0) | (m1 & wr1) | (m2 & wr2) | (m3 & wr3);
-      wr0 |= m0, wr1 |= m1, wr2 |= m2, wr3 |= m3;
-      u.x = (u.x & ~m0) | (v[j].x & m0);
-      u.y = (u.y & ~m1) | (v[j].y & m1);
-      u.z = (u.z & ~m2) | (v[j].z & m2);
-      u.w = (u.w & ~m3) | (v[j].w & m3);
-    }
+    for (int j = 0; j < LDC_LISTED_BATCH; j++) ldc_ww_add(&acc, v[j], o);
   }
-  if (multi) return 1;
-  if (wr0 | wr1 | wr2 | wr3) ldc_store_chunk(bp, u);
-  const unsigned *ord = P->order + (at >> 8);
+  if (acc.multi) return 1;
+  if (ldc_ww_any(acc.wr)) ldc_store_chunk(bp, acc.u);
   if (n == 1) {
-    *ldc_slot_chunk(P, (int)ord[0], c) = o;
+    *ldc_slot_chunk(P, (int)P->order[at >> 8], c) = o;
     return 0;
   }
   for (unsigned k = 0; k < n; k += LDC_LISTED_BATCH) {
-    unsigned s[LDC_LISTED_BATCH];
-    uint4 v[LDC_LISTED_BATCH];
     ldc_listed_load(P, at, k, c, o, s, v);
 #pragma unroll
-    for (int j = 0; j < LDC_LISTED_BATCH; j++) {
-      if (s[j] == ~0u) continue;
-      unsigned m0 = ldc_bytemask(v[j].x ^ o.x), m1 = ldc_bytemask(v[j].y ^ o.y), m2 = ldc_bytemask(v[j].z ^ o.z), m3 = ldc_bytemask(v[j].w ^ o.w);
-      *ldc_slot_chunk(P, (int)s[j], c) = make_uint4((u.x & ~m0) | (o.x & m0), (u.y & ~m1) | (o.y & m1), (u.z & ~m2) | (o.z & m2), (u.w & ~m3) | (o.w & m3));
-    }
+    for (int j = 0; j < LDC_LISTED_BATCH; j++)
+      if (s[j] != ~0u) *ldc_slot_chunk(P, (int)s[j], c) = ldc_ww_pass2(v[j], o, acc.u);
   }
   return 0;
 }
@@ -3468,33 +3473,24 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_p
   unsigned long long at = li != ~0ull ? P->page_at[li] : 0; // (~0: not listed)
   if (at) return ldc_ww_listed(P, at, bp, c);
   const uint4 o = ldc_load_chunk(bp);
-  uint4 u = o;
-  unsigned wr0 = 0, wr1 = 0, wr2 = 0, wr3 = 0, multi = 0;
+  struct ldc_ww_acc acc = {o, make_uint4(0, 0, 0, 0), 0};
   int first = P->heads[page], n = 0;
   for (int s = first; s >= 0; s = P->slots[s].next, n++) {
     if (n == hot_len && hot_len) {
       ldc_hot_note(P, page, c, 0);
       return 0;
     }
-    uint4 v = *ldc_slot_chunk(P, s, c);
-    unsigned m0 = ldc_bytemask(v.x ^ o.x), m1 = ldc_bytemask(v.y ^ o.y), m2 = ldc_bytemask(v.z ^ o.z), m3 = ldc_bytemask(v.w ^ o.w);
-    multi |= (m0 & wr0) | (m1 & wr1) | (m2 & wr2) | (m3 & wr3);
-    wr0 |= m0, wr1 |= m1, wr2 |= m2, wr3 |= m3;
-    u.x = (u.x & ~m0) | (v.x & m0);
-    u.y = (u.y & ~m1) | (v.y & m1);
-    u.z = (u.z & ~m2) | (v.z & m2);
-    u.w = (u.w & ~m3) | (v.w & m3);
+    ldc_ww_add(&acc, *ldc_slot_chunk(P, s, c), o);
   }
-  if (multi) return 1;
-  if (wr0 | wr1 | wr2 | wr3) ldc_store_chunk(bp, u);
+  if (acc.multi) return 1;
+  if (ldc_ww_any(acc.wr)) ldc_store_chunk(bp, acc.u);
   if (n == 1) {
     *ldc_slot_chunk(P, first, c) = o;
     return 0;
   }
   for (int s = first; s >= 0; s = P->slots[s].next) {
-    uint4 *vp = ldc_slot_chunk(P, s, c), v = *vp;
-    unsigned m0 = ldc_bytemask(v.x ^ o.x), m1 = ldc_bytemask(v.y ^ o.y), m2 = ldc_bytemask(v.z ^ o.z), m3 = ldc_bytemask(v.w ^ o.w);
-    *vp = make_uint4((u.x & ~m0) | (o.x & m0), (u.y & ~m1) | (o.y & m1), (u.z & ~m2) | (o.z & m2), (u.w & ~m3) | (o.w & m3));
+    uint4 *vp = ldc_slot_chunk(P, s, c);
+    *vp = ldc_ww_pass2(*vp, o, acc.u);
   }
   return 0;
 }
