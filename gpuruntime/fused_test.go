@@ -716,24 +716,19 @@ type failingAlloc struct {
 	live map[DevPtr]bool
 }
 
-func (f *failingAlloc) Alloc(n int64) (DevPtr, error) {
-	if f.left == 0 {
-		return 0, errors.New("out of memory (test)")
-	}
-	f.left--
-	p, err := f.CPUBackend.Alloc(n)
-	if err == nil {
-		f.live[p] = true
-	}
-	return p, err
-}
+func (f *failingAlloc) Alloc(n int64) (DevPtr, error) { return f.take(n, f.CPUBackend.Alloc) }
 
 func (f *failingAlloc) AllocScratch(n int64) (DevPtr, error) {
+	return f.take(n, f.CPUBackend.AllocScratch)
+}
+
+// take fails once the allocations left are used up, else allocates.
+func (f *failingAlloc) take(n int64, alloc func(int64) (DevPtr, error)) (DevPtr, error) {
 	if f.left == 0 {
 		return 0, errors.New("out of memory (test)")
 	}
 	f.left--
-	p, err := f.CPUBackend.AllocScratch(n)
+	p, err := alloc(n)
 	if err == nil {
 		f.live[p] = true
 	}
