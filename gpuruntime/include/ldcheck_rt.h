@@ -114,6 +114,19 @@
 // kernel's dispatch): none where no region replays, so that the compiler
 // sees the kernel's own control flow.
 #define LDC_RESUME(s) (LDC_REPLAY_BUILT && !LDC_ONE_PASS_ON ? (s) : -1)
+// LDC_PAGE_KERNELS: whether this module carries level 1's check kernels
+// (ldc_pages_*, ldc_hot_*). They do not depend on the user's code, yet
+// each module compiled them again: a second or more of each compile, a
+// third of a small kernel's. The tracing modules never run level 1; the
+// one-pass module runs level 2 only; and level 1's own module (-DLDC_BLOCK_ONLY)
+// leaves its checks to the module it was loaded beside, whose context the
+// runtime writes at every launch too (a launch of a kernel the module in
+// use lacks runs from that one: launchesFrom in gpuruntime/cuda).
+#if defined(LDC_TRACE) || (!defined(LDC_CPU) && (defined(LDC_ONE_PASS) || defined(LDC_BLOCK_ONLY)))
+#define LDC_PAGE_KERNELS 0
+#else
+#define LDC_PAGE_KERNELS 1
+#endif
 
 #define LDC_MODE_PLAIN 0
 #define LDC_MODE_BLOCK 1
@@ -3372,6 +3385,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_ww_any(uint4 wr) { return (
 // pools of several copies a page (pageCheck).
 #define LDC_LISTED_MAX 255
 #define LDC_LISTED_BATCH 4
+#if LDC_PAGE_KERNELS
 extern "C" __global__ LDC_ENGINE void ldc_pages_index(unsigned long long npages, unsigned long long hot_len) {
   if (npages == 0) return;
   const struct ldc_pool *P = &ldc_g.pool;
@@ -3403,6 +3417,7 @@ extern "C" __global__ LDC_ENGINE void ldc_pages_index(unsigned long long npages,
     P->page_at[li] = n ? first << 8 | n : 0;
   }
 }
+#endif
 
 // ldc_listed_load loads chunk c of the listed copies k .. k + BATCH - 1
 // of at's list (fill where the list ends: a copy equal to S or U changes
@@ -3548,11 +3563,15 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long 
 // base) and each copy's pass-2 state (U with its own changes reverted), in
 // one pass over the written pages. A copy wrote a byte where it differs
 // from S; U takes the value of the highest copy that wrote it.
+#if LDC_PAGE_KERNELS
 extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_ww(unsigned long long npages, unsigned long long hot_len, unsigned long long listed) { ldc_pages_check(npages, hot_len, listed, 1); }
+#endif
 
 // ldc_pages_rw: after pass 2, a copy that differs from U (now the base)
 // read something another copy wrote.
+#if LDC_PAGE_KERNELS
 extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_rw(unsigned long long npages, unsigned long long hot_len, unsigned long long listed) { ldc_pages_check(npages, hot_len, listed, 0); }
+#endif
 
 // The hot kernels' scratch (unsigned words, a parameter: the host
 // allocates it at the first hot page): LDC_HOT_THREADS partial
@@ -3586,6 +3605,7 @@ extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_rw(unsigned lon
 // page over its share of the slots. names 0: the bytes written, those of
 // two writers, each byte's highest writer and its byte (for U); names 1:
 // each byte of two writers' lowest writer above the last one named.
+#if LDC_PAGE_KERNELS
 extern "C" __global__ LDC_ENGINE void ldc_hot_scan(unsigned page, int names, unsigned *scratch) {
   const struct ldc_pool *P = &ldc_g.pool;
   unsigned long long words = P->slot_bytes / 4, T = (unsigned long long)gridDim.x * blockDim.x / words * words;
@@ -3633,6 +3653,7 @@ extern "C" __global__ LDC_ENGINE void ldc_hot_scan(unsigned page, int names, uns
   }
   for (int i = 0; i < 16; i++) part[i] = acc[i];
 }
+#endif
 
 // ldc_hot_fold folds partial result b into a (names as ldc_hot_scan).
 static __device__ LDC_ENGINE __forceinline__ void ldc_hot_fold(unsigned *a, const unsigned *b, int names) {
@@ -3656,6 +3677,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_hot_fold(unsigned *a, cons
 // seq where a byte has two writers; names 1: the next writer of each such
 // byte named against the last (a record of the pair), the flag set to seq
 // where any was found.
+#if LDC_PAGE_KERNELS
 extern "C" __global__ LDC_ENGINE void ldc_hot_merge(unsigned page, int names, unsigned seq, unsigned threads, unsigned *scratch) {
   const struct ldc_pool *P = &ldc_g.pool;
   unsigned long long words = P->slot_bytes / 4, T = threads / words * words;
@@ -3698,11 +3720,13 @@ extern "C" __global__ LDC_ENGINE void ldc_hot_merge(unsigned page, int names, un
     scratch[LDC_HOT_FLAG] = seq;
   }
 }
+#endif
 
 // ldc_hot_apply: rw 0, each copy of page gets its pass-2 state (U with its
 // own bytes put back to S, as ldc_ww_word leaves it); rw 1, the read-write
 // check of the page: every byte of a copy that differs from U (the base)
 // is recorded, as ldc_rw_word records it.
+#if LDC_PAGE_KERNELS
 extern "C" __global__ LDC_ENGINE void ldc_hot_apply(unsigned page, int rw, const unsigned *scratch) {
   const struct ldc_pool *P = &ldc_g.pool;
   unsigned long long words = P->slot_bytes / 4, T = (unsigned long long)gridDim.x * blockDim.x / words * words;
@@ -3729,6 +3753,7 @@ extern "C" __global__ LDC_ENGINE void ldc_hot_apply(unsigned page, int rw, const
     ldc_rw_differ(P, s, ai, offset, u, v, vmask);
   })
 }
+#endif
 
 // ldc_pages_fingerprint adds, for every private copy of a page, a hash of
 // its page id and bytes to fp[its unit]. Run after two repeats of pass 1
@@ -3737,6 +3762,7 @@ extern "C" __global__ LDC_ENGINE void ldc_hot_apply(unsigned page, int rw, const
 // no evidence about other blocks. Only run after read-write differences.
 // It visits every slot of the pool (nslots = cap): a slot is taken when
 // it is below its shard's count.
+#if LDC_PAGE_KERNELS
 extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_fingerprint(unsigned long long nslots, unsigned long long *fp) {
   if (nslots == 0) return; // (the warm-up's launch)
   const struct ldc_pool *P = &ldc_g.pool;
@@ -3757,6 +3783,7 @@ extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_fingerprint(uns
     atomicAdd(&fp[P->slots[s].unit], h);
   }
 }
+#endif
 
 #ifdef LDC_CPU
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_ww(void **a) { ldc_pages_ww(*(unsigned long long *)a[0], *(unsigned long long *)a[1], *(unsigned long long *)a[2]); }
