@@ -330,6 +330,15 @@ func TestProgramAlternates(t *testing.T) {
 	if !p.HasAlternate("one-pass") || p.HasAlternate("block") {
 		t.Errorf("HasAlternate: one-pass %v, block %v; want true, false", p.HasAlternate("one-pass"), p.HasAlternate("block"))
 	}
+	// An alternate without the kernel (level 1's module leaves its check
+	// kernels to the checked one): launches of it run from home.
+	if err := p.LoadAlternate(dev, "lacking", []byte("// fake: without heavy\n"+programPTX), "launch_record"); err != nil {
+		t.Fatal(err)
+	}
+	lackCounter, _, ok := p.AlternateGlobal("lacking", "counter")
+	if !ok {
+		t.Fatal("AlternateGlobal(lacking, counter): not found")
+	}
 	counter, _, err := p.Global("counter")
 	if err != nil {
 		t.Fatal(err)
@@ -357,6 +366,7 @@ func TestProgramAlternates(t *testing.T) {
 		{"block", 7, 6},    // not loaded: home, the alternate untouched
 		{"", 8, 6},
 		{"one-pass", 9, 9},
+		{"lacking", 10, 9}, // loaded, without the kernel: home
 	} {
 		p.UseAlternate(s.use)
 		if err := p.Launch("heavy", [3]int{1, 1, 1}, [3]int{256, 1, 1}, 0, 0, []unsafe.Pointer{unsafe.Pointer(&out)}); err != nil {
@@ -379,6 +389,13 @@ func TestProgramAlternates(t *testing.T) {
 		}
 		if o[1] != 1 || o[2] != s.counter || uint64(c[0]) != s.counter || uint64(a[0]) != s.alt {
 			t.Errorf("use %q: self at its own counter %v, the kernel saw %d, home holds %d, the alternate %d; want true, %d, %d, %d", s.use, o[1] == 1, o[2], c[0], a[0], s.counter, s.counter, s.alt)
+		}
+		var l [1]uint32
+		if err := CopyDtoH(d, l[:], lackCounter); err != nil {
+			t.Fatal(err)
+		}
+		if l[0] != 0 {
+			t.Errorf("use %q: the alternate without the kernel holds %d; want 0 (never run)", s.use, l[0])
 		}
 	}
 }
