@@ -3785,7 +3785,7 @@ extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_fingerprint(uns
 }
 #endif
 
-#ifdef LDC_CPU
+#if defined(LDC_CPU) && LDC_PAGE_KERNELS
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_ww(void **a) { ldc_pages_ww(*(unsigned long long *)a[0], *(unsigned long long *)a[1], *(unsigned long long *)a[2]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_rw(void **a) { ldc_pages_rw(*(unsigned long long *)a[0], *(unsigned long long *)a[1], *(unsigned long long *)a[2]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_index(void **a) { ldc_pages_index(*(unsigned long long *)a[0], *(unsigned long long *)a[1]); }
