@@ -116,8 +116,9 @@
 #define LDC_RESUME(s) (LDC_REPLAY_BUILT && !LDC_ONE_PASS_ON ? (s) : -1)
 // LDC_PAGE_KERNELS: whether this module carries level 1's check kernels
 // (ldc_pages_*, ldc_hot_*). They do not depend on the user's code, yet
-// each module compiled them again: a second or more of each compile, a
-// third of a small kernel's. The tracing modules never run level 1; the
+// each module compiled them again (clang about 1 s of a trivial kernel's
+// 3, g++ 2 of 4; a build's compiles 29.7 -> 24.9 s without them in the
+// four modules below). The tracing modules never run level 1; the
 // one-pass module runs level 2 only; and level 1's own module (-DLDC_BLOCK_ONLY)
 // leaves its checks to the module it was loaded beside, whose context the
 // runtime writes at every launch too (a launch of a kernel the module in
