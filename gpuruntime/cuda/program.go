@@ -98,9 +98,13 @@ type Program struct {
 // variant is one loaded module of the program: the home module (limit 0)
 // or one compiled with at most limit registers per thread.
 type variant struct {
-	limit   int
-	mod     Module
-	funcs   map[string]*progFunc
+	limit int
+	mod   Module
+	funcs map[string]*progFunc
+	// lacks: kernels the module has not, and the driver's answer, kept
+	// because launchesFrom asks for each launch (level 1's module lacks
+	// its check kernels).
+	lacks   map[string]error
 	globals map[string]progGlobal
 	// in and out relocate pointers home -> here and here -> home; built on
 	// the first launch from the variant.
@@ -188,7 +192,7 @@ func LoadProgramSASS(d *Driver, dev Device, image, sass []byte, maxRegisters int
 }
 
 func newVariant(limit int, mod Module) *variant {
-	return &variant{limit: limit, mod: mod, funcs: map[string]*progFunc{}, globals: map[string]progGlobal{}}
+	return &variant{limit: limit, mod: mod, funcs: map[string]*progFunc{}, lacks: map[string]error{}, globals: map[string]progGlobal{}}
 }
 
 // Prebuilt reports whether the home module was loaded from SASS rather
@@ -348,8 +352,14 @@ func (v *variant) function(d *Driver, name string) (*progFunc, error) {
 	if f, ok := v.funcs[name]; ok {
 		return f, nil
 	}
+	if err, ok := v.lacks[name]; ok {
+		return nil, err
+	}
 	fn, err := d.ModuleGetFunction(v.mod, name)
 	if err != nil {
+		if HasCode(err, CodeNotFound) {
+			v.lacks[name] = err
+		}
 		return nil, err
 	}
 	f := &progFunc{f: fn}

@@ -339,6 +339,20 @@ func TestProgramAlternates(t *testing.T) {
 	if !ok {
 		t.Fatal("AlternateGlobal(lacking, counter): not found")
 	}
+	// (One count for the fake's every module, this package's other tests
+	// included.)
+	missingLookups := func() uint64 {
+		g, _, err := d.ModuleGetGlobal(p.Module(), "fake_missing_lookups")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n [1]uint64
+		if err := CopyDtoH(d, n[:], g); err != nil {
+			t.Fatal(err)
+		}
+		return n[0]
+	}
+	lookupsBefore := missingLookups()
 	counter, _, err := p.Global("counter")
 	if err != nil {
 		t.Fatal(err)
@@ -367,6 +381,7 @@ func TestProgramAlternates(t *testing.T) {
 		{"", 8, 6},
 		{"one-pass", 9, 9},
 		{"lacking", 10, 9}, // loaded, without the kernel: home
+		{"lacking", 11, 9}, // (the driver not asked again)
 	} {
 		p.UseAlternate(s.use)
 		if err := p.Launch("heavy", [3]int{1, 1, 1}, [3]int{256, 1, 1}, 0, 0, []unsafe.Pointer{unsafe.Pointer(&out)}); err != nil {
@@ -397,6 +412,9 @@ func TestProgramAlternates(t *testing.T) {
 		if l[0] != 0 {
 			t.Errorf("use %q: the alternate without the kernel holds %d; want 0 (never run)", s.use, l[0])
 		}
+	}
+	if n := missingLookups() - lookupsBefore; n != 1 {
+		t.Errorf("the driver was asked %d times for the kernel the alternate lacks; want once (the answer is kept)", n)
 	}
 }
 

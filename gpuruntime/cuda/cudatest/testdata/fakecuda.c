@@ -21,7 +21,9 @@
  *     "launch_record", "counter" (unsigned) and "self" (an 8-byte pointer,
  *     initially the address of that module's counter, as
  *     `__device__ unsigned *self = &counter;`); "fake_module_loads" counts
- *     successful cuModuleLoadDataEx calls (one variable for all modules)
+ *     successful cuModuleLoadDataEx calls (one variable for all modules),
+ *     "fake_missing_lookups" cuModuleGetFunction calls of a kernel the
+ *     module lacks
  *   fake_stat(0) is how many primary-context retains are not released,
  *     fake_stat(1) how many events are not destroyed, fake_stat(2) how many
  *     texture objects (cuTexObjectCreate, at the end); fake_fail_events(n)
@@ -217,6 +219,7 @@ struct module {
 };
 
 static unsigned long long module_loads;
+static unsigned long long missing_lookups; /* cuModuleGetFunction of a kernel a module lacks */
 
 static int func_regs(const struct func *f) {
     int r = f->regs;
@@ -290,6 +293,7 @@ CUresult cuModuleGetFunction(void **f, void *mod, const char *name) {
             return SUCCESS;
         }
     }
+    missing_lookups++;
     return NOT_FOUND;
 }
 
@@ -302,6 +306,7 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *p, size_t *bytes, void *mod, const ch
     else if (strcmp(name, "counter") == 0) { addr = &m->counter; size = sizeof m->counter; }
     else if (strcmp(name, "self") == 0) { addr = &m->self; size = sizeof m->self; }
     else if (strcmp(name, "fake_module_loads") == 0) { addr = &module_loads; size = sizeof module_loads; }
+    else if (strcmp(name, "fake_missing_lookups") == 0) { addr = &missing_lookups; size = sizeof missing_lookups; }
     else return NOT_FOUND;
     if (p) *p = (CUdeviceptr)(uintptr_t)addr;
     if (bytes) *bytes = size;
