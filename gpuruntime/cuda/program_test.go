@@ -129,17 +129,7 @@ func TestProgramRegisterLimitedVariants(t *testing.T) {
 	}
 	defer p.Close()
 
-	loads := func() uint64 {
-		g, _, err := d.ModuleGetGlobal(p.Module(), "fake_module_loads")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var n [1]uint64
-		if err := CopyDtoH(d, n[:], g); err != nil {
-			t.Fatal(err)
-		}
-		return n[0]
-	}
+	loads := func() uint64 { return fakeCount(t, d, p.Module(), "fake_module_loads") }
 	before := loads()
 	counter, n, err := p.Global("counter")
 	if err != nil || n != 4 {
@@ -341,17 +331,7 @@ func TestProgramAlternates(t *testing.T) {
 	}
 	// (One count for the fake's every module, this package's other tests
 	// included.)
-	missingLookups := func() uint64 {
-		g, _, err := d.ModuleGetGlobal(p.Module(), "fake_missing_lookups")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var n [1]uint64
-		if err := CopyDtoH(d, n[:], g); err != nil {
-			t.Fatal(err)
-		}
-		return n[0]
-	}
+	missingLookups := func() uint64 { return fakeCount(t, d, p.Module(), "fake_missing_lookups") }
 	lookupsBefore := missingLookups()
 	counter, _, err := p.Global("counter")
 	if err != nil {
@@ -423,17 +403,7 @@ func TestProgramAlternates(t *testing.T) {
 // register limit asked for.
 func TestProgramSASS(t *testing.T) {
 	d, dev := fakeContext(t)
-	loads := func(p *Program) uint64 {
-		g, _, err := d.ModuleGetGlobal(p.Module(), "fake_module_loads")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var n [1]uint64
-		if err := CopyDtoH(d, n[:], DevicePtr(g)); err != nil {
-			t.Fatal(err)
-		}
-		return n[0]
-	}
+	loads := func(p *Program) uint64 { return fakeCount(t, d, p.Module(), "fake_module_loads") }
 	p, err := LoadProgramSASS(d, dev, []byte(programPTX), []byte("a cubin"), 0)
 	if err != nil {
 		t.Fatal(err)
@@ -476,4 +446,19 @@ func TestProgramSASS(t *testing.T) {
 	if len(j) != 2 || j[0].Alternate != "" || j[0].Limit != 96 || j[1].Alternate != "one-pass" || j[1].Limit != 64 {
 		t.Errorf("JITs() = %+v: want the home module at 96, then one-pass's at 64 (block's came from its cubin)", j)
 	}
+}
+
+// fakeCount reads one of the fake driver's counters (a 64-bit variable
+// every module answers for, one for all of them).
+func fakeCount(t *testing.T, d *Driver, m Module, name string) uint64 {
+	t.Helper()
+	g, _, err := d.ModuleGetGlobal(m, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n [1]uint64
+	if err := CopyDtoH(d, n[:], DevicePtr(g)); err != nil {
+		t.Fatal(err)
+	}
+	return n[0]
 }
