@@ -403,7 +403,11 @@ struct ldc_ctx {
   // to a shared target, so that a region end where no thread stored to a
   // copy is one barrier (ldc_one_pass_quiet). The host decides it once a
   // launch; each region end tested the five fields it rests on.
-  int quiet_ends, pad_quiet;
+  // bare_ends: such a launch whose stores all go in place (global targets
+  // in ldc_own's table or untracked, shared ones in place or uncopied):
+  // no region has a copy to merge, so a region end reads nothing before
+  // its barrier (ldc_one_pass_quiet).
+  int quiet_ends, bare_ends;
   struct ldc_det det;
   struct ldc_ap ap;
   struct ldc_iw iw;
@@ -445,7 +449,7 @@ __constant__ struct ldc_ctx ldc_g;
   X(segs.nseg) X(segs.in_dyn) X(segs.pristine) X(segs.dyn_offset) X(segs.direct_mask) X(shared_scratch) X(shared_per_block) \
   X(shared_off) X(shared_bytes) X(nshared) X(atomic_mode) X(atomic_log) \
   X(atomic_overflow) X(records) X(nrecords) X(max_records) X(atomic_spill_bits) X(trace) X(ntrace) \
-  X(max_trace) X(atomic_slots) X(shared_in_dyn) X(shared_direct) X(dyn_offset) X(compared) X(failed_test) X(one_pass) X(shared_own) X(quiet_ends) \
+  X(max_trace) X(atomic_slots) X(shared_in_dyn) X(shared_direct) X(dyn_offset) X(compared) X(failed_test) X(one_pass) X(shared_own) X(quiet_ends) X(bare_ends) \
   X(det.on) X(ap.keys) X(ap.vals) X(ap.mask) X(ap.full) X(iw.scratch) \
   X(iw.per_block) X(iw.dyn_offset) X(iw.clocks) X(iw.off) X(iw.gkeys) X(iw.gvals) X(iw.gmask) X(iw.gfull) X(iw.on) X(iw.in_dyn)
 #define LDC_CTX_OFFSET(f) ((unsigned long long)__builtin_offsetof(struct ldc_ctx, f)),
@@ -664,6 +668,38 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_bar_or(int p) {
 static __device__ LDC_ENGINE __forceinline__ struct ldc_block_state *ldc_block() {
   __shared__ struct ldc_block_state bs;
   return &bs;
+}
+// ldc_lds and ldc_sts read and write a word of the block state as shared
+// memory, at an address the compiler knows: through the generic pointer
+// of a volatile access nvcc 13 rebuilt the shared window's base from
+// SR_CgaCtaId at each one (three instructions, and a register that
+// spilled at 40), and the one-pass region end and store path make such
+// accesses at every barrier and store (ld_radixsort 13.9 -> 12.9 ms on
+// the H200).
+#if !defined(LDC_CPU)
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_shared_addr(const void *p) {
+#if defined(__clang__) && !defined(__CUDACC_VER_MAJOR__)
+  return (unsigned)(unsigned long)(const __attribute__((address_space(3))) void *)p; // (clang, without nvcc's headers)
+#else
+  return (unsigned)__cvta_generic_to_shared(p);
+#endif
+}
+#endif
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_lds(const unsigned *p) {
+#if defined(LDC_CPU)
+  return *(const volatile unsigned *)p;
+#else
+  unsigned v;
+  asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v) : "r"(ldc_shared_addr(p)));
+  return v;
+#endif
+}
+static __device__ LDC_ENGINE __forceinline__ void ldc_sts(unsigned *p, unsigned v) {
+#if defined(LDC_CPU)
+  *(volatile unsigned *)p = v;
+#else
+  asm volatile("st.volatile.shared.u32 [%0], %1;" ::"r"(ldc_shared_addr(p)), "r"(v));
+#endif
 }
 
 // ldc_record_race appends a race record. This is the only atomic in the
@@ -1216,7 +1252,7 @@ static __device__ LDC_ENGINE __forceinline__ unsigned ldc_own_key(unsigned long 
 static __device__ LDC_ENGINE __forceinline__ void ldc_own_word_at(struct ldc_block_state *bs, unsigned char *seg, unsigned long long word, unsigned m, unsigned w1) {
   unsigned long long mask = ldc_g.segs.direct_mask;
   unsigned long long *table = (unsigned long long *)(seg + 16);
-  unsigned epoch = *(volatile unsigned *)&bs->epoch;
+  unsigned epoch = ldc_lds(&bs->epoch);
   const unsigned long long head = (unsigned long long)(epoch & 0xffffu) << 48 | (unsigned long long)ldc_own_key(word) << 24;
   unsigned long long h = ldc_own_slot(word, mask);
   for (unsigned i = 0; i < LDC_OWN_PROBES && i <= mask; i++, h = (h + 1) & mask) {
@@ -1289,6 +1325,12 @@ static __device__ LDC_ENGINE __noinline__ void ldc_own(const void *p, unsigned l
 // ends, compares of 64-bit bounds, before every store's table entry). A
 // store across words (misaligned: a fault on a GPU, not on the CPU) takes
 // ldc_own's way. One copy a size: a 4-byte store's bytes are constants.
+//
+// Where the table is in dynamic shared memory (ldc_g.segs.in_dyn), every
+// running block has it (ldc_seg_acquire): no load of bs->seg to test, one
+// shared load fewer on the path its block waits for. A 4-byte store is
+// aligned by then: its bytes are a constant, where the shift by the
+// address's low bits was not folded.
 template <unsigned n> static __device__ LDC_ENGINE __noinline__ void ldc_own_small(const void *p) {
   unsigned long long a = (unsigned long long)p;
   if ((a & 3u) + n > 4) {
@@ -1296,11 +1338,11 @@ template <unsigned n> static __device__ LDC_ENGINE __noinline__ void ldc_own_sma
     return;
   }
   struct ldc_block_state *bs = ldc_block();
-  if (!bs->seg) return;
+  if (!ldc_g.segs.in_dyn && !bs->seg) return;
 #if !defined(LDC_CPU)
   if (!ldc_is_global(p)) return; // (a wrapped pointer to a local or shared variable)
 #endif
-  unsigned m = ((1u << n) - 1u) << (a & 3u);
+  unsigned m = n == 4 ? 0xfu : ((1u << n) - 1u) << (a & 3u);
   if (ldc_own_leads(a >> 2, m)) ldc_own_word(bs, a >> 2, m, ldc_thread_linear() / 32 + 1);
 }
 
@@ -1317,6 +1359,19 @@ static __device__ LDC_ENGINE void *ldc_cow(const void *p, int write) {
   return (void *)p;
 }
 
+// ldc_read_copied is a read of level 2 that may go to the warp's copy: a
+// warp that holds none reads the original (as in ldc_cow_block), without
+// the walk over the targets. A call of its own in the one-pass module,
+// whose launches mostly store in place and read the originals: inline,
+// nvcc loaded bs->seg ahead of the test at every read (ld_btree's reads
+// of cur[q], sixteen instructions each with the launch's flags spilled).
+static __device__ LDC_ENGINE __forceinline__ void *ldc_read_copied_at(const void *p) {
+  struct ldc_block_state *bs = ldc_block();
+  if (!bs->seg || !(*(volatile unsigned *)&bs->seg_warps >> (ldc_thread_linear() / 32) & 1u)) return (void *)p;
+  return ldc_cow(p, 0);
+}
+static __device__ LDC_ENGINE __noinline__ void *ldc_read_copied(const void *p) { return ldc_read_copied_at(p); }
+
 template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_access(T *p, int write) {
   if (LDC_MODE(ldc_g) == LDC_MODE_PLAIN || ldc_g.nallocs == 0) return p;
   if (LDC_REPLAY_BUILT && LDC_MODE(ldc_g) == LDC_MODE_REPLAY && !LDC_DET_ON) {
@@ -1330,10 +1385,11 @@ template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_access(T 
     // A read by a warp that holds no copy goes to the original (as in
     // ldc_cow_block), without the walk over the targets: ld_btree's reads
     // of cur[q] spent 45 instructions a warp there.
-    if (!write) {
-      struct ldc_block_state *bs = ldc_block();
-      if (!bs->seg || !(*(volatile unsigned *)&bs->seg_warps >> (ldc_thread_linear() / 32) & 1u)) return p;
-    }
+#if defined(LDC_ONE_PASS) && !defined(LDC_CPU)
+    if (!write) return (T *)ldc_read_copied((const void *)p);
+#else
+    if (!write) return (T *)ldc_read_copied_at((const void *)p);
+#endif
   }
   return (T *)ldc_cow((const void *)p, write);
 }
@@ -2976,11 +3032,21 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
   // barrier, and only the check that follows a busy one reads it back.
   // (A store in place that voids the launch tags the region too:
   // ldc_own_void. direct_mask is below 2^32: one 32-bit word to test.)
+  // Where every store goes in place (ldc_g.bare_ends), nothing marks a
+  // region with a copy to merge: only a region that voids the launch, or
+  // a thread in ldc_idle, makes the block check. (A store in place that
+  // finds another warp's byte voids the launch itself, ldc_own_void; its
+  // block no longer stops at the next region end, and runs on as a void
+  // launch's blocks do.) ld_btree's ends read the dirty word and the
+  // launch's flags before every barrier.
   unsigned tag = f->epoch + 1u, sel = 0;
-  int busy = (*(volatile unsigned *)&bs->dirty_any == tag) | !one;
-  if (!(unsigned)ldc_g.segs.direct_mask && ldc_g.segs.nseg > 0) { // (none: no global target tracked)
-    sel = bs->seg_sel;
-    if (*(const volatile unsigned *)&bs->seg_warps) busy |= ldc_seg_busy(bs, sel);
+  int busy = !one;
+  if (!ldc_g.bare_ends) {
+    busy |= ldc_lds(&bs->dirty_any) == tag;
+    if (!(unsigned)ldc_g.segs.direct_mask && ldc_g.segs.nseg > 0) { // (none: no global target tracked)
+      sel = bs->seg_sel;
+      if (*(const volatile unsigned *)&bs->seg_warps) busy |= ldc_seg_busy(bs, sel);
+    }
   }
   // The threads waiting in ldc_idle check with the others (ldc_check),
   // and where the block checks, ldc_one_pass_rest names the region.
@@ -2995,7 +3061,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
   // pass 1 ended, the atomics' start for a pass 2).
   f->start = id;
   f->epoch++;
-  bs->epoch = f->epoch;
+  ldc_sts(&bs->epoch, f->epoch);
   return 1;
 }
 
