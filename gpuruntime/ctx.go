@@ -36,8 +36,8 @@ type Ctx struct {
 	FailedTest          uint64 // int *: the line of a failed LDC_COND or LDC_TEST, 0 none
 	OnePass             int32  // level 2 runs one pass a region (LDC_ONE_PASS_ON)
 	SharedOwn           uint32 // shared targets stored in place, with owner words (bit i: target i; ownShared)
-	QuietEnds           int32  // a one-pass level 2 whose quiet region ends are one barrier (setQuietEnds)
-	BareEnds            int32  // such a launch whose stores all go in place: its region ends read nothing (setQuietEnds)
+	QuietEnds           int32  // a one-pass level 2 whose quiet region ends are one barrier: 1, or 2 where they read nothing (setQuietEnds)
+	_                   int32
 	Det                 Det
 	Ap                  Ap
 	Iw                  Iw
@@ -49,20 +49,20 @@ type Ctx struct {
 // the stores to every shared target are tracked. Set last, from the
 // context as launched.
 //
-// Its region ends are bare (BareEnds) where no store goes to a copy: the
+// Its region ends are bare (QuietEnds 2) where no store goes to a copy: the
 // global targets' stores go in place (ldc_own's table) or are not
 // tracked, and every shared target is stored in place (owner words) or
 // runs uncopied. No region then has a copy to merge, and the end needs
 // no look at the block's marks before its barrier.
 func (c *Ctx) setQuietEnds() {
-	c.QuietEnds, c.BareEnds = 0, 0
+	c.QuietEnds = 0
 	if c.Mode == ModeReplay && c.OnePass != 0 && c.Ap.Mask == 0 && c.Iw.On == 0 && c.Det.On == 0 && c.Trace == 0 && (c.NShared == 0 || c.SharedTracked != 0) {
 		c.QuietEnds = 1
 		all := uint32(1)<<uint(c.NShared) - 1
 		inPlace := (c.SharedOwn|c.SharedDirect)&all == all
 		globalInPlace := c.Segs.DirectMask != 0 || c.Segs.NSeg == 0 || c.NAllocs == 0
 		if inPlace && globalInPlace {
-			c.BareEnds = 1
+			c.QuietEnds = 2
 		}
 	}
 }

@@ -403,11 +403,11 @@ struct ldc_ctx {
   // to a shared target, so that a region end where no thread stored to a
   // copy is one barrier (ldc_one_pass_quiet). The host decides it once a
   // launch; each region end tested the five fields it rests on.
-  // bare_ends: such a launch whose stores all go in place (global targets
+  // 2 (bare): such a launch whose stores all go in place (global targets
   // in ldc_own's table or untracked, shared ones in place or uncopied):
   // no region has a copy to merge, so a region end reads nothing before
-  // its barrier (ldc_one_pass_quiet).
-  int quiet_ends, bare_ends;
+  // its barrier (ldc_one_pass_quiet). One field: one test at every end.
+  int quiet_ends, pad_quiet;
   struct ldc_det det;
   struct ldc_ap ap;
   struct ldc_iw iw;
@@ -449,7 +449,7 @@ __constant__ struct ldc_ctx ldc_g;
   X(segs.nseg) X(segs.in_dyn) X(segs.pristine) X(segs.dyn_offset) X(segs.direct_mask) X(shared_scratch) X(shared_per_block) \
   X(shared_off) X(shared_bytes) X(nshared) X(atomic_mode) X(atomic_log) \
   X(atomic_overflow) X(records) X(nrecords) X(max_records) X(atomic_spill_bits) X(trace) X(ntrace) \
-  X(max_trace) X(atomic_slots) X(shared_in_dyn) X(shared_direct) X(dyn_offset) X(compared) X(failed_test) X(one_pass) X(shared_own) X(quiet_ends) X(bare_ends) \
+  X(max_trace) X(atomic_slots) X(shared_in_dyn) X(shared_direct) X(dyn_offset) X(compared) X(failed_test) X(one_pass) X(shared_own) X(quiet_ends) \
   X(det.on) X(ap.keys) X(ap.vals) X(ap.mask) X(ap.full) X(iw.scratch) \
   X(iw.per_block) X(iw.dyn_offset) X(iw.clocks) X(iw.off) X(iw.gkeys) X(iw.gvals) X(iw.gmask) X(iw.gfull) X(iw.on) X(iw.in_dyn)
 #define LDC_CTX_OFFSET(f) ((unsigned long long)__builtin_offsetof(struct ldc_ctx, f)),
@@ -3021,7 +3021,7 @@ static __device__ LDC_ENGINE __noinline__ void ldc_one_pass_rest(struct ldc_thre
 // reduction: ncu counted ld_radixsort's warps stalled on branches more
 // than on anything but fixed-latency waits (H200, thirty-eighth session).
 static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_thread *t, struct ldc_fast *f, int one, int id) {
-  if (!ldc_g.quiet_ends) return 0;
+  const int quiet = ldc_g.quiet_ends;
   struct ldc_block_state *bs = ldc_block();
   // ldc_region_busy for such a launch and region, its tests known. The
   // region's tag from the thread's own count of the regions (ldc_dirty_tag
@@ -3032,17 +3032,18 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
   // barrier, and only the check that follows a busy one reads it back.
   // (A store in place that voids the launch tags the region too:
   // ldc_own_void. direct_mask is below 2^32: one 32-bit word to test.)
-  // Where every store goes in place (ldc_g.bare_ends), nothing marks a
+  // Where every store goes in place (quiet_ends 2, bare), nothing marks a
   // region with a copy to merge: only a region that voids the launch, or
   // a thread in ldc_idle, makes the block check. (A store in place that
   // finds another warp's byte voids the launch itself, ldc_own_void; its
   // block no longer stops at the next region end, and runs on as a void
   // launch's blocks do.) ld_btree's ends read the dirty word and the
   // launch's flags before every barrier.
-  unsigned tag = f->epoch + 1u, sel = 0;
+  unsigned sel = 0;
   int busy = !one;
-  if (!ldc_g.bare_ends) {
-    busy |= ldc_lds(&bs->dirty_any) == tag;
+  if (quiet != 2) { // (one test where the launch's ends are bare)
+    if (!quiet) return 0;
+    busy |= ldc_lds(&bs->dirty_any) == f->epoch + 1u;
     if (!(unsigned)ldc_g.segs.direct_mask && ldc_g.segs.nseg > 0) { // (none: no global target tracked)
       sel = bs->seg_sel;
       if (*(const volatile unsigned *)&bs->seg_warps) busy |= ldc_seg_busy(bs, sel);
