@@ -47,7 +47,10 @@ func RegisterCapFor(threads int) int {
 //     blocks (32) at 64 already.
 //   - 33 to 128: SmallBlockOnePassRegisterCap (ld_btree, H200: 11.9 ms at
 //     64, 10.3 at 48, 9.3 at 40, 9.4 at 32, where spills eat the gain;
-//     with f0ce9e9's region end 8.64 at 48, 7.76 at 40, 7.82 at 32).
+//     with f0ce9e9's region end 8.64 at 48, 7.76 at 40, 7.82 at 32; with
+//     8946cbe's bare region ends, at twice the queries, 10.12 at 40 and
+//     9.47 at 32: the ends hold fewer values across the barrier, and 16
+//     blocks of 128 threads an SM hide its latency better than 12).
 //   - larger blocks: RegisterCapFor, as the checked module. 64 for 129
 //     to 256 threads was measured both ways (H200, the lean store path):
 //     ld_radixsort, shared keys in place and light on registers, 31.0 ->
@@ -77,9 +80,9 @@ func OnePassRegisterCapFor(threads int) int {
 }
 
 // SmallBlockOnePassRegisterCap is the one-pass module's register limit
-// for blocks of 33 to 128 threads (OnePassRegisterCapFor): 12 blocks of
-// 128 threads an SM instead of 8.
-const SmallBlockOnePassRegisterCap = 40
+// for blocks of 33 to 128 threads (OnePassRegisterCapFor): 16 blocks of
+// 128 threads an SM (all the threads it holds) instead of 12 at 40.
+const SmallBlockOnePassRegisterCap = 32
 
 // registersPerSM is the register file of an SM (and the most a block may
 // have) on every GPU since Kepler.

@@ -27,8 +27,8 @@ func TestRegisterCapFor(t *testing.T) {
 func TestOnePassRegisterCapFor(t *testing.T) {
 	for _, c := range []struct{ threads, want int }{
 		{32, LargeBlockRegisterCap},         // 32 blocks an SM, the most it holds
-		{64, SmallBlockOnePassRegisterCap},  // 25 blocks an SM instead of 16
-		{128, SmallBlockOnePassRegisterCap}, // 12 blocks an SM instead of 4
+		{64, SmallBlockOnePassRegisterCap},  // 32 blocks an SM (the most) instead of 16
+		{128, SmallBlockOnePassRegisterCap}, // 16 blocks an SM (2048 threads) instead of 4
 		{160, RegisterCap},
 		{256, RegisterCap}, // 64 spills ld_nbody_racy's tile loop (2x)
 		{512, LargeBlockRegisterCap},

@@ -61,7 +61,7 @@ func TestCompileSASS(t *testing.T) {
 		"native.sm_90.r0.cubin":   "-arch=sm_90 -o native.sm_90.r0.cubin native.ptx",
 		"k.once.sm_90.r128.cubin": "-arch=sm_90 -maxrregcount=128 -o k.once.sm_90.r128.cubin k.once.ptx",
 		"k.once.sm_90.r64.cubin":  "-arch=sm_90 -maxrregcount=64 -o k.once.sm_90.r64.cubin k.once.ptx",
-		"k.once.sm_90.r40.cubin":  "-arch=sm_90 -maxrregcount=40 -o k.once.sm_90.r40.cubin k.once.ptx",
+		"k.once.sm_90.r32.cubin":  "-arch=sm_90 -maxrregcount=32 -o k.once.sm_90.r32.cubin k.once.ptx",
 	} {
 		got, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
