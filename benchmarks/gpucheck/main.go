@@ -118,6 +118,13 @@ func main() {
 		}
 		r := &row{Name: name, Expect: expect}
 		rows[i] = r
+		if e, ok := intraWarpOff(expect, *runFlags); ok {
+			r.Expect, expect = e, "none"
+		}
+		if !*compile && !hasPTX(d) {
+			r.Cuda, r.CPU, r.Same = "not compiled (no PTX)", "-", "no !"
+			return
+		}
 		if *compile {
 			if out, err := runCmd(logf, compileLimit, *bin, "compile", "--device-only", "--arch", *arch, d); err != nil {
 				r.Cuda, r.CPU, r.Same = "compile failed", "-", "no !"
@@ -282,6 +289,34 @@ func main() {
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// hasPTX says whether build dir d holds a device module: with
+// -compile=false one compiled elsewhere, or the cuda run fails (exit
+// status 3) for a reason that is not the kernel's.
+func hasPTX(d string) bool {
+	m, _ := filepath.Glob(filepath.Join(d, "*.ptx"))
+	return len(m) > 0
+}
+
+// intraWarpOff is the expectation of a kernel run with runFlags: where
+// they turn off the intra-warp check (--intra-warp=false) and the
+// kernel's race is between the lanes of a warp, no check that runs can
+// see it, and the verdict to expect is none. shown says so in the table.
+func intraWarpOff(expect, runFlags string) (shown string, ok bool) {
+	off := false
+	for _, f := range strings.Fields(runFlags) { // (the last one given counts, as for ldcheck)
+		switch f {
+		case "--intra-warp=false", "-intra-warp=false":
+			off = true
+		case "--intra-warp", "-intra-warp", "--intra-warp=true", "-intra-warp=true":
+			off = false
+		}
+	}
+	if !off || !strings.HasSuffix(expect, " intra-warp") {
+		return "", false
+	}
+	return "none (" + expect + ": intra-warp off)", true
+}
 
 // readRows reads the rows an earlier call kept (-rows), by kernel name: a
 // missing file has none.
