@@ -675,7 +675,11 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_block_state *ldc_block()
 // SR_CgaCtaId at each one (three instructions, and a register that
 // spilled at 40), and the one-pass region end and store path make such
 // accesses at every barrier and store (ld_radixsort 13.9 -> 12.9 ms on
-// the H200).
+// the H200). The "memory" clobber keeps them in order with the plain and
+// volatile C accesses of the same words (ldc_flag's store of dirty_any
+// before the region end's load of it, ldc_own_shared's load of epoch
+// after the region end's store): an asm without it may be moved across
+// them, and a region that stored to a copy would pass for quiet.
 #if !defined(LDC_CPU)
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_shared_addr(const void *p) {
 #if defined(__clang__) && !defined(__CUDACC_VER_MAJOR__)
@@ -690,7 +694,7 @@ static __device__ LDC_ENGINE __forceinline__ unsigned ldc_lds(const unsigned *p)
   return *(const volatile unsigned *)p;
 #else
   unsigned v;
-  asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v) : "r"(ldc_shared_addr(p)));
+  asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v) : "r"(ldc_shared_addr(p)) : "memory");
   return v;
 #endif
 }
@@ -698,7 +702,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_sts(unsigned *p, unsigned 
 #if defined(LDC_CPU)
   *(volatile unsigned *)p = v;
 #else
-  asm volatile("st.volatile.shared.u32 [%0], %1;" ::"r"(ldc_shared_addr(p)), "r"(v));
+  asm volatile("st.volatile.shared.u32 [%0], %1;" ::"r"(ldc_shared_addr(p)), "r"(v) : "memory");
 #endif
 }
 
