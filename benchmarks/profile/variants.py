@@ -14,6 +14,9 @@ level-2 kernel's time can be compared with and without it (ncu.sh).
   P  no second pass: every region runs once, checked as pass 1
   R  region ends are bare barriers (no check, no second pass; with G,
      or the segments fill up)
+  S  the one-pass store hook (ldc_own_small) returns at once
+  E  a bare one-pass region end is its barrier's reduction only (no
+     epoch: with S, or the stores in place void the launch)
 Each pattern must match the header exactly; a stale one stops the script.
 """
 import sys
@@ -54,4 +57,10 @@ if "P" in letters:
     rep("  if (p != 2 && !LDC_DET_ON) return compared;", "  if (0) return compared;")
 if "R" in letters:
     rep("  int det = LDC_DET_ON, p = det ? 1 : t->pass;\n", "  if (1) { ldc_bar(); return 0; }\n  int det = LDC_DET_ON, p = det ? 1 : t->pass;\n")
+if "S" in letters:
+    rep("template <unsigned n> static __device__ LDC_ENGINE __noinline__ void ldc_own_small(const void *p) {\n",
+        "template <unsigned n> static __device__ LDC_ENGINE __noinline__ void ldc_own_small(const void *p) {\n  if (p) return;\n")
+if "E" in letters:
+    rep("  unsigned sel = 0;\n  int busy = !one;\n",
+        "  if (quiet == 2) { (void)ldc_bar_or(0); f->start = id; return 1; }\n  unsigned sel = 0;\n  int busy = !one;\n")
 open(path, "w").write(src)
