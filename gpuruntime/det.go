@@ -179,7 +179,7 @@ func (r *checkRun) releaseDetCopies() {
 func (r *checkRun) detFinish(recs []Record, st poolState) error {
 	r.addRaces(recs, manifest.ScopeInterWarp)
 	if r.pool != nil && st.pages > 0 {
-		blocks, err := r.pageCheck("merge of the blocks' copies, in block order (deterministic)", "ldc_pages_ww", st)
+		blocks, err := r.pageCheck("merge of the blocks' copies, in block order (deterministic)", "ldc_pages_ww", st, true)
 		if err != nil {
 			return err
 		}

@@ -398,8 +398,38 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 					t.Fatal(err)
 				}
 				npl := int64(len(ps.pages))
+				wwRaces := namedPairs(modelRaces(wantWW))
+				if trials%3 == 2 {
+					// A final write-write check (no pass 2 follows) first:
+					// the same U and races, the copies only read. Then S
+					// and the copies put back for the check that goes on
+					// to pass 2.
+					index(npl)
+					if err := b.Launch("ldc_pages_ww", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl)), u64(uint64(hotLen)), u64(checkFlags(listed, true))}); err != nil {
+						t.Fatal(err)
+					}
+					finalRecs := checked(false)
+					if got := readDev(t, b, sp, size); !bytes.Equal(got, wantU) {
+						t.Fatalf("final ldc_pages_ww: units %d size %d page %d: U differs from the model", units, size, pageBytes)
+					}
+					if d := cmp.Diff(wwRaces, recordsToRaces(finalRecs)); d != "" {
+						t.Fatalf("final ldc_pages_ww: units %d size %d page %d: write-write races (-model +device):\n%s", units, size, pageBytes, d)
+					}
+					for _, ptr := range []DevPtr{data, slots, heads, pages, counters} {
+						b.Free(ptr)
+					}
+					data, slots, heads = upload()
+					pages, counters = listPages()
+					ctx.Pool = pool()
+					if err := b.Write(ctxAddr, ctx.Bytes()); err != nil {
+						t.Fatal(err)
+					}
+					if err := b.Write(sp, s); err != nil {
+						t.Fatal(err)
+					}
+				}
 				index(npl)
-				if err := b.Launch("ldc_pages_ww", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl)), u64(uint64(hotLen)), u64(b2u(listed))}); err != nil {
+				if err := b.Launch("ldc_pages_ww", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl)), u64(uint64(hotLen)), u64(checkFlags(listed, false))}); err != nil {
 					t.Fatal(err)
 				}
 				wwRecs := checked(false)
@@ -413,7 +443,7 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 						t.Fatalf("%s: units %d size %d page %d: unit %d's pass-2 page %d differs from the model", "ldc_pages_ww", units, size, pageBytes, sl.Unit, sl.Page)
 					}
 				}
-				if d := cmp.Diff(namedPairs(modelRaces(wantWW)), recordsToRaces(wwRecs)); d != "" {
+				if d := cmp.Diff(wwRaces, recordsToRaces(wwRecs)); d != "" {
 					t.Fatalf("%s: units %d size %d page %d: write-write races (-model +device):\n%s", "ldc_pages_ww", units, size, pageBytes, d)
 				}
 				if overlap && units > 1 && len(wantWW) == 0 {
@@ -449,7 +479,7 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 				wantRW := FusedReadWrite(bytes.Clone(s), wantU, p)
 				npl = int64(len(ps.pages))
 				index(npl)
-				if err := b.Launch("ldc_pages_rw", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl)), u64(uint64(hotLen)), u64(b2u(listed))}); err != nil {
+				if err := b.Launch("ldc_pages_rw", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl)), u64(uint64(hotLen)), u64(checkFlags(listed, false))}); err != nil {
 					t.Fatal(err)
 				}
 				if d := cmp.Diff(modelRaces(wantRW), recordsToRaces(checked(true))); d != "" {
@@ -585,7 +615,7 @@ func TestSlotShardOverflow(t *testing.T) {
 	if err := indexPages(b, p.counters, st.pages, 0); err != nil { // (as pageCheck does)
 		t.Fatal(err)
 	}
-	if err := b.Launch("ldc_pages_ww", pageGrid(st.pages, 128), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages)), u64(0), u64(1)}); err != nil {
+	if err := b.Launch("ldc_pages_ww", pageGrid(st.pages, 128), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages)), u64(0), u64(checkFlags(true, false))}); err != nil {
 		t.Fatal(err)
 	}
 	want := make([]byte, npages*128)

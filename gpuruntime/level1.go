@@ -293,7 +293,7 @@ func (r *checkRun) blockRound(name string, units int) (poolState, error) {
 	if p.unitCopy == 0 {
 		r.level1Wanted = st.wanted
 	}
-	recs, err := r.pageCheck("write-write check ("+name+")", "ldc_pages_ww", st)
+	recs, err := r.pageCheck("write-write check ("+name+")", "ldc_pages_ww", st, r.l.Kernel.BlockOnePass)
 	if err != nil {
 		return poolState{}, err
 	}
@@ -313,7 +313,7 @@ func (r *checkRun) blockRound(name string, units int) (poolState, error) {
 	if err != nil || st2.full {
 		return st2, err
 	}
-	recs, err = r.pageCheck("read-write check ("+name+")", "ldc_pages_rw", st2)
+	recs, err = r.pageCheck("read-write check ("+name+")", "ldc_pages_rw", st2, false)
 	if err != nil {
 		return poolState{}, err
 	}
@@ -370,6 +370,17 @@ func b2u(v bool) uint64 {
 	return 0
 }
 
+// The page check kernels' flags (ldcheck_rt.h's LDC_CHECK_*).
+const (
+	checkListed = 1 // ldc_pages_index listed the pages' copies first
+	checkFinal  = 2 // ldc_pages_ww: no pass 2 follows, the copies are only read
+)
+
+// checkFlags is the flags of a page check launch.
+func checkFlags(listed, final bool) uint64 {
+	return b2u(listed)*checkListed | b2u(final)*checkFinal
+}
+
 // indexPages lists the copies of each of the pool's npages listed pages
 // in one array (ldc_pages_index), for the check kernel that follows: the
 // pool's counters[1] is where the lists take their room.
@@ -385,8 +396,12 @@ func indexPages(b Backend, counters DevPtr, npages, hotLen int64) error {
 
 // pageCheck runs one of the page check kernels over the pages written,
 // then the hot kernels on the pages it left to them, and returns the
-// races recorded.
-func (r *checkRun) pageCheck(phase, kernel string, st poolState) ([]Record, error) {
+// races recorded. final (write-write only): no pass 2 follows (the build's
+// BlockOnePass, the deterministic merge), so the copies need not become
+// their pass-2 states: the check reads them once and writes only U, where
+// it would read them twice and write them all (ld_bfs: ten copies a page,
+// 2.2 GB of them).
+func (r *checkRun) pageCheck(phase, kernel string, st poolState, final bool) ([]Record, error) {
 	copies := st.copies(r.pool.shardCap)
 	copied := copies * r.slotBytes
 	// Pages of several copies are listed first (ldc_pages_index): their
@@ -399,17 +414,20 @@ func (r *checkRun) pageCheck(phase, kernel string, st poolState) ([]Record, erro
 				return err
 			}
 		}
-		return r.b.Launch(kernel, pageGrid(st.pages, r.slotBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages)), u64(uint64(hotLimit(copies))), u64(b2u(listed))})
+		return r.b.Launch(kernel, pageGrid(st.pages, r.slotBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(st.pages)), u64(uint64(hotLimit(copies))), u64(checkFlags(listed, final))})
 	})
 	if err != nil {
 		return nil, err
 	}
 	r.res.BytesCompared += copied
 	// Each word of S (or U) is read once and each copy read (and, for
-	// write-write, written) once.
+	// write-write, U written, and the copies too unless final) once.
 	moved := st.pages*r.slotBytes + copied
 	if kernel == "ldc_pages_ww" {
-		moved += copied + st.pages*r.slotBytes
+		moved += st.pages * r.slotBytes
+		if !final {
+			moved += copied
+		}
 	}
 	r.res.Phases[len(r.res.Phases)-1].Bytes = moved
 	// The count of hot pages comes with the records': the check's phase

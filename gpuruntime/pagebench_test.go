@@ -68,12 +68,13 @@ type pageBenchCase struct {
 // Level 1's pages are about 128 bytes (pageTarget): a warp's coalesced
 // 4-byte stores fill one.
 var pageBenchCases = []pageBenchCase{
-	{name: "128B-1copy", pageBytes: 128, npages: 1 << 22, copies: 1},                    // 512 MiB, one block a page (a grid-stride kernel)
-	{name: "128B-2copies", pageBytes: 128, npages: 1 << 21, copies: 2},                  // 256 MiB, two blocks a page on other words
-	{name: "120B-1copy", pageBytes: 120, npages: 1 << 22, copies: 1},                    // 480 MiB of 12-byte elements: every other page 8-byte aligned
-	{name: "128B-2copies-racy", pageBytes: 128, npages: 1 << 19, copies: 2, racy: true}, // 64 MiB, every byte written twice
-	{name: "128B-1to6copies", pageBytes: 128, npages: 1 << 20, copies: 6, spread: true}, // 128 MiB of pages, 448 MiB of copies in chains of 1-6
-	{name: "128B-hot-racy", pageBytes: 128, npages: 1, copies: 1 << 13, racy: true},     // one page every block writes
+	{name: "128B-1copy", pageBytes: 128, npages: 1 << 22, copies: 1},                      // 512 MiB, one block a page (a grid-stride kernel)
+	{name: "128B-2copies", pageBytes: 128, npages: 1 << 21, copies: 2},                    // 256 MiB, two blocks a page on other words
+	{name: "120B-1copy", pageBytes: 120, npages: 1 << 22, copies: 1},                      // 480 MiB of 12-byte elements: every other page 8-byte aligned
+	{name: "128B-2copies-racy", pageBytes: 128, npages: 1 << 19, copies: 2, racy: true},   // 64 MiB, every byte written twice
+	{name: "128B-1to6copies", pageBytes: 128, npages: 1 << 20, copies: 6, spread: true},   // 128 MiB of pages, 448 MiB of copies in chains of 1-6
+	{name: "128B-1to19copies", pageBytes: 128, npages: 1 << 19, copies: 19, spread: true}, // 64 MiB of pages, 640 MiB of copies in chains of 1-19 (ld_bfs: ten a page)
+	{name: "128B-hot-racy", pageBytes: 128, npages: 1, copies: 1 << 13, racy: true},       // one page every block writes
 }
 
 // pageBench is one case on the device: pristine S and pass-1 copies, the
@@ -208,7 +209,7 @@ func BenchmarkPageChecks(b *testing.B) {
 
 	for _, c := range pageBenchCases {
 		var pb *pageBench
-		for _, kernel := range []string{"ldc_pages_ww", "ldc_pages_rw", "ldc_pages_ww+index", "ldc_pages_rw+index"} {
+		for _, kernel := range []string{"ldc_pages_ww", "ldc_pages_rw", "ldc_pages_ww+index", "ldc_pages_rw+index", "ldc_pages_ww+final", "ldc_pages_ww+index+final"} {
 			b.Run(c.name+"/"+kernel[len("ldc_pages_"):], func(b *testing.B) {
 				benchPageKernel(b, be, ctxAddr, records, nrec, &pb, c, kernel, copyGBps)
 			})
@@ -234,12 +235,16 @@ func benchPageKernel(b *testing.B, be *CUDABackend, ctxAddr, records, nrec DevPt
 		*pbp = newPageBench(b, be, c)
 	}
 	pb := *pbp
+	kernel, final := strings.CutSuffix(kernel, "+final")
 	kernel, listed := strings.CutSuffix(kernel, "+index")
 	pb.ctx(b, be, ctxAddr, records, nrec, listed)
 	ww := strings.HasPrefix(kernel, "ldc_pages_ww")
 	moved := pb.targetBytes + pb.dataBytes
 	if ww {
-		moved *= 2
+		moved += pb.targetBytes
+		if !final {
+			moved += pb.dataBytes
+		}
 	}
 	var total float64
 	for i := 0; i < b.N; i++ {
@@ -267,7 +272,7 @@ func benchPageKernel(b *testing.B, be *CUDABackend, ctxAddr, records, nrec DevPt
 				b.Fatal(err)
 			}
 		}
-		if err := be.Launch(kernel, pageGrid(int64(pb.c.npages), pb.slotBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(pb.c.npages)), u64(uint64(limit)), u64(b2u(listed))}); err != nil {
+		if err := be.Launch(kernel, pageGrid(int64(pb.c.npages), pb.slotBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(pb.c.npages)), u64(uint64(limit)), u64(checkFlags(listed, final))}); err != nil {
 			b.Fatal(err)
 		}
 		sec, err := done()

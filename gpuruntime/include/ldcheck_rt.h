@@ -3505,7 +3505,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_listed_load(const struct l
 
 // ldc_ww_listed is ldc_ww_chunk on a listed page (bp: the chunk in the
 // base, all of it in the allocation).
-static __device__ LDC_ENGINE __forceinline__ int ldc_ww_listed(const struct ldc_pool *P, unsigned long long at, unsigned char *bp, unsigned long long c) {
+static __device__ LDC_ENGINE __forceinline__ int ldc_ww_listed(const struct ldc_pool *P, unsigned long long at, unsigned char *bp, unsigned long long c, int final) {
   const uint4 o = ldc_load_chunk(bp);
   struct ldc_ww_acc acc = {o, make_uint4(0, 0, 0, 0), 0};
   unsigned n = (unsigned)(at & 0xff), s[LDC_LISTED_BATCH];
@@ -3517,8 +3517,11 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_ww_listed(const struct ldc_
   }
   if (acc.multi) return 1;
   if (ldc_ww_any(acc.wr)) ldc_store_chunk(bp, acc.u);
-  if (n == 1) {
-    *ldc_slot_chunk(P, (int)P->order[at >> 8], c) = o;
+  if (final) return 0;
+  if (n <= LDC_LISTED_BATCH) { // (its one batch still in registers)
+#pragma unroll
+    for (int j = 0; j < LDC_LISTED_BATCH; j++)
+      if (s[j] != ~0u) *ldc_slot_chunk(P, (int)s[j], c) = ldc_ww_pass2(v[j], o, acc.u);
     return 0;
   }
   for (unsigned k = 0; k < n; k += LDC_LISTED_BATCH) {
@@ -3551,14 +3554,17 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_rw_listed(const struct ldc_
 //
 // A chunk whose every byte has at most one writer needs no unit order: U
 // is S with each copy's written bytes, in any order, and a lone copy's
-// pass-2 state is S itself (its loads stay in registers).
-static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_pool *P, unsigned page, unsigned long long li, unsigned long long c, unsigned long long hot_len) {
+// pass-2 state is S itself (its loads stay in registers). final: no pass
+// 2 follows (the build's BlockOnePass, the deterministic merge), so the
+// copies are only read, not turned into their pass-2 states: the check
+// reads each copy once and writes nothing but U.
+static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_pool *P, unsigned page, unsigned long long li, unsigned long long c, unsigned long long hot_len, int final) {
   unsigned char *bp;
   int where = ldc_chunk_at(page, c, &bp);
   if (where == 0 || (where == 1 && ldc_hot_chain(P, page, c, 0, hot_len))) return 0;
   if (where == 1) return 1;
   unsigned long long at = li != ~0ull ? P->page_at[li] : 0; // (~0: not listed)
-  if (at) return ldc_ww_listed(P, at, bp, c);
+  if (at) return ldc_ww_listed(P, at, bp, c, final);
   const uint4 o = ldc_load_chunk(bp);
   struct ldc_ww_acc acc = {o, make_uint4(0, 0, 0, 0), 0};
   int first = P->heads[page], n = 0;
@@ -3571,6 +3577,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_p
   }
   if (acc.multi) return 1;
   if (ldc_ww_any(acc.wr)) ldc_store_chunk(bp, acc.u);
+  if (final) return 0;
   if (n == 1) {
     *ldc_slot_chunk(P, first, c) = o;
     return 0;
@@ -3607,14 +3614,18 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_p
   return differ != 0;
 }
 
+// The check kernels' flags (their third parameter).
+#define LDC_CHECK_LISTED 1 // ldc_pages_index ran before it
+#define LDC_CHECK_FINAL 2  // ldc_pages_ww: no pass 2 follows (ldc_ww_chunk)
+
 // ldc_pages_check is both check kernels (ww: 1 write-write, 0
-// read-write; listed: ldc_pages_index ran before it): a thread a 16-byte chunk, launched over npages *
+// read-write; flags: LDC_CHECK_*): a thread a 16-byte chunk, launched over npages *
 // slot_bytes / 16 items in blocks of whole warps. The loop is warp-uniform
 // (item - lane), so that a warp's lanes are all there when
 // ldc_chunk_words shares out words. Chunks ran at 69-75% of the copy
 // bandwidth on the H100 where 4-byte words a thread ran at 21-31%
 // (BenchmarkPageChecks, RESULTS, twenty-seventh session).
-static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long long npages, unsigned long long hot_len, unsigned long long listed, int ww) {
+static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long long npages, unsigned long long hot_len, unsigned long long flags, int ww) {
   if (npages == 0) return; // (the warm-up's launch: the pool may not be set up yet)
   const struct ldc_pool *P = &ldc_g.pool;
   unsigned long long cps = P->slot_bytes / 16, total = npages * cps;
@@ -3626,7 +3637,8 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long 
     if (item < total) li = ldc_chunk_item(item, cps, total, &c);
     unsigned page = ldc_pool_listed(P, starts, li, item < total);
     int exact = 0;
-    if (item < total) exact = ww ? ldc_ww_chunk(P, page, listed ? li : ~0ull, c, hot_len) : ldc_rw_chunk(P, page, listed ? li : ~0ull, c, hot_len);
+    unsigned long long at = flags & LDC_CHECK_LISTED ? li : ~0ull;
+    if (item < total) exact = ww ? ldc_ww_chunk(P, page, at, c, hot_len, (flags & LDC_CHECK_FINAL) != 0) : ldc_rw_chunk(P, page, at, c, hot_len);
     ldc_chunk_words(P, page, c, exact, ww);
   }
 }
@@ -3636,13 +3648,13 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long 
 // one pass over the written pages. A copy wrote a byte where it differs
 // from S; U takes the value of the highest copy that wrote it.
 #if LDC_PAGE_KERNELS
-extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_ww(unsigned long long npages, unsigned long long hot_len, unsigned long long listed) { ldc_pages_check(npages, hot_len, listed, 1); }
+extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_ww(unsigned long long npages, unsigned long long hot_len, unsigned long long flags) { ldc_pages_check(npages, hot_len, flags, 1); }
 #endif
 
 // ldc_pages_rw: after pass 2, a copy that differs from U (now the base)
 // read something another copy wrote.
 #if LDC_PAGE_KERNELS
-extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_rw(unsigned long long npages, unsigned long long hot_len, unsigned long long listed) { ldc_pages_check(npages, hot_len, listed, 0); }
+extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_rw(unsigned long long npages, unsigned long long hot_len, unsigned long long flags) { ldc_pages_check(npages, hot_len, flags, 0); }
 #endif
 
 // The hot kernels' scratch (unsigned words, a parameter: the host
