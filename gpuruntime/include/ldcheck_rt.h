@@ -3456,7 +3456,9 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_ww_any(uint4 wr) { return (
 // already, and the index is a pass of its own), so the host lists only
 // pools of several copies a page (pageCheck).
 #define LDC_LISTED_MAX 255
-#define LDC_LISTED_BATCH 4
+#ifndef LDC_LISTED_BATCH
+#define LDC_LISTED_BATCH 4 // (-D for measuring: 8 checked listed pages slower on the H200, RESULTS 2026-12-03)
+#endif
 #if LDC_PAGE_KERNELS
 extern "C" __global__ LDC_ENGINE void ldc_pages_index(unsigned long long npages, unsigned long long hot_len) {
   if (npages == 0) return;
