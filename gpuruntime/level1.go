@@ -15,7 +15,8 @@ import (
 // turns each block's pages into its pass-2 state; pass 2 runs every block
 // again, reading U where it has no page; the read-write kernel finds blocks
 // whose pages now differ from U. Pass 2 is left out where the build proved
-// that the kernel reads no global variable it writes (BlockOnePass).
+// that the kernel reads no global variable it writes (BlockOnePass), and
+// the write-write kernel then only reads the pages (pageCheck's final).
 //
 // The pool of pages is sized from the device's own count: a pass that runs
 // out of room is void, and the level restarts from the inputs with room
