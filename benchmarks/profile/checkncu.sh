@@ -8,7 +8,7 @@
 # Prints throughput against the peaks, occupancy, the warps' stall reasons
 # and, per launch, registers; writes $OUT/checkncu.csv (ncu's raw page).
 # (Written in the forty-seventh session after its device time was spent:
-# not yet run on a GPU; the metric names are ncu 2025's.)
+# not yet run on a GPU, its metric names unchecked against ncu's.)
 set -u
 cd "$(dirname "$0")/../.."
 export PATH=/usr/local/cuda/bin:$PATH
