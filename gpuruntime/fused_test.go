@@ -25,12 +25,13 @@ func fusedBackend(t *testing.T) (*CPUBackend, DevPtr) {
 	return fusedBackendWith(t, "")
 }
 
-// fusedBackendWith compiles extra (test kernels) after the runtime.
-func fusedBackendWith(t *testing.T, extra string) (*CPUBackend, DevPtr) {
+// fusedBackendWith compiles extra (test kernels) after the runtime, with
+// the compiler's flags (-D of the header's knobs).
+func fusedBackendWith(t *testing.T, extra string, flags ...string) (*CPUBackend, DevPtr) {
 	t.Helper()
 	dir, src := runtimeSource(t, extra)
 	so := filepath.Join(dir, "rt.so")
-	if err := cpu.Compile(context.Background(), src, so, cpu.CompileOptions{Flags: []string{"-DLDC_CPU", "-I" + dir}}); err != nil {
+	if err := cpu.Compile(context.Background(), src, so, cpu.CompileOptions{Flags: append([]string{"-DLDC_CPU", "-I" + dir}, flags...)}); err != nil {
 		t.Fatal(err)
 	}
 	b, err := OpenCPU(so)
@@ -247,7 +248,16 @@ func (ps *pageSetup) pool(data, slots, heads, pages, counters DevPtr, npages int
 // report names, pass-2 changes, chains in any order.
 func TestPageKernelsMatchModel(t *testing.T) {
 	b, ctxAddr := fusedBackend(t)
-	pageKernelsMatchModel(t, b, ctxAddr)
+	pageKernelsMatchModel(t, b, ctxAddr, false)
+}
+
+// TestPageKernelsMatchModelItems is the same with LDC_CHECK_ITEMS=3 (a
+// thread's chunks taken three at a time) and the check kernels launched
+// as one warp, so that each thread has many chunks, some of them past the
+// end.
+func TestPageKernelsMatchModelItems(t *testing.T) {
+	b, ctxAddr := fusedBackendWith(t, "", "-DLDC_CHECK_ITEMS=3")
+	pageKernelsMatchModel(t, b, ctxAddr, true)
 }
 
 // TestPageKernelsMatchModelCUDA is the same on the GPU (skipped where
@@ -255,10 +265,13 @@ func TestPageKernelsMatchModel(t *testing.T) {
 // kernels, with its own alignments, against the same model.
 func TestPageKernelsMatchModelCUDA(t *testing.T) {
 	b, ctxAddr := cudaRuntime(t)
-	pageKernelsMatchModel(t, b, ctxAddr)
+	pageKernelsMatchModel(t, b, ctxAddr, false)
 }
 
-func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
+// pageKernelsMatchModel: oneWarp launches the check kernels as one block
+// of 32 threads (their grid-stride loops then take many chunks a thread),
+// not as pageGrid's blocks of 256.
+func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr, oneWarp bool) {
 	const maxRec = 1 << 14
 	records := devBytes(t, b, make([]byte, maxRec*RecordSize))
 	nrec := devBytes(t, b, make([]byte, nrecBytes))
@@ -338,6 +351,17 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 					p.Order, p.PageAt = uint64(order), uint64(pageAt)
 					return p
 				}
+				// check launches a check kernel over the npl pages listed.
+				check := func(kernel string, npl int64, flags uint64) {
+					t.Helper()
+					grid, block := pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}
+					if oneWarp {
+						grid, block = [3]uint32{1, 1, 1}, [3]uint32{32, 1, 1}
+					}
+					if err := b.Launch(kernel, grid, block, 0, [][]byte{u64(uint64(npl)), u64(uint64(hotLen)), u64(flags)}); err != nil {
+						t.Fatal(err)
+					}
+				}
 				index := func(npl int64) {
 					t.Helper()
 					if !listed {
@@ -405,9 +429,7 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 					// and the copies put back for the check that goes on
 					// to pass 2.
 					index(npl)
-					if err := b.Launch("ldc_pages_ww", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl)), u64(uint64(hotLen)), u64(checkFlags(listed, true))}); err != nil {
-						t.Fatal(err)
-					}
+					check("ldc_pages_ww", npl, checkFlags(listed, true))
 					finalRecs := checked(false)
 					if got := readDev(t, b, sp, size); !bytes.Equal(got, wantU) {
 						t.Fatalf("final ldc_pages_ww: units %d size %d page %d: U differs from the model", units, size, pageBytes)
@@ -429,9 +451,7 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 					}
 				}
 				index(npl)
-				if err := b.Launch("ldc_pages_ww", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl)), u64(uint64(hotLen)), u64(checkFlags(listed, false))}); err != nil {
-					t.Fatal(err)
-				}
+				check("ldc_pages_ww", npl, checkFlags(listed, false))
 				wwRecs := checked(false)
 				if got := readDev(t, b, sp, size); !bytes.Equal(got, wantU) {
 					t.Fatalf("%s: units %d size %d page %d: U differs from the model", "ldc_pages_ww", units, size, pageBytes)
@@ -479,9 +499,7 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr) {
 				wantRW := FusedReadWrite(bytes.Clone(s), wantU, p)
 				npl = int64(len(ps.pages))
 				index(npl)
-				if err := b.Launch("ldc_pages_rw", pageGrid(npl, int64(ps.slotBytes)), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(npl)), u64(uint64(hotLen)), u64(checkFlags(listed, false))}); err != nil {
-					t.Fatal(err)
-				}
+				check("ldc_pages_rw", npl, checkFlags(listed, false))
 				if d := cmp.Diff(modelRaces(wantRW), recordsToRaces(checked(true))); d != "" {
 					t.Fatalf("%s: units %d size %d page %d: read-write races (-model +device):\n%s", "ldc_pages_ww", units, size, pageBytes, d)
 				}

@@ -3560,16 +3560,19 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_rw_listed(const struct ldc_
 // 2 follows (the build's BlockOnePass, the deterministic merge), so the
 // copies are only read, not turned into their pass-2 states: the check
 // reads each copy once and writes nothing but U.
-static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_pool *P, unsigned page, unsigned long long li, unsigned long long c, unsigned long long hot_len, int final) {
+//
+// at and first are the page's list (page_at, 0: not listed) and chain
+// head, loaded by the caller (ldc_pages_check, with those of its other
+// items).
+static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_pool *P, unsigned page, unsigned long long at, int first, unsigned long long c, unsigned long long hot_len, int final) {
   unsigned char *bp;
   int where = ldc_chunk_at(page, c, &bp);
   if (where == 0 || (where == 1 && ldc_hot_chain(P, page, c, 0, hot_len))) return 0;
   if (where == 1) return 1;
-  unsigned long long at = li != ~0ull ? P->page_at[li] : 0; // (~0: not listed)
   if (at) return ldc_ww_listed(P, at, bp, c, final);
   const uint4 o = ldc_load_chunk(bp);
   struct ldc_ww_acc acc = {o, make_uint4(0, 0, 0, 0), 0};
-  int first = P->heads[page], n = 0;
+  int n = 0;
   for (int s = first; s >= 0; s = P->slots[s].next, n++) {
     if (n == hot_len && hot_len) {
       ldc_hot_note(P, page, c, 0);
@@ -3595,17 +3598,16 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_p
 // (the common case), decided on its 16 bytes; 1 where a copy differs or
 // the chunk is partly in the allocation or misaligned: ldc_chunk_words
 // records its words then.
-static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_pool *P, unsigned page, unsigned long long li, unsigned long long c, unsigned long long hot_len) {
+static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_pool *P, unsigned page, unsigned long long at, int first, unsigned long long c, unsigned long long hot_len) {
   unsigned char *bp;
   int where = ldc_chunk_at(page, c, &bp);
   if (where == 0 || (where == 1 && ldc_hot_chain(P, page, c, 1, hot_len))) return 0;
   if (where == 1) return 1;
-  unsigned long long at = li != ~0ull ? P->page_at[li] : 0;
   if (at) return ldc_rw_listed(P, at, bp, c);
   const uint4 u = ldc_load_chunk(bp);
   unsigned differ = 0;
   unsigned long long n = 0;
-  for (int s = P->heads[page]; s >= 0; s = P->slots[s].next, n++) {
+  for (int s = first; s >= 0; s = P->slots[s].next, n++) {
     if (n == hot_len && hot_len) {
       ldc_hot_note(P, page, c, 1);
       return 0;
@@ -3619,6 +3621,16 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_p
 // The check kernels' flags (their third parameter).
 #define LDC_CHECK_LISTED 1 // ldc_pages_index ran before it
 #define LDC_CHECK_FINAL 2  // ldc_pages_ww: no pass 2 follows (ldc_ww_chunk)
+
+// LDC_CHECK_ITEMS: the chunks a thread of ldc_pages_check takes at once,
+// a grid stride apart, their lookups (the page, its list or chain head)
+// loaded together before the first chunk is checked, so that a thread
+// waits for those loads once, not once a chunk. 1 is the measured
+// default; more is a -D for measuring (the kernels wait on such chains of
+// dependent loads: RESULTS, 2026-12-03).
+#ifndef LDC_CHECK_ITEMS
+#define LDC_CHECK_ITEMS 1
+#endif
 
 // ldc_pages_check is both check kernels (ww: 1 write-write, 0
 // read-write; flags: LDC_CHECK_*): a thread a 16-byte chunk, launched over npages *
@@ -3634,14 +3646,27 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long 
   unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
   unsigned lane = threadIdx.x & 31;
   unsigned long long starts = ldc_warp_starts(lane < P->page_shards ? *ldc_pool_page_ctr(P, lane) : 0);
-  for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item - lane < total; item += stride) {
-    unsigned long long c = 0, li = 0;
-    if (item < total) li = ldc_chunk_item(item, cps, total, &c);
-    unsigned page = ldc_pool_listed(P, starts, li, item < total);
-    int exact = 0;
-    unsigned long long at = flags & LDC_CHECK_LISTED ? li : ~0ull;
-    if (item < total) exact = ww ? ldc_ww_chunk(P, page, at, c, hot_len, (flags & LDC_CHECK_FINAL) != 0) : ldc_rw_chunk(P, page, at, c, hot_len);
-    ldc_chunk_words(P, page, c, exact, ww);
+  const int listed = (flags & LDC_CHECK_LISTED) != 0, final = (flags & LDC_CHECK_FINAL) != 0;
+  for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item - lane < total; item += LDC_CHECK_ITEMS * stride) {
+    unsigned long long c[LDC_CHECK_ITEMS], at[LDC_CHECK_ITEMS];
+    unsigned page[LDC_CHECK_ITEMS];
+    int first[LDC_CHECK_ITEMS];
+#pragma unroll
+    for (int j = 0; j < LDC_CHECK_ITEMS; j++) {
+      unsigned long long it = item + j * stride, li = 0;
+      c[j] = 0;
+      if (it < total) li = ldc_chunk_item(it, cps, total, &c[j]);
+      page[j] = ldc_pool_listed(P, starts, li, it < total);
+      at[j] = listed && it < total ? P->page_at[li] : 0;
+    }
+#pragma unroll
+    for (int j = 0; j < LDC_CHECK_ITEMS; j++) first[j] = item + j * stride < total && !at[j] ? P->heads[page[j]] : -1;
+#pragma unroll
+    for (int j = 0; j < LDC_CHECK_ITEMS; j++) {
+      int exact = 0;
+      if (item + j * stride < total) exact = ww ? ldc_ww_chunk(P, page[j], at[j], first[j], c[j], hot_len, final) : ldc_rw_chunk(P, page[j], at[j], first[j], c[j], hot_len);
+      ldc_chunk_words(P, page[j], c[j], exact, ww);
+    }
   }
 }
 
