@@ -17,11 +17,6 @@ level-2 kernel's time can be compared with and without it (ncu.sh).
   S  the one-pass store hook (ldc_own_small) returns at once
   E  a bare one-pass region end is its barrier's reduction only (no
      epoch: with S, or the stores in place void the launch)
-  D  a correct change, not a timing cut: defer.diff beside this script,
-     one-pass stores in place whose table entry waits for the thread's
-     next region end (made against 35c6667's header; passes the CPU
-     script tests of stores in place). For an A/B on the GPU before it
-     goes into the header.
 Each pattern must match the header exactly; a stale one stops the script.
 """
 import sys
@@ -62,24 +57,6 @@ if "P" in letters:
     rep("  if (p != 2 && !LDC_DET_ON) return compared;", "  if (0) return compared;")
 if "R" in letters:
     rep("  int det = LDC_DET_ON, p = det ? 1 : t->pass;\n", "  if (1) { ldc_bar(); return 0; }\n  int det = LDC_DET_ON, p = det ? 1 : t->pass;\n")
-if "D" in letters:
-    import os
-    hunks, cur = [], None
-    for line in open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "defer.diff")).read().split("\n"):
-        if line.startswith("@@"):
-            cur = ([], [])
-            hunks.append(cur)
-        elif cur is None or line.startswith("---") or line.startswith("+++"):
-            continue
-        elif line.startswith("-"):
-            cur[0].append(line[1:])
-        elif line.startswith("+"):
-            cur[1].append(line[1:])
-        else:
-            cur[0].append(line[1:])
-            cur[1].append(line[1:])
-    for old, new in hunks:
-        rep("\n".join(old), "\n".join(new))
 if "S" in letters:
     rep("template <unsigned n> static __device__ LDC_ENGINE __noinline__ void ldc_own_small(const void *p) {\n",
         "template <unsigned n> static __device__ LDC_ENGINE __noinline__ void ldc_own_small(const void *p) {\n  if (p) return;\n")
