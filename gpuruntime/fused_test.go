@@ -421,6 +421,20 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr, oneWarp bool
 				if err := b.Write(ctxAddr, ctx.Bytes()); err != nil {
 					t.Fatal(err)
 				}
+				// reupload replaces the pool's buffers with ps's slots and
+				// pages as they are now.
+				reupload := func() {
+					t.Helper()
+					for _, ptr := range []DevPtr{data, slots, heads, pages, counters} {
+						b.Free(ptr)
+					}
+					data, slots, heads = upload()
+					pages, counters = listPages()
+					ctx.Pool = pool()
+					if err := b.Write(ctxAddr, ctx.Bytes()); err != nil {
+						t.Fatal(err)
+					}
+				}
 				npl := int64(len(ps.pages))
 				wwRaces := namedPairs(modelRaces(wantWW))
 				if trials%3 == 2 {
@@ -437,15 +451,7 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr, oneWarp bool
 					if d := cmp.Diff(wwRaces, recordsToRaces(finalRecs)); d != "" {
 						t.Fatalf("final ldc_pages_ww: units %d size %d page %d: write-write races (-model +device):\n%s", units, size, pageBytes, d)
 					}
-					for _, ptr := range []DevPtr{data, slots, heads, pages, counters} {
-						b.Free(ptr)
-					}
-					data, slots, heads = upload()
-					pages, counters = listPages()
-					ctx.Pool = pool()
-					if err := b.Write(ctxAddr, ctx.Bytes()); err != nil {
-						t.Fatal(err)
-					}
+					reupload()
 					if err := b.Write(sp, s); err != nil {
 						t.Fatal(err)
 					}
@@ -487,15 +493,7 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr, oneWarp bool
 					}
 					ps.data[si*ps.slotBytes+j-pg*pageBytes] ^= 0x33
 				}
-				for _, ptr := range []DevPtr{data, slots, heads, pages, counters} {
-					b.Free(ptr)
-				}
-				data, slots, heads = upload()
-				pages, counters = listPages()
-				ctx.Pool = pool()
-				if err := b.Write(ctxAddr, ctx.Bytes()); err != nil {
-					t.Fatal(err)
-				}
+				reupload()
 				wantRW := FusedReadWrite(bytes.Clone(s), wantU, p)
 				npl = int64(len(ps.pages))
 				index(npl)

@@ -3625,9 +3625,9 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_p
 // LDC_CHECK_ITEMS: the chunks a thread of ldc_pages_check takes at once,
 // a grid stride apart, their lookups (the page, its list or chain head)
 // loaded together before the first chunk is checked, so that a thread
-// waits for those loads once, not once a chunk. 1 is the measured
-// default; more is a -D for measuring (the kernels wait on such chains of
-// dependent loads: RESULTS, 2026-12-03).
+// waits for those loads once, not once a chunk. The default, 1, is one
+// chunk at a time; more is a -D for measuring, not yet measured (the
+// kernels wait on such chains of dependent loads: RESULTS, 2026-12-03).
 #ifndef LDC_CHECK_ITEMS
 #define LDC_CHECK_ITEMS 1
 #endif
