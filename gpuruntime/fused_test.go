@@ -25,13 +25,12 @@ func fusedBackend(t *testing.T) (*CPUBackend, DevPtr) {
 	return fusedBackendWith(t, "")
 }
 
-// fusedBackendWith compiles extra (test kernels) after the runtime, with
-// the compiler's flags (-D of the header's knobs).
-func fusedBackendWith(t *testing.T, extra string, flags ...string) (*CPUBackend, DevPtr) {
+// fusedBackendWith compiles extra (test kernels) after the runtime.
+func fusedBackendWith(t *testing.T, extra string) (*CPUBackend, DevPtr) {
 	t.Helper()
 	dir, src := runtimeSource(t, extra)
 	so := filepath.Join(dir, "rt.so")
-	if err := cpu.Compile(context.Background(), src, so, cpu.CompileOptions{Flags: append([]string{"-DLDC_CPU", "-I" + dir}, flags...)}); err != nil {
+	if err := cpu.Compile(context.Background(), src, so, cpu.CompileOptions{Flags: []string{"-DLDC_CPU", "-I" + dir}}); err != nil {
 		t.Fatal(err)
 	}
 	b, err := OpenCPU(so)
@@ -251,12 +250,11 @@ func TestPageKernelsMatchModel(t *testing.T) {
 	pageKernelsMatchModel(t, b, ctxAddr, false)
 }
 
-// TestPageKernelsMatchModelItems is the same with LDC_CHECK_ITEMS=3 (a
-// thread's chunks taken three at a time) and the check kernels launched
-// as one warp, so that each thread has many chunks, some of them past the
-// end.
-func TestPageKernelsMatchModelItems(t *testing.T) {
-	b, ctxAddr := fusedBackendWith(t, "", "-DLDC_CHECK_ITEMS=3")
+// TestPageKernelsMatchModelOneWarp is the same with the check kernels
+// launched as one warp, so that each thread's grid-stride loop takes many
+// chunks, some of them past the end.
+func TestPageKernelsMatchModelOneWarp(t *testing.T) {
+	b, ctxAddr := fusedBackend(t)
 	pageKernelsMatchModel(t, b, ctxAddr, true)
 }
 

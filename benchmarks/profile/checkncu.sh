@@ -4,32 +4,36 @@
 # the waits on dependent loads), with the header's -D knobs of
 # LDCHECK_BENCH_NVCC if set (as checkvars.sh):
 #   CGO_ENABLED=0 go test -c -o .dev/t/gpuruntime.test ./gpuruntime   # here; carry .dev/t
-#   OUT=dir benchmarks/profile/checkncu.sh [CASE/KERNEL, default 128B-1copy/ww]
+#   OUT=dir benchmarks/profile/checkncu.sh [CASE/KERNEL ..., default 128B-1copy/ww]
 # Prints throughput against the peaks, occupancy, the warps' stall reasons
 # and, per launch, registers; writes $OUT/checkncu.csv (ncu's raw page).
-# (Written in the forty-seventh session after its device time was spent:
-# not yet run on a GPU, its metric names unchecked against ncu's.)
+# (First run in the forty-eighth session, ncu of CUDA 13 on the H200.)
 set -u
 cd "$(dirname "$0")/../.."
 export PATH=/usr/local/cuda/bin:$PATH
-c=${1:-128B-1copy/ww}
+[ $# -gt 0 ] || set -- 128B-1copy/ww
+i=0
+for c in "$@"; do
+i=$((i + 1))
 ncu --clock-control none -k regex:'^ldc_pages_(ww|rw|index)' --launch-count 4 \
   --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section MemoryWorkloadAnalysis \
-  -o "$OUT/checkncu" .dev/t/gpuruntime.test -test.run '^$' -test.bench "PageChecks/$c\$" -test.benchtime 1x >"$OUT/checkncu-run.txt" 2>&1
-echo "ncu rc $?"
-ncu --import "$OUT/checkncu.ncu-rep" --page raw --csv >"$OUT/checkncu.csv"
-python3 - "$OUT/checkncu.csv" <<'PY'
+  -o "$OUT/checkncu-$i" .dev/t/gpuruntime.test -test.run '^$' -test.bench "PageChecks/$c\$" -test.benchtime 1x >"$OUT/checkncu-run-$i.txt" 2>&1
+echo "== $c: ncu rc $?"
+ncu --import "$OUT/checkncu-$i.ncu-rep" --page raw --csv >"$OUT/checkncu-$i.csv"
+python3 - "$OUT/checkncu-$i.csv" <<'PY'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 head = rows[0]
 want = ["Kernel Name", "gpu__time_duration.sum", "launch__registers_per_thread", "sm__warps_active.avg.pct_of_peak_sustained_active",
         "sm__throughput.avg.pct_of_peak_sustained_elapsed", "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
-        "dram__throughput.avg.pct_of_peak_sustained_elapsed", "smsp__issue_active.avg.pct_of_peak_sustained_active"]
+        "dram__bytes.sum.per_second", "dram__cycles_active.avg.pct_of_peak_sustained_elapsed", "lts__throughput.avg.pct_of_peak_sustained_elapsed",
+        "lts__t_sector_hit_rate.pct", "smsp__issue_active.avg.per_cycle_active"]
 idx = {h: i for i, h in enumerate(head)}
 for r in rows[2:]:
-    print(" | ".join("%s=%s" % (w.split("__")[-1][:40], r[idx[w]]) for w in want if w in idx))
+    print(" | ".join("%s=%s" % (w.replace(".pct_of_peak_sustained", "%"), r[idx[w]]) for w in want if w in idx))
     st = sorted(((float(r[i].replace(",", "") or 0), h) for h, i in idx.items()
-                 if "average_warp_latency_issue_stalled" in h or ("issue_stalled" in h and h.endswith("per_warp_active.pct"))), reverse=True)[:6]
+                 if "warps_issue_stalled" in h and h.endswith("per_issue_active.ratio")), reverse=True)[:6]
     for v, h in st:
         print("    %10.2f %s" % (v, h))
 PY
+done

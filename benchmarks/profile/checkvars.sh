@@ -4,9 +4,8 @@
 # knobs), on some of the bench's cases, one line a case, kernel and flags.
 #   CGO_ENABLED=0 go test -c -o .dev/t/gpuruntime.test ./gpuruntime   # here; carry .dev/t
 #   OUT=dir [CASES=regexp] benchmarks/profile/checkvars.sh "FLAGS1" "FLAGS2" ...   # "" = as built
-# Knobs: LDC_CHECK_MIN_BLOCKS, LDC_CHECK_EXACT, LDC_LISTED_BATCH, LDC_CHECK_ITEMS
-# (the next to measure: "" "-DLDC_CHECK_ITEMS=2" "-DLDC_CHECK_ITEMS=4"
-# "-DLDC_CHECK_ITEMS=4 -DLDC_CHECK_MIN_BLOCKS=8").
+# Knobs: LDC_CHECK_MIN_BLOCKS, LDC_CHECK_EXACT, LDC_LISTED_BATCH (RESULTS.md
+# has what each measured).
 set -u
 cd "$(dirname "$0")/../.."
 export PATH=/usr/local/cuda/bin:$PATH

@@ -23,7 +23,10 @@
 # --allow-atomics, and its runs may differ (column "atomics": not a
 # failure); nor is a kernel whose "// expect:" names an atomic-plain race
 # (column "atomic-plain": a plain store lands before or after the others'
-# atomics as the threads run, which a deterministic run does not order).
+# atomics as the threads run, which a deterministic run does not order),
+# nor one whose "// expect:" names an intra-warp race (column "intra-warp":
+# which lane's store wins is the hardware's; the H200 and the CPU backend
+# pick other lanes on warp_global_word_racy).
 # BACKEND=cpu (and COMPILE=no) runs the whole script on the CPU
 # backend, to try it where there is no GPU.
 #
@@ -63,6 +66,11 @@ one() {
   # atomics as the threads run; a deterministic run does not order it.
   plain=no
   sed -n 's#^// expect: ##p' "$src" | head -1 | grep -q atomic-plain && plain=yes
+  # An intra-warp race: which lane of one store wins is the hardware's
+  # choice (lane 0 on the H200, another on the CPU backend), outside what
+  # a deterministic run orders (README).
+  lanes=no
+  sed -n 's#^// expect: ##p' "$src" | head -1 | grep -q intra-warp && lanes=yes
   [ -n "$launch" ] || return 0
   kernel=$(echo "$launch" | sed -n 's/.*--kernel \([^ ]*\).*/\1/p')
   # The pointer arguments, and whether an atomic depends on the order.
@@ -115,6 +123,8 @@ print("yes" if ordered else "no", " ".join(p["name"] for k in ks for p in k["par
     stable="$stable,atomics"
   elif [ "$plain" = yes ]; then
     stable="$stable,atomic-plain"
+  elif [ "$lanes" = yes ]; then
+    stable="$stable,intra-warp"
   else
     [ "$stable" = no ] && bad=FAIL
     [ "$cpu" = no ] && [ "$math" = no ] && bad=FAIL

@@ -3562,8 +3562,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_rw_listed(const struct ldc_
 // reads each copy once and writes nothing but U.
 //
 // at and first are the page's list (page_at, 0: not listed) and chain
-// head, loaded by the caller (ldc_pages_check, with those of its other
-// items).
+// head, loaded by the caller (ldc_pages_check).
 static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_pool *P, unsigned page, unsigned long long at, int first, unsigned long long c, unsigned long long hot_len, int final) {
   unsigned char *bp;
   int where = ldc_chunk_at(page, c, &bp);
@@ -3622,16 +3621,6 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_p
 #define LDC_CHECK_LISTED 1 // ldc_pages_index ran before it
 #define LDC_CHECK_FINAL 2  // ldc_pages_ww: no pass 2 follows (ldc_ww_chunk)
 
-// LDC_CHECK_ITEMS: the chunks a thread of ldc_pages_check takes at once,
-// a grid stride apart, their lookups (the page, its list or chain head)
-// loaded together before the first chunk is checked, so that a thread
-// waits for those loads once, not once a chunk. The default, 1, is one
-// chunk at a time; more is a -D for measuring, not yet measured (the
-// kernels wait on such chains of dependent loads: RESULTS, 2026-12-03).
-#ifndef LDC_CHECK_ITEMS
-#define LDC_CHECK_ITEMS 1
-#endif
-
 // ldc_pages_check is both check kernels (ww: 1 write-write, 0
 // read-write; flags: LDC_CHECK_*): a thread a 16-byte chunk, launched over npages *
 // slot_bytes / 16 items in blocks of whole warps. The loop is warp-uniform
@@ -3647,26 +3636,16 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long 
   unsigned lane = threadIdx.x & 31;
   unsigned long long starts = ldc_warp_starts(lane < P->page_shards ? *ldc_pool_page_ctr(P, lane) : 0);
   const int listed = (flags & LDC_CHECK_LISTED) != 0, final = (flags & LDC_CHECK_FINAL) != 0;
-  for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item - lane < total; item += LDC_CHECK_ITEMS * stride) {
-    unsigned long long c[LDC_CHECK_ITEMS], at[LDC_CHECK_ITEMS];
-    unsigned page[LDC_CHECK_ITEMS];
-    int first[LDC_CHECK_ITEMS];
-#pragma unroll
-    for (int j = 0; j < LDC_CHECK_ITEMS; j++) {
-      unsigned long long it = item + j * stride, li = 0;
-      c[j] = 0;
-      if (it < total) li = ldc_chunk_item(it, cps, total, &c[j]);
-      page[j] = ldc_pool_listed(P, starts, li, it < total);
-      at[j] = listed && it < total ? P->page_at[li] : 0;
-    }
-#pragma unroll
-    for (int j = 0; j < LDC_CHECK_ITEMS; j++) first[j] = item + j * stride < total && !at[j] ? P->heads[page[j]] : -1;
-#pragma unroll
-    for (int j = 0; j < LDC_CHECK_ITEMS; j++) {
-      int exact = 0;
-      if (item + j * stride < total) exact = ww ? ldc_ww_chunk(P, page[j], at[j], first[j], c[j], hot_len, final) : ldc_rw_chunk(P, page[j], at[j], first[j], c[j], hot_len);
-      ldc_chunk_words(P, page[j], c[j], exact, ww);
-    }
+  for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item - lane < total; item += stride) {
+    unsigned long long c = 0, li = 0;
+    const int in = item < total;
+    if (in) li = ldc_chunk_item(item, cps, total, &c);
+    unsigned page = ldc_pool_listed(P, starts, li, in);
+    unsigned long long at = listed && in ? P->page_at[li] : 0;
+    int first = in && !at ? P->heads[page] : -1;
+    int exact = 0;
+    if (in) exact = ww ? ldc_ww_chunk(P, page, at, first, c, hot_len, final) : ldc_rw_chunk(P, page, at, first, c, hot_len);
+    ldc_chunk_words(P, page, c, exact, ww);
   }
 }
 
