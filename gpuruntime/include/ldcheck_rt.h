@@ -3621,6 +3621,38 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_p
 #define LDC_CHECK_LISTED 1 // ldc_pages_index ran before it
 #define LDC_CHECK_FINAL 2  // ldc_pages_ww: no pass 2 follows (ldc_ww_chunk)
 
+// An item of the check kernels, looked up: its chunk c of the page listed
+// at place li (in: li is one, the item below the total), the page's list
+// (page_at; 0: its chain) and chain head (first).
+struct ldc_check_item {
+  unsigned long long c, at;
+  unsigned page;
+  int first, in;
+};
+// ldc_check_look looks item up but for its chain head (a load that waits
+// for the page's). Every lane of the warp calls it (ldc_pool_listed).
+static __device__ LDC_ENGINE __forceinline__ struct ldc_check_item ldc_check_look(const struct ldc_pool *P, unsigned long long starts, unsigned long long item, unsigned long long cps, unsigned long long total, int listed) {
+  struct ldc_check_item it = {0, 0, 0, -1, item < total};
+  unsigned long long li = 0;
+  if (it.in) li = ldc_chunk_item(item, cps, total, &it.c);
+  it.page = ldc_pool_listed(P, starts, li, it.in);
+  it.at = listed && it.in ? P->page_at[li] : 0;
+  return it;
+}
+
+// LDC_RW_PREFETCH: the read-write check's lookups issued one and two
+// items ahead of its chunk (a chunk's page lookups are two dependent loads
+// before its copies can be loaded; the one-copy check waits on loads 10
+// of every 16 cycles it issues, ncu, H200). On the H200 (RESULTS,
+// 2026-12-04, BenchmarkPageChecks): one copy a page 0.542 -> 0.451 ms,
+// 120-byte pages 0.835 -> 0.771, 1 to 6 copies 0.308 -> 0.295, racy
+// pools and 1 to 19 copies the same. The write-write check, at its 64
+// registers already, ran slower with it (one copy 0.94 -> 1.13 ms), so it
+// looks each item up as it checks it. 0: the same for read-write.
+#ifndef LDC_RW_PREFETCH
+#define LDC_RW_PREFETCH 1
+#endif
+
 // ldc_pages_check is both check kernels (ww: 1 write-write, 0
 // read-write; flags: LDC_CHECK_*): a thread a 16-byte chunk, launched over npages *
 // slot_bytes / 16 items in blocks of whole warps. The loop is warp-uniform
@@ -3628,7 +3660,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_p
 // ldc_chunk_words shares out words. Chunks ran at 69-75% of the copy
 // bandwidth on the H100 where 4-byte words a thread ran at 21-31%
 // (BenchmarkPageChecks, RESULTS, twenty-seventh session).
-static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long long npages, unsigned long long hot_len, unsigned long long flags, int ww) {
+static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long long npages, unsigned long long hot_len, unsigned long long flags, int ww, int prefetch) {
   if (npages == 0) return; // (the warm-up's launch: the pool may not be set up yet)
   const struct ldc_pool *P = &ldc_g.pool;
   unsigned long long cps = P->slot_bytes / 16, total = npages * cps;
@@ -3636,16 +3668,28 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long 
   unsigned lane = threadIdx.x & 31;
   unsigned long long starts = ldc_warp_starts(lane < P->page_shards ? *ldc_pool_page_ctr(P, lane) : 0);
   const int listed = (flags & LDC_CHECK_LISTED) != 0, final = (flags & LDC_CHECK_FINAL) != 0;
-  for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item - lane < total; item += stride) {
-    unsigned long long c = 0, li = 0;
-    const int in = item < total;
-    if (in) li = ldc_chunk_item(item, cps, total, &c);
-    unsigned page = ldc_pool_listed(P, starts, li, in);
-    unsigned long long at = listed && in ? P->page_at[li] : 0;
-    int first = in && !at ? P->heads[page] : -1;
+  unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (prefetch) {
+    // Two items ahead: an item's chain head is loaded while the one before
+    // is checked, the page of the item after it a step earlier.
+    struct ldc_check_item now = ldc_check_look(P, starts, item, cps, total, listed), next = ldc_check_look(P, starts, item + stride, cps, total, listed);
+    now.first = now.in && !now.at ? P->heads[now.page] : -1;
+    for (; item - lane < total; item += stride) {
+      next.first = next.in && !next.at ? P->heads[next.page] : -1;
+      struct ldc_check_item after = ldc_check_look(P, starts, item + 2 * stride, cps, total, listed);
+      int exact = 0;
+      if (now.in) exact = ww ? ldc_ww_chunk(P, now.page, now.at, now.first, now.c, hot_len, final) : ldc_rw_chunk(P, now.page, now.at, now.first, now.c, hot_len);
+      ldc_chunk_words(P, now.page, now.c, exact, ww);
+      now = next, next = after;
+    }
+    return;
+  }
+  for (; item - lane < total; item += stride) {
+    struct ldc_check_item it = ldc_check_look(P, starts, item, cps, total, listed);
+    it.first = it.in && !it.at ? P->heads[it.page] : -1;
     int exact = 0;
-    if (in) exact = ww ? ldc_ww_chunk(P, page, at, first, c, hot_len, final) : ldc_rw_chunk(P, page, at, first, c, hot_len);
-    ldc_chunk_words(P, page, c, exact, ww);
+    if (it.in) exact = ww ? ldc_ww_chunk(P, it.page, it.at, it.first, it.c, hot_len, final) : ldc_rw_chunk(P, it.page, it.at, it.first, it.c, hot_len);
+    ldc_chunk_words(P, it.page, it.c, exact, ww);
   }
 }
 
@@ -3654,13 +3698,13 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long 
 // one pass over the written pages. A copy wrote a byte where it differs
 // from S; U takes the value of the highest copy that wrote it.
 #if LDC_PAGE_KERNELS
-extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_ww(unsigned long long npages, unsigned long long hot_len, unsigned long long flags) { ldc_pages_check(npages, hot_len, flags, 1); }
+extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_ww(unsigned long long npages, unsigned long long hot_len, unsigned long long flags) { ldc_pages_check(npages, hot_len, flags, 1, 0); }
 #endif
 
 // ldc_pages_rw: after pass 2, a copy that differs from U (now the base)
 // read something another copy wrote.
 #if LDC_PAGE_KERNELS
-extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_rw(unsigned long long npages, unsigned long long hot_len, unsigned long long flags) { ldc_pages_check(npages, hot_len, flags, 0); }
+extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_rw(unsigned long long npages, unsigned long long hot_len, unsigned long long flags) { ldc_pages_check(npages, hot_len, flags, 0, LDC_RW_PREFETCH); }
 #endif
 
 // The hot kernels' scratch (unsigned words, a parameter: the host
