@@ -3646,9 +3646,9 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_check_item ldc_check_loo
 // of every 16 cycles it issues, ncu, H200). On the H200 (RESULTS,
 // 2026-12-04, BenchmarkPageChecks): one copy a page 0.542 -> 0.451 ms,
 // 120-byte pages 0.835 -> 0.771, 1 to 6 copies 0.308 -> 0.295, racy
-// pools and 1 to 19 copies the same. The write-write check, at its 64
-// registers already, ran slower with it (one copy 0.94 -> 1.13 ms), so it
-// looks each item up as it checks it. 0: the same for read-write.
+// pools and 1 to 19 copies the same. The write-write check ran slower
+// with it (one copy 0.93 -> 1.12 ms), its exact path inlined or a call,
+// so it looks each item up as it checks it. 0: the same for read-write.
 #ifndef LDC_RW_PREFETCH
 #define LDC_RW_PREFETCH 1
 #endif
