@@ -3621,9 +3621,9 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_p
 #define LDC_CHECK_LISTED 1 // ldc_pages_index ran before it
 #define LDC_CHECK_FINAL 2  // ldc_pages_ww: no pass 2 follows (ldc_ww_chunk)
 
-// An item of the check kernels, looked up: its chunk c of the page listed
-// at place li (in: li is one, the item below the total), the page's list
-// (page_at; 0: its chain) and chain head (first).
+// An item of the check kernels, looked up: chunk c of page, the page's
+// list (page_at; 0: its chain) and chain head (first); in: the item is
+// below the total (the rest is meaningless otherwise).
 struct ldc_check_item {
   unsigned long long c, at;
   unsigned page;
@@ -3638,6 +3638,15 @@ static __device__ LDC_ENGINE __forceinline__ struct ldc_check_item ldc_check_loo
   it.page = ldc_pool_listed(P, starts, li, it.in);
   it.at = listed && it.in ? P->page_at[li] : 0;
   return it;
+}
+// ldc_check_head loads the item's chain head (a page not listed).
+static __device__ LDC_ENGINE __forceinline__ int ldc_check_head(const struct ldc_pool *P, struct ldc_check_item it) { return it.in && !it.at ? P->heads[it.page] : -1; }
+// ldc_check_one checks it (ww: write-write, 0: read-write); every lane of
+// the warp calls it (ldc_chunk_words).
+static __device__ LDC_ENGINE __forceinline__ void ldc_check_one(const struct ldc_pool *P, struct ldc_check_item it, unsigned long long hot_len, int final, int ww) {
+  int exact = 0;
+  if (it.in) exact = ww ? ldc_ww_chunk(P, it.page, it.at, it.first, it.c, hot_len, final) : ldc_rw_chunk(P, it.page, it.at, it.first, it.c, hot_len);
+  ldc_chunk_words(P, it.page, it.c, exact, ww);
 }
 
 // LDC_RW_PREFETCH: the read-write check's lookups issued one and two
@@ -3673,23 +3682,19 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long 
     // Two items ahead: an item's chain head is loaded while the one before
     // is checked, the page of the item after it a step earlier.
     struct ldc_check_item now = ldc_check_look(P, starts, item, cps, total, listed), next = ldc_check_look(P, starts, item + stride, cps, total, listed);
-    now.first = now.in && !now.at ? P->heads[now.page] : -1;
+    now.first = ldc_check_head(P, now);
     for (; item - lane < total; item += stride) {
-      next.first = next.in && !next.at ? P->heads[next.page] : -1;
+      next.first = ldc_check_head(P, next);
       struct ldc_check_item after = ldc_check_look(P, starts, item + 2 * stride, cps, total, listed);
-      int exact = 0;
-      if (now.in) exact = ww ? ldc_ww_chunk(P, now.page, now.at, now.first, now.c, hot_len, final) : ldc_rw_chunk(P, now.page, now.at, now.first, now.c, hot_len);
-      ldc_chunk_words(P, now.page, now.c, exact, ww);
+      ldc_check_one(P, now, hot_len, final, ww);
       now = next, next = after;
     }
     return;
   }
   for (; item - lane < total; item += stride) {
     struct ldc_check_item it = ldc_check_look(P, starts, item, cps, total, listed);
-    it.first = it.in && !it.at ? P->heads[it.page] : -1;
-    int exact = 0;
-    if (it.in) exact = ww ? ldc_ww_chunk(P, it.page, it.at, it.first, it.c, hot_len, final) : ldc_rw_chunk(P, it.page, it.at, it.first, it.c, hot_len);
-    ldc_chunk_words(P, it.page, it.c, exact, ww);
+    it.first = ldc_check_head(P, it);
+    ldc_check_one(P, it, hot_len, final, ww);
   }
 }
 
