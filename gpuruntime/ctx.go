@@ -95,12 +95,12 @@ type Alloc struct {
 
 // Pool mirrors struct ldc_pool: level 1's page copies.
 type Pool struct {
-	Data, Slots, Keys, Vals, Heads, Pages, Counters, UnitCopy uint64
-	SlotBytes, Cap, TableMask                                 uint64
-	Shards, ShardCap                                          uint64 // slot shards (a power of two) and slots each
-	PageShards, PageSpan                                      uint64 // shards of Pages (a power of two) and entries each
-	Hot, HotCap                                               uint64 // hot pages (struct ldc_pool)
-	Order, PageAt                                             uint64 // listed pages' copies (ldc_pages_index)
+	Data, Slots, Keys, Vals, Heads, Pages, Tails, Counters, UnitCopy uint64
+	SlotBytes, Cap, TableMask                                        uint64
+	Shards, ShardCap                                                 uint64 // slot shards (a power of two) and slots each
+	PageShards, PageSpan                                             uint64 // shards of Pages (a power of two) and entries each
+	Hot, HotCap                                                      uint64 // hot pages (struct ldc_pool)
+	Order, PageAt                                                    uint64 // listed pages' copies (ldc_pages_index)
 }
 
 // Segs mirrors struct ldc_segs: level 2's per-block segments.
@@ -136,7 +136,7 @@ const (
 	// FirstAtomicSlots is the atomic log's first room per thread; a
 	// kernel that needs more is run again with what it asked for.
 	FirstAtomicSlots = 16
-	CtxSize          = 1704
+	CtxSize          = 1712
 	RecordSize       = 56
 	TraceEntrySize   = 24
 )

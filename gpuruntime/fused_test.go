@@ -214,14 +214,22 @@ func (ps *pageSetup) upload(t testing.TB, b Backend, npages int) (data, slots, h
 
 // listPages lists the pages that have a copy in pageShards shards, as the
 // device lists them (page p in shard p % pageShards), with the shards'
-// counts where the pass leaves them.
+// counts where the pass leaves them. The list's tails (each page's first
+// slot, the last of its chain) follow its pages in the same buffer (pool
+// points Tails there).
 func (ps *pageSetup) listPages(t testing.TB, b Backend, npages int, pageShards int64) (pages, counters DevPtr) {
 	pageSpan := (int64(npages) + pageShards - 1) / pageShards
-	pl := bytes.Repeat([]byte{0xee}, int(4*pageShards*pageSpan)) // unused entries: a page far out of range
+	pl := bytes.Repeat([]byte{0xee}, int(2*4*pageShards*pageSpan)) // unused entries: a page far out of range
 	st := poolState{pageCounts: make([]int64, pageShards)}
 	for _, pg := range ps.pages {
 		j := int64(pg) & (pageShards - 1)
-		binary.LittleEndian.PutUint32(pl[4*(j*pageSpan+st.pageCounts[j]):], pg)
+		k := j*pageSpan + st.pageCounts[j]
+		binary.LittleEndian.PutUint32(pl[4*k:], pg)
+		tail := ps.heads[pg]
+		for tail >= 0 && ps.slots[tail].Next >= 0 {
+			tail = ps.slots[tail].Next
+		}
+		binary.LittleEndian.PutUint32(pl[4*(pageShards*pageSpan+k):], uint32(tail))
 		st.pageCounts[j]++
 	}
 	ctr := make([]byte, poolCounterWords*8)
@@ -235,8 +243,9 @@ func (ps *pageSetup) listPages(t testing.TB, b Backend, npages int, pageShards i
 // pool is the context's view of what upload and listPages put on the
 // device.
 func (ps *pageSetup) pool(data, slots, heads, pages, counters DevPtr, npages int, pageShards int64) Pool {
-	return Pool{Data: uint64(data), Slots: uint64(slots), Heads: uint64(heads), Pages: uint64(pages), Counters: uint64(counters), SlotBytes: uint64(ps.slotBytes),
-		Shards: 1, ShardCap: uint64(len(ps.slots)), PageShards: uint64(pageShards), PageSpan: uint64((int64(npages) + pageShards - 1) / pageShards)}
+	pageSpan := (int64(npages) + pageShards - 1) / pageShards
+	return Pool{Data: uint64(data), Slots: uint64(slots), Heads: uint64(heads), Pages: uint64(pages), Tails: uint64(pages) + uint64(4*pageShards*pageSpan), Counters: uint64(counters), SlotBytes: uint64(ps.slotBytes),
+		Shards: 1, ShardCap: uint64(len(ps.slots)), PageShards: uint64(pageShards), PageSpan: uint64(pageSpan)}
 }
 
 // TestPageKernelsMatchModel runs the CUDA C page check kernels on the CPU

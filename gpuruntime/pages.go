@@ -118,7 +118,7 @@ type pool struct {
 	pageShards, pageSpan int64
 	data, slots          DevPtr
 	keys, vals           DevPtr
-	heads, pages         DevPtr
+	heads, pages, tails  DevPtr // tails: per entry of pages, the page's first slot
 	counters             DevPtr
 	unitCopy             DevPtr
 	// hot lists the pages the check kernels leave to the hot kernels
@@ -151,7 +151,7 @@ const poolCounterWords = 4 * (1 + 2*maxShards)
 // more than pages: each page shard rounds its share up.
 func poolBytes(cap, slotBytes, totalPages int64) int64 {
 	table := tableFor(2 * cap)
-	return cap*(slotBytes+16+4) + table*12 + totalPages*(4+8) + (totalPages+maxShards)*4 + poolCounterWords*8 + hotRoom(cap, hotChain)*4 + 10*256 // (each part rounded up to 256 bytes)
+	return cap*(slotBytes+16+4) + table*12 + totalPages*(4+8) + (totalPages+maxShards)*(4+4) + poolCounterWords*8 + hotRoom(cap, hotChain)*4 + 10*256 // (each part rounded up to 256 bytes)
 }
 
 // tableFor sizes a hash table for n entries at most half full.
@@ -176,7 +176,7 @@ func shardsFor(units int) int64 {
 
 func (p *pool) ctx() Pool {
 	return Pool{Data: uint64(p.data), Slots: uint64(p.slots), Keys: uint64(p.keys), Vals: uint64(p.vals), Heads: uint64(p.heads),
-		Pages: uint64(p.pages), Counters: uint64(p.counters), UnitCopy: uint64(p.unitCopy), SlotBytes: uint64(p.slotBytes), Cap: uint64(p.cap), TableMask: uint64(p.tableSize - 1),
+		Pages: uint64(p.pages), Tails: uint64(p.tails), Counters: uint64(p.counters), UnitCopy: uint64(p.unitCopy), SlotBytes: uint64(p.slotBytes), Cap: uint64(p.cap), TableMask: uint64(p.tableSize - 1),
 		Shards: uint64(p.shards), ShardCap: uint64(p.shardCap), PageShards: uint64(p.pageShards), PageSpan: uint64(p.pageSpan),
 		Hot: uint64(p.hot), HotCap: uint64(p.hotCap), Order: uint64(p.order), PageAt: uint64(p.pageAt)}
 }
@@ -202,7 +202,8 @@ func (r *checkRun) newPool(cap, shards int64) (*pool, error) {
 	}{
 		{&p.data, cap * p.slotBytes, false}, // (copied from their pages before they are read)
 		{&p.slots, cap * 16, true}, {&p.keys, p.tableSize * 8, false}, {&p.vals, p.tableSize * 4, false},
-		{&p.heads, r.totalPages * 4, false}, {&p.pages, p.pageShards * p.pageSpan * 4, true}, {&p.counters, poolCounterWords * 8, false},
+		{&p.heads, r.totalPages * 4, false}, {&p.pages, p.pageShards * p.pageSpan * 4, true},
+		{&p.tails, p.pageShards * p.pageSpan * 4, false}, {&p.counters, poolCounterWords * 8, false},
 		{&p.hot, p.hotCap * 4, true}, {&p.order, cap * 4, false}, {&p.pageAt, r.totalPages * 8, false}, // (ldc_pages_index's)
 	}
 	total := int64(0)

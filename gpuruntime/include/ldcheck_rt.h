@@ -195,6 +195,12 @@ struct ldc_slot {
 // where page_span is room for every page of that residue (no overflow).
 // A shard out of slots makes the pass void, as the whole pool running out
 // did; the host sizes the next attempt from every shard's count.
+//
+// tails[k] is the slot of the first copy of page pages[k] (its chain's
+// last): a check kernel can load that copy's chunk with the page's base
+// and its chain head, instead of after the head, and where the head is
+// the tail (one copy, the common case) it has all it needs after two
+// dependent loads instead of three.
 struct ldc_pool {
   unsigned char *data;          // slot s at data + s * slot_bytes
   struct ldc_slot *slots;
@@ -202,6 +208,7 @@ struct ldc_pool {
   unsigned *vals;               // slot+1 once its data is ready; 0 while copied; ~0u: no room
   int *heads;                   // per page: newest slot, -1 none, -2 wanted but no room
   unsigned *pages;              // pages with a slot, by shard (see above)
+  int *tails;                   // per entry of pages[]: the page's first slot
   unsigned long long *counters; // LDC_POOL_COUNTERS words: [2] no room: 1 slots, 2 table; [0] blocks stopped; [1] order's fill (ldc_pages_index); then the shards' counters
   const int *unit_copy;         // reshuffling: block -> private copy; null: each block its own
   unsigned long long slot_bytes, cap, table_mask;
@@ -439,7 +446,7 @@ __constant__ struct ldc_ctx ldc_g;
   X(mode) X(pass) X(nallocs) X(shared_tracked) X(allocs[0].base) \
   X(allocs[0].size) X(allocs[0].page_bytes) X(allocs[0].first_page) \
   X(allocs[0].pages) X(allocs[0].page_shift) X(pool.data) X(pool.slots) \
-  X(pool.keys) X(pool.vals) X(pool.heads) X(pool.pages) X(pool.counters) \
+  X(pool.keys) X(pool.vals) X(pool.heads) X(pool.pages) X(pool.tails) X(pool.counters) \
   X(pool.unit_copy) X(pool.slot_bytes) X(pool.cap) X(pool.table_mask) \
   X(pool.shards) X(pool.shard_cap) X(pool.page_shards) X(pool.page_span) \
   X(pool.hot) X(pool.hot_cap) X(pool.order) X(pool.page_at) \
@@ -904,12 +911,12 @@ static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_warp_starts(
   return inc - own;
 }
 
-// ldc_pool_listed is the i-th page listed, starts the page shards' starts
-// (ldc_warp_starts of their counts). Empty shards repeat a start, so the
-// search takes the last shard starting at or before i (binary lifting
-// over the lanes). Every lane of the warp calls it; only those with
-// listed set read the page.
-static __device__ LDC_ENGINE __forceinline__ unsigned ldc_pool_listed(const struct ldc_pool *P, unsigned long long starts, unsigned long long i, int listed) {
+// ldc_pool_entry is where the i-th page listed is in pages[] (and
+// tails[]), starts the page shards' starts (ldc_warp_starts of their
+// counts). Empty shards repeat a start, so the search takes the last shard
+// starting at or before i (binary lifting over the lanes). Every lane of
+// the warp calls it.
+static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_pool_entry(const struct ldc_pool *P, unsigned long long starts, unsigned long long i) {
   unsigned lo = 0;
   for (unsigned step = 16; step > 0; step >>= 1) {
     unsigned cand = lo + step;
@@ -917,7 +924,13 @@ static __device__ LDC_ENGINE __forceinline__ unsigned ldc_pool_listed(const stru
     if (cand < P->page_shards && at <= i) lo = cand;
   }
   unsigned long long at = __shfl_sync(0xffffffffu, starts, lo);
-  return listed ? P->pages[lo * P->page_span + (i - at)] : 0;
+  return lo * P->page_span + (i - at);
+}
+// ldc_pool_listed is the i-th page listed. Every lane of the warp calls
+// it; only those with listed set read the page.
+static __device__ LDC_ENGINE __forceinline__ unsigned ldc_pool_listed(const struct ldc_pool *P, unsigned long long starts, unsigned long long i, int listed) {
+  unsigned long long k = ldc_pool_entry(P, starts, i);
+  return listed ? P->pages[k] : 0;
 }
 
 static __device__ LDC_ENGINE unsigned char *ldc_grid_find(unsigned page, int unit, int write, long long *s, long long *h) {
@@ -968,7 +981,11 @@ static __device__ LDC_ENGINE unsigned char *ldc_grid_find(unsigned page, int uni
 static __device__ LDC_ENGINE void ldc_grid_publish(unsigned page, int unit, int block, long long s, long long h) {
   struct ldc_pool *P = &ldc_g.pool;
   int prev = atomicExch(&P->heads[page], (int)s);
-  if (prev == -1) P->pages[ldc_pool_count_page(P, page)] = page;
+  if (prev == -1) {
+    unsigned long long k = ldc_pool_count_page(P, page);
+    P->pages[k] = page;
+    P->tails[k] = (int)s;
+  }
   struct ldc_slot sl = {unit, prev < 0 ? -1 : prev, page, (unsigned)block};
   P->slots[s] = sl;
   __threadfence();
@@ -3561,23 +3578,35 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_rw_listed(const struct ldc_
 // copies are only read, not turned into their pass-2 states: the check
 // reads each copy once and writes nothing but U.
 //
-// at and first are the page's list (page_at, 0: not listed) and chain
-// head, loaded by the caller (ldc_pages_check).
-static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_pool *P, unsigned page, unsigned long long at, int first, unsigned long long c, unsigned long long hot_len, int final) {
+// at, first and tail are the page's list (page_at, 0: not listed), chain
+// head and chain tail (its first copy, tails[]; -1: not known), loaded by
+// the caller (ldc_pages_check). The tail's chunk loads with the base's,
+// before the head is known: a page of one copy (head == tail) waits for
+// no load of its chain.
+static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_pool *P, unsigned page, unsigned long long at, int first, int tail, unsigned long long c, unsigned long long hot_len, int final) {
   unsigned char *bp;
   int where = ldc_chunk_at(page, c, &bp);
   if (where == 0 || (where == 1 && ldc_hot_chain(P, page, c, 0, hot_len))) return 0;
   if (where == 1) return 1;
   if (at) return ldc_ww_listed(P, at, bp, c, final);
   const uint4 o = ldc_load_chunk(bp);
+  const uint4 t = tail >= 0 ? *ldc_slot_chunk(P, tail, c) : o;
   struct ldc_ww_acc acc = {o, make_uint4(0, 0, 0, 0), 0};
   int n = 0;
-  for (int s = first; s >= 0; s = P->slots[s].next, n++) {
+  for (int s = first; s >= 0 && s != tail; s = P->slots[s].next, n++) {
     if (n == hot_len && hot_len) {
       ldc_hot_note(P, page, c, 0);
       return 0;
     }
     ldc_ww_add(&acc, *ldc_slot_chunk(P, s, c), o);
+  }
+  if (tail >= 0) {
+    if (n == hot_len && hot_len) {
+      ldc_hot_note(P, page, c, 0);
+      return 0;
+    }
+    ldc_ww_add(&acc, t, o);
+    n++;
   }
   if (acc.multi) return 1;
   if (ldc_ww_any(acc.wr)) ldc_store_chunk(bp, acc.u);
@@ -3597,16 +3626,17 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_ww_chunk(const struct ldc_p
 // (the common case), decided on its 16 bytes; 1 where a copy differs or
 // the chunk is partly in the allocation or misaligned: ldc_chunk_words
 // records its words then.
-static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_pool *P, unsigned page, unsigned long long at, int first, unsigned long long c, unsigned long long hot_len) {
+static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_pool *P, unsigned page, unsigned long long at, int first, int tail, unsigned long long c, unsigned long long hot_len) {
   unsigned char *bp;
   int where = ldc_chunk_at(page, c, &bp);
   if (where == 0 || (where == 1 && ldc_hot_chain(P, page, c, 1, hot_len))) return 0;
   if (where == 1) return 1;
   if (at) return ldc_rw_listed(P, at, bp, c);
   const uint4 u = ldc_load_chunk(bp);
+  const uint4 t = tail >= 0 ? *ldc_slot_chunk(P, tail, c) : u;
   unsigned differ = 0;
   unsigned long long n = 0;
-  for (int s = first; s >= 0; s = P->slots[s].next, n++) {
+  for (int s = first; s >= 0 && s != tail; s = P->slots[s].next, n++) {
     if (n == hot_len && hot_len) {
       ldc_hot_note(P, page, c, 1);
       return 0;
@@ -3614,6 +3644,11 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_p
     uint4 v = *ldc_slot_chunk(P, s, c);
     differ |= (v.x ^ u.x) | (v.y ^ u.y) | (v.z ^ u.z) | (v.w ^ u.w);
   }
+  if (tail >= 0 && n == hot_len && hot_len) {
+    ldc_hot_note(P, page, c, 1);
+    return 0;
+  }
+  differ |= (t.x ^ u.x) | (t.y ^ u.y) | (t.z ^ u.z) | (t.w ^ u.w);
   return differ != 0;
 }
 
@@ -3621,21 +3656,37 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_rw_chunk(const struct ldc_p
 #define LDC_CHECK_LISTED 1 // ldc_pages_index ran before it
 #define LDC_CHECK_FINAL 2  // ldc_pages_ww: no pass 2 follows (ldc_ww_chunk)
 
+// LDC_CHECK_TAILS: the plain loop of ldc_pages_check (the write-write
+// check's, and read-write's without LDC_RW_PREFETCH) loads each page's
+// chain tail with the page (struct ldc_pool). On the H200 (RESULTS,
+// 2026-12-04, BenchmarkPageChecks, write-write): one copy a page 0.948 ->
+// 0.915 ms, final 0.798 -> 0.754, racy pools 0.449 -> 0.421, 1 to 6
+// copies 0.707 -> 0.719. The lookahead loop loads no tails: its read-write
+// check with them ran 0.450 -> 0.536 ms (an item carried ahead is bigger).
+// 0: chains walked from their heads alone (for measuring).
+#ifndef LDC_CHECK_TAILS
+#define LDC_CHECK_TAILS 1
+#endif
+
 // An item of the check kernels, looked up: chunk c of page, the page's
-// list (page_at; 0: its chain) and chain head (first); in: the item is
-// below the total (the rest is meaningless otherwise).
+// list (page_at; 0: its chain), chain head (first) and tail (tails[]; -1
+// where the pages were indexed: a page left to its chain there has many
+// copies); in: the item is below the total (the rest is meaningless
+// otherwise).
 struct ldc_check_item {
   unsigned long long c, at;
   unsigned page;
-  int first, in;
+  int first, tail, in;
 };
 // ldc_check_look looks item up but for its chain head (a load that waits
 // for the page's). Every lane of the warp calls it (ldc_pool_listed).
-static __device__ LDC_ENGINE __forceinline__ struct ldc_check_item ldc_check_look(const struct ldc_pool *P, unsigned long long starts, unsigned long long item, unsigned long long cps, unsigned long long total, int listed) {
-  struct ldc_check_item it = {0, 0, 0, -1, item < total};
+static __device__ LDC_ENGINE __forceinline__ struct ldc_check_item ldc_check_look(const struct ldc_pool *P, unsigned long long starts, unsigned long long item, unsigned long long cps, unsigned long long total, int listed, int tails) {
+  struct ldc_check_item it = {0, 0, 0, -1, -1, item < total};
   unsigned long long li = 0;
   if (it.in) li = ldc_chunk_item(item, cps, total, &it.c);
-  it.page = ldc_pool_listed(P, starts, li, it.in);
+  unsigned long long k = ldc_pool_entry(P, starts, li);
+  if (it.in) it.page = P->pages[k];
+  if (tails && it.in && !listed) it.tail = P->tails[k];
   it.at = listed && it.in ? P->page_at[li] : 0;
   return it;
 }
@@ -3645,7 +3696,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_check_head(const struct ldc
 // the warp calls it (ldc_chunk_words).
 static __device__ LDC_ENGINE __forceinline__ void ldc_check_one(const struct ldc_pool *P, struct ldc_check_item it, unsigned long long hot_len, int final, int ww) {
   int exact = 0;
-  if (it.in) exact = ww ? ldc_ww_chunk(P, it.page, it.at, it.first, it.c, hot_len, final) : ldc_rw_chunk(P, it.page, it.at, it.first, it.c, hot_len);
+  if (it.in) exact = ww ? ldc_ww_chunk(P, it.page, it.at, it.first, it.tail, it.c, hot_len, final) : ldc_rw_chunk(P, it.page, it.at, it.first, it.tail, it.c, hot_len);
   ldc_chunk_words(P, it.page, it.c, exact, ww);
 }
 
@@ -3681,18 +3732,18 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_pages_check(unsigned long 
   if (prefetch) {
     // Two items ahead: an item's chain head is loaded while the one before
     // is checked, the page of the item after it a step earlier.
-    struct ldc_check_item now = ldc_check_look(P, starts, item, cps, total, listed), next = ldc_check_look(P, starts, item + stride, cps, total, listed);
+    struct ldc_check_item now = ldc_check_look(P, starts, item, cps, total, listed, 0), next = ldc_check_look(P, starts, item + stride, cps, total, listed, 0);
     now.first = ldc_check_head(P, now);
     for (; item - lane < total; item += stride) {
       next.first = ldc_check_head(P, next);
-      struct ldc_check_item after = ldc_check_look(P, starts, item + 2 * stride, cps, total, listed);
+      struct ldc_check_item after = ldc_check_look(P, starts, item + 2 * stride, cps, total, listed, 0);
       ldc_check_one(P, now, hot_len, final, ww);
       now = next, next = after;
     }
     return;
   }
   for (; item - lane < total; item += stride) {
-    struct ldc_check_item it = ldc_check_look(P, starts, item, cps, total, listed);
+    struct ldc_check_item it = ldc_check_look(P, starts, item, cps, total, listed, LDC_CHECK_TAILS);
     it.first = ldc_check_head(P, it);
     ldc_check_one(P, it, hot_len, final, ww);
   }
