@@ -350,7 +350,7 @@ func Check(b Backend, l Launch, opt Options) (*Result, error) {
 var checkKernels = []struct {
 	name string
 	args int
-}{{"ldc_pages_index", 2}, {"ldc_pages_ww", 3}, {"ldc_pages_rw", 3}, {"ldc_pages_fingerprint", 2}}
+}{{"ldc_pages_index", 2}, {"ldc_pages_ww", 3}, {"ldc_pages_rw", 3}, {"ldc_pages_fingerprint", 2}, {"ldc_slots_ww", 2}, {"ldc_slots_rw", 2}}
 
 // atomicLogShort stops a checked run whose first launch ran more atomics
 // in a thread than the log had room for: every later launch would replay

@@ -141,6 +141,36 @@ type pageSetup struct {
 	data                 []byte
 	heads                []int32
 	pages                []uint32
+	// shards > 1 deals the slots to that many shards in turn, shardCap
+	// apart (upload sets it, leaving room at each shard's end as a pass
+	// does); 0 or 1: one shard, the slots in order.
+	shards, shardCap int
+}
+
+// phys is slot si's place in the pool on the device.
+func (ps *pageSetup) phys(si int) int {
+	if ps.shards <= 1 {
+		return si
+	}
+	return si%ps.shards*ps.shardCap + si/ps.shards
+}
+
+// logical is the slots' data in ps.data's order, from the pool's data on
+// the device.
+func (ps *pageSetup) logical(dev []byte) []byte {
+	out := make([]byte, len(ps.slots)*ps.slotBytes)
+	for si := range ps.slots {
+		copy(out[si*ps.slotBytes:(si+1)*ps.slotBytes], dev[ps.phys(si)*ps.slotBytes:])
+	}
+	return out
+}
+
+// devSlots is the room for slots the pool on the device has.
+func (ps *pageSetup) devSlots() int {
+	if ps.shards <= 1 {
+		return len(ps.slots)
+	}
+	return ps.shards * ps.shardCap
 }
 
 // Slot mirrors struct ldc_slot.
@@ -198,18 +228,31 @@ func (ps *pageSetup) slotOf(pg, u int) int {
 // upload copies the slots' data, the slots and the chains' heads to the
 // device.
 func (ps *pageSetup) upload(t testing.TB, b Backend, npages int) (data, slots, heads DevPtr) {
-	raw := make([]byte, 0, 16*len(ps.slots))
-	for _, sl := range ps.slots {
-		raw = binary.LittleEndian.AppendUint32(raw, uint32(sl.Unit))
-		raw = binary.LittleEndian.AppendUint32(raw, uint32(sl.Next))
-		raw = binary.LittleEndian.AppendUint32(raw, sl.Page)
-		raw = binary.LittleEndian.AppendUint32(raw, sl.Tab)
+	if ps.shards > 1 {
+		ps.shardCap = (len(ps.slots)+ps.shards-1)/ps.shards + 1
+	}
+	link := func(s int32) uint32 {
+		if s < 0 {
+			return uint32(s)
+		}
+		return uint32(ps.phys(int(s)))
+	}
+	// Room no pass filled: garbage, which no kernel may read.
+	d := bytes.Repeat([]byte{0xcd}, ps.devSlots()*ps.slotBytes)
+	raw := bytes.Repeat([]byte{0xee}, 16*ps.devSlots())
+	for si, sl := range ps.slots {
+		at := ps.phys(si)
+		copy(d[at*ps.slotBytes:], ps.data[si*ps.slotBytes:(si+1)*ps.slotBytes])
+		binary.LittleEndian.PutUint32(raw[16*at:], uint32(sl.Unit))
+		binary.LittleEndian.PutUint32(raw[16*at+4:], link(sl.Next))
+		binary.LittleEndian.PutUint32(raw[16*at+8:], sl.Page)
+		binary.LittleEndian.PutUint32(raw[16*at+12:], sl.Tab)
 	}
 	hs := make([]byte, 0, 4*npages)
 	for _, h := range ps.heads {
-		hs = binary.LittleEndian.AppendUint32(hs, uint32(h))
+		hs = binary.LittleEndian.AppendUint32(hs, link(h))
 	}
-	return devBytes(t, b, ps.data), devBytes(t, b, raw), devBytes(t, b, hs)
+	return devBytes(t, b, d), devBytes(t, b, raw), devBytes(t, b, hs)
 }
 
 // listPages lists the pages that have a copy in pageShards shards, as the
@@ -229,11 +272,16 @@ func (ps *pageSetup) listPages(t testing.TB, b Backend, npages int, pageShards i
 		for tail >= 0 && ps.slots[tail].Next >= 0 {
 			tail = ps.slots[tail].Next
 		}
-		binary.LittleEndian.PutUint32(pl[4*(pageShards*pageSpan+k):], uint32(tail))
+		binary.LittleEndian.PutUint32(pl[4*(pageShards*pageSpan+k):], uint32(ps.phys(int(tail))))
 		st.pageCounts[j]++
 	}
 	ctr := make([]byte, poolCounterWords*8)
-	binary.LittleEndian.PutUint64(ctr[8*4:], uint64(len(ps.slots))) // slot shard 0's count (pool: one shard)
+	if ps.shards <= 1 {
+		binary.LittleEndian.PutUint64(ctr[8*4:], uint64(len(ps.slots))) // slot shard 0's count
+	}
+	for j := 0; j < ps.shards && ps.shards > 1; j++ {
+		binary.LittleEndian.PutUint64(ctr[8*4*(1+j):], uint64((len(ps.slots)-j+ps.shards-1)/ps.shards))
+	}
 	for j, n := range st.pageCounts {
 		binary.LittleEndian.PutUint64(ctr[8*4*(1+maxShards+j):], uint64(n))
 	}
@@ -244,8 +292,12 @@ func (ps *pageSetup) listPages(t testing.TB, b Backend, npages int, pageShards i
 // device.
 func (ps *pageSetup) pool(data, slots, heads, pages, counters DevPtr, npages int, pageShards int64) Pool {
 	pageSpan := (int64(npages) + pageShards - 1) / pageShards
-	return Pool{Data: uint64(data), Slots: uint64(slots), Heads: uint64(heads), Pages: uint64(pages), Tails: uint64(pages) + uint64(4*pageShards*pageSpan), Counters: uint64(counters), SlotBytes: uint64(ps.slotBytes),
-		Shards: 1, ShardCap: uint64(len(ps.slots)), PageShards: uint64(pageShards), PageSpan: uint64(pageSpan)}
+	p := Pool{Data: uint64(data), Slots: uint64(slots), Heads: uint64(heads), Pages: uint64(pages), Tails: uint64(pages) + uint64(4*pageShards*pageSpan), Counters: uint64(counters), SlotBytes: uint64(ps.slotBytes),
+		Shards: uint64(max(1, ps.shards)), ShardCap: uint64(len(ps.slots)), PageShards: uint64(pageShards), PageSpan: uint64(pageSpan)}
+	if ps.shards > 1 {
+		p.ShardCap = uint64(ps.shardCap)
+	}
+	return p
 }
 
 // TestPageKernelsMatchModel runs the CUDA C page check kernels on the CPU
@@ -331,6 +383,10 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr, oneWarp bool
 					}
 				}
 				ps := buildPages(rng, s, p, pageBytes)
+				ps.shards = []int{1, 4, 2, 8}[(trials/8)%4]
+				// Every other four trials, the checks in slot order where
+				// pageCheck would run them so (ldc_slots_*).
+				slotOrder := (trials/4)%2 == 1
 				wantU, _, wantWW := FusedWriteWrite(s, p) // p becomes the pass-2 states
 
 				sp := devBytes(t, b, s)
@@ -369,6 +425,18 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr, oneWarp bool
 						t.Fatal(err)
 					}
 				}
+				// checkSlots launches a slot kernel over the slots filled.
+				checkSlots := func(kernel string, flags uint64) {
+					t.Helper()
+					n := int64(len(ps.slots))
+					grid, block := pageGrid(n, int64(ps.slotBytes)), [3]uint32{256, 1, 1}
+					if oneWarp {
+						grid, block = [3]uint32{1, 1, 1}, [3]uint32{32, 1, 1}
+					}
+					if err := b.Launch(kernel, grid, block, 0, [][]byte{u64(uint64(n)), u64(flags)}); err != nil {
+						t.Fatal(err)
+					}
+				}
 				index := func(npl int64) {
 					t.Helper()
 					if !listed {
@@ -400,6 +468,22 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr, oneWarp bool
 					if got != want {
 						t.Fatalf("ldc_pages_index listed %d copies, want %d", got, want)
 					}
+				}
+				// checkWW is the write-write check as pageCheck runs it.
+				wwKernel, rwKernel := "ldc_pages_ww", "ldc_pages_rw"
+				if slotOrder {
+					rwKernel = "ldc_slots_rw"
+				}
+				checkWW := func(npl int64, final bool) {
+					t.Helper()
+					wwKernel = "ldc_pages_ww"
+					if slotOrder && len(ps.slots) == len(ps.pages) {
+						wwKernel = "ldc_slots_ww"
+						checkSlots(wwKernel, checkFlags(false, final))
+						return
+					}
+					index(npl)
+					check(wwKernel, npl, checkFlags(listed, final))
 				}
 				// checked is what pageCheck does after a check kernel:
 				// the records, then the hot kernels on the pages listed
@@ -449,35 +533,33 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr, oneWarp bool
 					// the same U and races, the copies only read. Then S
 					// and the copies put back for the check that goes on
 					// to pass 2.
-					index(npl)
-					check("ldc_pages_ww", npl, checkFlags(listed, true))
+					checkWW(npl, true)
 					finalRecs := checked(false)
 					if got := readDev(t, b, sp, size); !bytes.Equal(got, wantU) {
-						t.Fatalf("final ldc_pages_ww: units %d size %d page %d: U differs from the model", units, size, pageBytes)
+						t.Fatalf("final %s: units %d size %d page %d: U differs from the model", wwKernel, units, size, pageBytes)
 					}
 					if d := cmp.Diff(wwRaces, recordsToRaces(finalRecs)); d != "" {
-						t.Fatalf("final ldc_pages_ww: units %d size %d page %d: write-write races (-model +device):\n%s", units, size, pageBytes, d)
+						t.Fatalf("final %s: units %d size %d page %d: write-write races (-model +device):\n%s", wwKernel, units, size, pageBytes, d)
 					}
 					reupload()
 					if err := b.Write(sp, s); err != nil {
 						t.Fatal(err)
 					}
 				}
-				index(npl)
-				check("ldc_pages_ww", npl, checkFlags(listed, false))
+				checkWW(npl, false)
 				wwRecs := checked(false)
 				if got := readDev(t, b, sp, size); !bytes.Equal(got, wantU) {
-					t.Fatalf("%s: units %d size %d page %d: U differs from the model", "ldc_pages_ww", units, size, pageBytes)
+					t.Fatalf("%s: units %d size %d page %d: U differs from the model", wwKernel, units, size, pageBytes)
 				}
-				gotData := readDev(t, b, data, len(ps.data))
+				gotData := ps.logical(readDev(t, b, data, ps.devSlots()*ps.slotBytes))
 				for si, sl := range ps.slots {
 					lo, hi := int(sl.Page)*pageBytes, min(int(sl.Page+1)*pageBytes, size)
 					if got := gotData[si*ps.slotBytes : si*ps.slotBytes+hi-lo]; !bytes.Equal(got, p[sl.Unit][lo:hi]) {
-						t.Fatalf("%s: units %d size %d page %d: unit %d's pass-2 page %d differs from the model", "ldc_pages_ww", units, size, pageBytes, sl.Unit, sl.Page)
+						t.Fatalf("%s: units %d size %d page %d: unit %d's pass-2 page %d differs from the model", wwKernel, units, size, pageBytes, sl.Unit, sl.Page)
 					}
 				}
 				if d := cmp.Diff(wwRaces, recordsToRaces(wwRecs)); d != "" {
-					t.Fatalf("%s: units %d size %d page %d: write-write races (-model +device):\n%s", "ldc_pages_ww", units, size, pageBytes, d)
+					t.Fatalf("%s: units %d size %d page %d: write-write races (-model +device):\n%s", wwKernel, units, size, pageBytes, d)
 				}
 				if overlap && units > 1 && len(wantWW) == 0 {
 					t.Fatalf("forced overlap not reported by the model")
@@ -503,10 +585,14 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr, oneWarp bool
 				reupload()
 				wantRW := FusedReadWrite(bytes.Clone(s), wantU, p)
 				npl = int64(len(ps.pages))
-				index(npl)
-				check("ldc_pages_rw", npl, checkFlags(listed, false))
+				if slotOrder {
+					checkSlots(rwKernel, 0)
+				} else {
+					index(npl)
+					check("ldc_pages_rw", npl, checkFlags(listed, false))
+				}
 				if d := cmp.Diff(modelRaces(wantRW), recordsToRaces(checked(true))); d != "" {
-					t.Fatalf("%s: units %d size %d page %d: read-write races (-model +device):\n%s", "ldc_pages_ww", units, size, pageBytes, d)
+					t.Fatalf("%s: units %d size %d page %d: read-write races (-model +device):\n%s", rwKernel, units, size, pageBytes, d)
 				}
 				for _, ptr := range []DevPtr{sp, data, slots, heads, pages, counters, hotList} {
 					b.Free(ptr)

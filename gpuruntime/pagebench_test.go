@@ -206,11 +206,29 @@ func BenchmarkPageChecks(b *testing.B) {
 	be.Free(dst)
 	b.Logf("copy (device to device, read plus write): %.1f GB/s on %s", copyGBps, be.Device)
 	records, nrec := devBytes(b, be, make([]byte, (1<<10)*RecordSize)), devBytes(b, be, make([]byte, nrecBytes))
+	// What decides the kernels' occupancy.
+	for _, k := range []string{"ldc_pages_ww", "ldc_pages_rw", "ldc_slots_ww", "ldc_slots_rw"} {
+		f, err := be.prog.Function(k)
+		if err != nil {
+			b.Fatal(err)
+		}
+		regs, err1 := be.d.FuncGetAttribute(cuda.FuncAttrNumRegs, f)
+		local, err2 := be.d.FuncGetAttribute(cuda.FuncAttrLocalSizeBytes, f)
+		resident, err3 := be.d.OccupancyMaxActiveBlocksPerMultiprocessor(f, 256, 0)
+		if err1 != nil || err2 != nil || err3 != nil {
+			b.Fatal(err1, err2, err3)
+		}
+		b.Logf("%s: %d registers, %d bytes of local memory a thread, %d blocks of 256 an SM", k, regs, local, resident)
+	}
 
 	for _, c := range pageBenchCases {
 		var pb *pageBench
-		for _, kernel := range []string{"ldc_pages_ww", "ldc_pages_rw", "ldc_pages_ww+index", "ldc_pages_rw+index", "ldc_pages_ww+final", "ldc_pages_ww+index+final"} {
-			b.Run(c.name+"/"+kernel[len("ldc_pages_"):], func(b *testing.B) {
+		for _, kernel := range []string{"ldc_pages_ww", "ldc_pages_rw", "ldc_pages_ww+index", "ldc_pages_rw+index", "ldc_pages_ww+final", "ldc_pages_ww+index+final", "ldc_slots_ww", "ldc_slots_rw", "ldc_slots_ww+final"} {
+			name := strings.TrimPrefix(kernel, "ldc_pages_")
+			if strings.HasPrefix(kernel, "ldc_slots_") {
+				name = "slots-" + kernel[len("ldc_slots_"):]
+			}
+			b.Run(c.name+"/"+name, func(b *testing.B) {
 				benchPageKernel(b, be, ctxAddr, records, nrec, &pb, c, kernel, copyGBps)
 			})
 		}
@@ -237,8 +255,13 @@ func benchPageKernel(b *testing.B, be *CUDABackend, ctxAddr, records, nrec DevPt
 	pb := *pbp
 	kernel, final := strings.CutSuffix(kernel, "+final")
 	kernel, listed := strings.CutSuffix(kernel, "+index")
+	nslots := pb.dataBytes / pb.slotBytes
+	slotOrder := strings.HasPrefix(kernel, "ldc_slots_")
+	if kernel == "ldc_slots_ww" && nslots != int64(pb.c.npages) {
+		b.Skip("ldc_slots_ww checks pools of one copy a page")
+	}
 	pb.ctx(b, be, ctxAddr, records, nrec, listed)
-	ww := strings.HasPrefix(kernel, "ldc_pages_ww")
+	ww := strings.HasPrefix(kernel, "ldc_pages_ww") || kernel == "ldc_slots_ww"
 	moved := pb.targetBytes + pb.dataBytes
 	if ww {
 		moved += pb.targetBytes
@@ -272,7 +295,13 @@ func benchPageKernel(b *testing.B, be *CUDABackend, ctxAddr, records, nrec DevPt
 				b.Fatal(err)
 			}
 		}
-		if err := be.Launch(kernel, pageGrid(int64(pb.c.npages), pb.slotBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(pb.c.npages)), u64(uint64(limit)), u64(checkFlags(listed, final))}); err != nil {
+		var err error
+		if slotOrder {
+			err = be.Launch(kernel, pageGrid(nslots, pb.slotBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(nslots)), u64(checkFlags(false, final))})
+		} else {
+			err = be.Launch(kernel, pageGrid(int64(pb.c.npages), pb.slotBytes), [3]uint32{256, 1, 1}, 0, [][]byte{u64(uint64(pb.c.npages)), u64(uint64(limit)), u64(checkFlags(listed, final))})
+		}
+		if err != nil {
 			b.Fatal(err)
 		}
 		sec, err := done()

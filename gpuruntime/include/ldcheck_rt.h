@@ -911,21 +911,23 @@ static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_warp_starts(
   return inc - own;
 }
 
-// ldc_pool_entry is where the i-th page listed is in pages[] (and
-// tails[]), starts the page shards' starts (ldc_warp_starts of their
-// counts). Empty shards repeat a start, so the search takes the last shard
+// ldc_dense_entry is where the i-th entry of a dense numbering of shards
+// (span entries apart, their counts' ldc_warp_starts in starts) is.
+// Empty shards repeat a start, so the search takes the last shard
 // starting at or before i (binary lifting over the lanes). Every lane of
-// the warp calls it.
-static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_pool_entry(const struct ldc_pool *P, unsigned long long starts, unsigned long long i) {
+// the warp calls it. ldc_pool_entry is the i-th page listed's place in
+// pages[] (and tails[]).
+static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_dense_entry(unsigned long long starts, unsigned long long i, unsigned long long shards, unsigned long long span) {
   unsigned lo = 0;
   for (unsigned step = 16; step > 0; step >>= 1) {
     unsigned cand = lo + step;
     unsigned long long at = __shfl_sync(0xffffffffu, starts, cand & 31);
-    if (cand < P->page_shards && at <= i) lo = cand;
+    if (cand < shards && at <= i) lo = cand;
   }
   unsigned long long at = __shfl_sync(0xffffffffu, starts, lo);
-  return lo * P->page_span + (i - at);
+  return lo * span + (i - at);
 }
+static __device__ LDC_ENGINE __forceinline__ unsigned long long ldc_pool_entry(const struct ldc_pool *P, unsigned long long starts, unsigned long long i) { return ldc_dense_entry(starts, i, P->page_shards, P->page_span); }
 // ldc_pool_listed is the i-th page listed. Every lane of the warp calls
 // it; only those with listed set read the page.
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_pool_listed(const struct ldc_pool *P, unsigned long long starts, unsigned long long i, int listed) {
@@ -3763,6 +3765,161 @@ extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_ww(unsigned lon
 extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_rw(unsigned long long npages, unsigned long long hot_len, unsigned long long flags) { ldc_pages_check(npages, hot_len, flags, 0, LDC_RW_PREFETCH); }
 #endif
 
+// ---- The checks in slot order ----
+// The read-write check compares each copy with U on its own, and a page
+// of one copy has nothing to merge: neither needs a page's other copies.
+// ldc_slots_rw and ldc_slots_ww take the pool's filled slots in their
+// order (the shards' ones after the other, a thread a 16-byte chunk), so
+// that the copies stream in the order they lie in and a chunk waits for
+// one lookup (its slot's page, for the base's chunk) where the page
+// kernels wait for the page listed, then its chain head (and walk its
+// chain). No chain is walked, so no page is hot. ldc_slots_ww is the
+// write-write check only of a pool whose every page has one copy (the
+// host knows: as many copies as pages); ldc_pages_ww does the rest. On
+// the H200 (RESULTS, 2026-12-04, BenchmarkPageChecks, 512 MiB of pages of
+// one copy): write-write 0.90 -> 0.59 ms (56% -> 87% of the copy
+// bandwidth), final 0.75 -> 0.43, read-write 0.45 -> 0.35 (56% -> 74%);
+// two copies a page, read-write the same (0.33); 1 to 6, 0.29 -> 0.28;
+// 1 to 19, 0.36 -> 0.38 (U read once a copy), left to ldc_pages_rw.
+
+// ldc_lone_ww_word is the write-write check of word k of copy s, its
+// page's only copy: U is the copy where it wrote, its pass-2 state S
+// (ldc_ww_word's result on a chain of one).
+static __device__ LDC_ENGINE __forceinline__ void ldc_lone_ww_word(const struct ldc_pool *P, unsigned page, int s, unsigned long long k) {
+  unsigned long long offset;
+  int ai;
+  unsigned char *bp;
+  unsigned nb = ldc_word_at(page, k, &ai, &bp, &offset);
+  if (nb == 0) return;
+  unsigned *vp = (unsigned *)(P->data + (unsigned long long)s * P->slot_bytes) + k;
+  unsigned orig = ldc_load_word(bp, nb), v = *vp;
+  unsigned m = ldc_bytemask(v ^ orig) & ldc_valid_mask(nb);
+  unsigned uv = (orig & ~m) | (v & m);
+  if (m) ldc_store_word(bp, uv, m);
+  *vp = (uv & ~m) | (orig & m);
+}
+
+// ldc_slot_rw_word is the read-write check of word k of copy s alone
+// (ldc_rw_word's, for one slot of the chain).
+static __device__ LDC_ENGINE __forceinline__ void ldc_slot_rw_word(const struct ldc_pool *P, unsigned page, int s, unsigned long long k) {
+  unsigned long long offset;
+  int ai;
+  unsigned char *bp;
+  unsigned nb = ldc_word_at(page, k, &ai, &bp, &offset);
+  if (nb == 0) return;
+  unsigned v = ((const unsigned *)(P->data + (unsigned long long)s * P->slot_bytes))[k];
+  ldc_rw_differ(P, s, ai, offset, ldc_load_word(bp, nb), v, ldc_valid_mask(nb));
+}
+
+// ldc_slot_words shares out the words of the warp's chunks whose 16-byte
+// path could not decide (exact) among its lanes, as ldc_chunk_words does.
+// Every lane of the warp calls it.
+static __device__ LDC_ENGINE __forceinline__ void ldc_slot_words(const struct ldc_pool *P, unsigned page, int s, unsigned long long c, int exact, int ww) {
+  unsigned need = __ballot_sync(0xffffffffu, exact);
+  if (!need) return;
+  unsigned lane = threadIdx.x & 31, words = 4 * __popc(need);
+  for (unsigned round = 0; round < words; round += 32) {
+    unsigned j = round + lane, m = need, src = 0;
+    if (j < words) {
+      for (unsigned k = j / 4; k > 0; k--) m &= m - 1;
+      src = __ffs(m) - 1;
+    }
+    unsigned p = __shfl_sync(0xffffffffu, page, src);
+    int ss = __shfl_sync(0xffffffffu, s, src);
+    unsigned long long cc = __shfl_sync(0xffffffffu, c, src);
+    if (j >= words) continue;
+    if (ww)
+      ldc_lone_ww_word(P, p, ss, 4 * cc + j % 4);
+    else
+      ldc_slot_rw_word(P, p, ss, 4 * cc + j % 4);
+  }
+}
+
+// The slot kernels' launch bounds (blocks of 256 an SM; 0: none; -D for
+// measuring). On the H200 (RESULTS, 2026-12-04, BenchmarkPageChecks, one
+// copy a page): write-write bounded to 8 blocks (32 registers) 0.603 ->
+// 0.586 ms, final 0.474 -> 0.427; read-write bounded so spilled, 0.345 ->
+// 0.511, and runs with its 40 registers (6 blocks). A lane keeping its
+// place in the shards and its allocation in registers, or taking two or
+// four chunks at a time, ran slower than this loop (a chunk at a time,
+// looked up afresh): more registers, fewer warps.
+#ifndef LDC_SLOT_WW_MIN_BLOCKS
+#define LDC_SLOT_WW_MIN_BLOCKS 8
+#endif
+#ifndef LDC_SLOT_RW_MIN_BLOCKS
+#define LDC_SLOT_RW_MIN_BLOCKS 0
+#endif
+#if LDC_SLOT_WW_MIN_BLOCKS > 0
+#define LDC_SLOT_WW_BOUNDS __launch_bounds__(256, LDC_SLOT_WW_MIN_BLOCKS)
+#else
+#define LDC_SLOT_WW_BOUNDS
+#endif
+#if LDC_SLOT_RW_MIN_BLOCKS > 0
+#define LDC_SLOT_RW_BOUNDS __launch_bounds__(256, LDC_SLOT_RW_MIN_BLOCKS)
+#else
+#define LDC_SLOT_RW_BOUNDS
+#endif
+
+// ldc_slots_check is both slot kernels (ww: 1 write-write, 0 read-write):
+// nslots the slots filled (the shards' counts up to their room, in one
+// dense numbering), a thread a chunk, grid-stride, warp-uniform (item -
+// lane) for ldc_slot_words. flags: LDC_CHECK_FINAL (write-write: the copy
+// is only read).
+static __device__ LDC_ENGINE __forceinline__ void ldc_slots_check(unsigned long long nslots, unsigned long long flags, int ww) {
+  if (nslots == 0) return; // (the warm-up's launch)
+  const struct ldc_pool *P = &ldc_g.pool;
+  unsigned long long cps = P->slot_bytes / 16, total = nslots * cps;
+  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+  unsigned lane = threadIdx.x & 31;
+  unsigned long long filled = 0;
+  if (lane < P->shards) {
+    filled = *ldc_pool_slot_ctr(P, lane);
+    if (filled > P->shard_cap) filled = P->shard_cap;
+  }
+  unsigned long long starts = ldc_warp_starts(filled);
+  const int final = (flags & LDC_CHECK_FINAL) != 0;
+  for (unsigned long long item = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; item - lane < total; item += stride) {
+    int in = item < total, exact = 0;
+    unsigned long long c = 0, si = 0;
+    if (in) si = ldc_chunk_item(item, cps, total, &c);
+    int s = (int)ldc_dense_entry(starts, si, P->shards, P->shard_cap);
+    unsigned page = 0;
+    if (in) {
+      // The copy's chunk does not wait for its page.
+      uint4 *vp = ldc_slot_chunk(P, s, c);
+      const uint4 v = *vp;
+      page = P->slots[s].page;
+      unsigned char *bp;
+      int where = ldc_chunk_at(page, c, &bp);
+      if (where == 1) exact = 1;
+      if (where == 2) {
+        const uint4 o = ldc_load_chunk(bp);
+        if ((v.x ^ o.x) | (v.y ^ o.y) | (v.z ^ o.z) | (v.w ^ o.w)) {
+          if (!ww)
+            exact = 1;
+          else {
+            ldc_store_chunk(bp, v);
+            if (!final) *vp = o;
+          }
+        }
+      }
+    }
+    ldc_slot_words(P, page, s, c, exact, ww);
+  }
+}
+
+// ldc_slots_ww: ldc_pages_ww's results where every page has one copy: U
+// (the copy) and the copy's pass-2 state (S).
+#if LDC_PAGE_KERNELS
+extern "C" __global__ LDC_SLOT_WW_BOUNDS LDC_ENGINE void ldc_slots_ww(unsigned long long nslots, unsigned long long flags) { ldc_slots_check(nslots, flags, 1); }
+#endif
+
+// ldc_slots_rw: ldc_pages_rw's results (each copy that differs from U
+// recorded) over any pool.
+#if LDC_PAGE_KERNELS
+extern "C" __global__ LDC_SLOT_RW_BOUNDS LDC_ENGINE void ldc_slots_rw(unsigned long long nslots, unsigned long long flags) { ldc_slots_check(nslots, flags, 0); }
+#endif
+
 // The hot kernels' scratch (unsigned words, a parameter: the host
 // allocates it at the first hot page): LDC_HOT_THREADS partial
 // results of 16 words, then 16 words a word of the page (its final
@@ -3978,6 +4135,8 @@ extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_fingerprint(uns
 #if defined(LDC_CPU) && LDC_PAGE_KERNELS
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_ww(void **a) { ldc_pages_ww(*(unsigned long long *)a[0], *(unsigned long long *)a[1], *(unsigned long long *)a[2]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_rw(void **a) { ldc_pages_rw(*(unsigned long long *)a[0], *(unsigned long long *)a[1], *(unsigned long long *)a[2]); }
+extern "C" LDC_ENGINE void ldc_entry_ldc_slots_ww(void **a) { ldc_slots_ww(*(unsigned long long *)a[0], *(unsigned long long *)a[1]); }
+extern "C" LDC_ENGINE void ldc_entry_ldc_slots_rw(void **a) { ldc_slots_rw(*(unsigned long long *)a[0], *(unsigned long long *)a[1]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_index(void **a) { ldc_pages_index(*(unsigned long long *)a[0], *(unsigned long long *)a[1]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_pages_fingerprint(void **a) { ldc_pages_fingerprint(*(unsigned long long *)a[0], *(unsigned long long **)a[1]); }
 extern "C" LDC_ENGINE void ldc_entry_ldc_hot_scan(void **a) { ldc_hot_scan(*(unsigned *)a[0], *(int *)a[1], *(unsigned **)a[2]); }
