@@ -5,7 +5,8 @@
 # then the cases side by side (a column a flag set).
 #   CGO_ENABLED=0 go test -c -o .dev/t/gpuruntime.test ./gpuruntime   # here; carry .dev/t
 #   OUT=dir [CASES=regexp] benchmarks/profile/checkvars.sh "FLAGS1" "FLAGS2" ...   # "" = as built
-# Knobs: LDC_CHECK_MIN_BLOCKS, LDC_CHECK_EXACT, LDC_LISTED_BATCH, LDC_RW_PREFETCH (RESULTS.md
+# Knobs: LDC_CHECK_MIN_BLOCKS, LDC_CHECK_EXACT, LDC_LISTED_BATCH, LDC_RW_PREFETCH,
+# LDC_SLOT_WW_MIN_BLOCKS, LDC_SLOT_RW_MIN_BLOCKS (RESULTS.md
 # has what each measured).
 set -u
 cd "$(dirname "$0")/../.."
