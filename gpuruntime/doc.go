@@ -19,11 +19,14 @@
 // and the segment holds a table of which warp stored to each byte
 // (ldc_own), two warps on one byte making it run again with copies; its
 // shared targets are stored in place too, with an owner word per word
-// (ownShared, ldc_own_shared). Level 1's check kernels walk each written
-// page's chain of copies, a thread a 16-byte chunk (level1.go); a page
-// whose chain holds a good share of all the copies (a flag every block
-// sets) is left to the hot kernels, which check it with the whole grid
-// (hot.go). Instrumented modules run with a register
+// (ownShared, ldc_own_shared). Level 1's check kernels take a thread a
+// 16-byte chunk (level1.go): the read-write check, and the write-write
+// check of a pool of one copy a page, in the order the slots lie
+// (ldc_slots_*, no chain walked); the write-write check of pages of
+// several copies walks each page's chain of copies (ldc_pages_*), and a
+// page whose chain holds a good share of all the copies (a flag every
+// block sets) is left to the hot kernels, which check it with the whole
+// grid (hot.go). Instrumented modules run with a register
 // cap chosen by block size (registers.go: 128, or 64 for blocks of 288 to
 // 512 threads, and 40 or 64 for the one-pass module's small blocks); the
 // build compiles the modules a run loads first to SASS with ptxas at those
