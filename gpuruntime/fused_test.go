@@ -477,8 +477,8 @@ func pageKernelsMatchModel(t *testing.T, b Backend, ctxAddr DevPtr, oneWarp bool
 				checkWW := func(npl int64, final bool) {
 					t.Helper()
 					wwKernel = "ldc_pages_ww"
-					if slotOrder && len(ps.slots) == len(ps.pages) {
-						wwKernel = "ldc_slots_ww"
+					if k := slotKernel("ldc_pages_ww", int64(len(ps.slots)), npl); slotOrder && k != "" {
+						wwKernel = k
 						checkSlots(wwKernel, checkFlags(false, final))
 						return
 					}

@@ -3376,6 +3376,35 @@ static __device__ LDC_ENGINE __forceinline__ uint4 *ldc_slot_chunk(const struct 
   return (uint4 *)(P->data + (unsigned long long)s * P->slot_bytes) + c;
 }
 
+// ldc_lone_ww_word is the write-write check of word k of copy s, its
+// page's only copy: U is the copy where it wrote, its pass-2 state S
+// (ldc_ww_word's result on a chain of one).
+static __device__ LDC_ENGINE __forceinline__ void ldc_lone_ww_word(const struct ldc_pool *P, unsigned page, int s, unsigned long long k) {
+  unsigned long long offset;
+  int ai;
+  unsigned char *bp;
+  unsigned nb = ldc_word_at(page, k, &ai, &bp, &offset);
+  if (nb == 0) return;
+  unsigned *vp = (unsigned *)(P->data + (unsigned long long)s * P->slot_bytes) + k;
+  unsigned orig = ldc_load_word(bp, nb), v = *vp;
+  unsigned m = ldc_bytemask(v ^ orig) & ldc_valid_mask(nb);
+  unsigned uv = (orig & ~m) | (v & m);
+  if (m) ldc_store_word(bp, uv, m);
+  *vp = (uv & ~m) | (orig & m);
+}
+
+// ldc_slot_rw_word is the read-write check of word k of copy s alone
+// (ldc_rw_word's, for one slot of the chain).
+static __device__ LDC_ENGINE __forceinline__ void ldc_slot_rw_word(const struct ldc_pool *P, unsigned page, int s, unsigned long long k) {
+  unsigned long long offset;
+  int ai;
+  unsigned char *bp;
+  unsigned nb = ldc_word_at(page, k, &ai, &bp, &offset);
+  if (nb == 0) return;
+  unsigned v = ((const unsigned *)(P->data + (unsigned long long)s * P->slot_bytes))[k];
+  ldc_rw_differ(P, s, ai, offset, ldc_load_word(bp, nb), v, ldc_valid_mask(nb));
+}
+
 // ldc_chunk_words runs the exact word path (ldc_ww_word, or ldc_rw_word)
 // on the 4 words of every chunk of the warp whose 16-byte path could not
 // decide (exact), the warp's lanes sharing those words in order: word j
@@ -3384,8 +3413,10 @@ static __device__ LDC_ENGINE __forceinline__ uint4 *ldc_slot_chunk(const struct 
 // coalesced loads. A chunk's 4 words done by its own thread took 4 times
 // as long on the H100 (ld_backprop_racy's hot page: 12.4 s against 3.1 s
 // a word a thread; saxpy64m_racy's racy pool: 211 GB/s against 758).
-// Every lane of the warp calls it, exact or not.
-static __device__ LDC_ENGINE __forceinline__ void ldc_chunk_words(const struct ldc_pool *P, unsigned page, unsigned long long c, int exact, int ww) {
+// Every lane of the warp calls it, exact or not. slot (the slot kernels):
+// each chunk is copy s's alone (ldc_lone_ww_word, ldc_slot_rw_word), not
+// its page's chain; s is not read otherwise.
+static __device__ LDC_ENGINE __forceinline__ void ldc_chunk_words(const struct ldc_pool *P, unsigned page, int s, unsigned long long c, int exact, int ww, int slot) {
   unsigned need = __ballot_sync(0xffffffffu, exact);
   if (!need) return;
   unsigned lane = threadIdx.x & 31, words = 4 * __popc(need);
@@ -3396,12 +3427,17 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_chunk_words(const struct l
       src = __ffs(m) - 1;
     }
     unsigned p = __shfl_sync(0xffffffffu, page, src);
-    unsigned long long cc = __shfl_sync(0xffffffffu, c, src);
+    int ss = slot ? __shfl_sync(0xffffffffu, s, src) : -1;
+    unsigned long long cc = __shfl_sync(0xffffffffu, c, src), k = 4 * cc + j % 4;
     if (j >= words) continue;
-    if (ww)
-      ldc_ww_word(P, p, 4 * cc + j % 4);
+    if (slot && ww)
+      ldc_lone_ww_word(P, p, ss, k);
+    else if (slot)
+      ldc_slot_rw_word(P, p, ss, k);
+    else if (ww)
+      ldc_ww_word(P, p, k);
     else
-      ldc_rw_word(P, p, 4 * cc + j % 4);
+      ldc_rw_word(P, p, k);
   }
 }
 
@@ -3699,7 +3735,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_check_head(const struct ldc
 static __device__ LDC_ENGINE __forceinline__ void ldc_check_one(const struct ldc_pool *P, struct ldc_check_item it, unsigned long long hot_len, int final, int ww) {
   int exact = 0;
   if (it.in) exact = ww ? ldc_ww_chunk(P, it.page, it.at, it.first, it.tail, it.c, hot_len, final) : ldc_rw_chunk(P, it.page, it.at, it.first, it.tail, it.c, hot_len);
-  ldc_chunk_words(P, it.page, it.c, exact, ww);
+  ldc_chunk_words(P, it.page, -1, it.c, exact, ww, 0);
 }
 
 // LDC_RW_PREFETCH: the read-write check's lookups issued one and two
@@ -3782,59 +3818,6 @@ extern "C" __global__ LDC_CHECK_BOUNDS LDC_ENGINE void ldc_pages_rw(unsigned lon
 // two copies a page, read-write the same (0.33); 1 to 6, 0.29 -> 0.28;
 // 1 to 19, 0.36 -> 0.38 (U read once a copy), left to ldc_pages_rw.
 
-// ldc_lone_ww_word is the write-write check of word k of copy s, its
-// page's only copy: U is the copy where it wrote, its pass-2 state S
-// (ldc_ww_word's result on a chain of one).
-static __device__ LDC_ENGINE __forceinline__ void ldc_lone_ww_word(const struct ldc_pool *P, unsigned page, int s, unsigned long long k) {
-  unsigned long long offset;
-  int ai;
-  unsigned char *bp;
-  unsigned nb = ldc_word_at(page, k, &ai, &bp, &offset);
-  if (nb == 0) return;
-  unsigned *vp = (unsigned *)(P->data + (unsigned long long)s * P->slot_bytes) + k;
-  unsigned orig = ldc_load_word(bp, nb), v = *vp;
-  unsigned m = ldc_bytemask(v ^ orig) & ldc_valid_mask(nb);
-  unsigned uv = (orig & ~m) | (v & m);
-  if (m) ldc_store_word(bp, uv, m);
-  *vp = (uv & ~m) | (orig & m);
-}
-
-// ldc_slot_rw_word is the read-write check of word k of copy s alone
-// (ldc_rw_word's, for one slot of the chain).
-static __device__ LDC_ENGINE __forceinline__ void ldc_slot_rw_word(const struct ldc_pool *P, unsigned page, int s, unsigned long long k) {
-  unsigned long long offset;
-  int ai;
-  unsigned char *bp;
-  unsigned nb = ldc_word_at(page, k, &ai, &bp, &offset);
-  if (nb == 0) return;
-  unsigned v = ((const unsigned *)(P->data + (unsigned long long)s * P->slot_bytes))[k];
-  ldc_rw_differ(P, s, ai, offset, ldc_load_word(bp, nb), v, ldc_valid_mask(nb));
-}
-
-// ldc_slot_words shares out the words of the warp's chunks whose 16-byte
-// path could not decide (exact) among its lanes, as ldc_chunk_words does.
-// Every lane of the warp calls it.
-static __device__ LDC_ENGINE __forceinline__ void ldc_slot_words(const struct ldc_pool *P, unsigned page, int s, unsigned long long c, int exact, int ww) {
-  unsigned need = __ballot_sync(0xffffffffu, exact);
-  if (!need) return;
-  unsigned lane = threadIdx.x & 31, words = 4 * __popc(need);
-  for (unsigned round = 0; round < words; round += 32) {
-    unsigned j = round + lane, m = need, src = 0;
-    if (j < words) {
-      for (unsigned k = j / 4; k > 0; k--) m &= m - 1;
-      src = __ffs(m) - 1;
-    }
-    unsigned p = __shfl_sync(0xffffffffu, page, src);
-    int ss = __shfl_sync(0xffffffffu, s, src);
-    unsigned long long cc = __shfl_sync(0xffffffffu, c, src);
-    if (j >= words) continue;
-    if (ww)
-      ldc_lone_ww_word(P, p, ss, 4 * cc + j % 4);
-    else
-      ldc_slot_rw_word(P, p, ss, 4 * cc + j % 4);
-  }
-}
-
 // The slot kernels' launch bounds (blocks of 256 an SM; 0: none; -D for
 // measuring). On the H200 (RESULTS, 2026-12-04, BenchmarkPageChecks, one
 // copy a page): write-write bounded to 8 blocks (32 registers) 0.603 ->
@@ -3863,7 +3846,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_slot_words(const struct ld
 // ldc_slots_check is both slot kernels (ww: 1 write-write, 0 read-write):
 // nslots the slots filled (the shards' counts up to their room, in one
 // dense numbering), a thread a chunk, grid-stride, warp-uniform (item -
-// lane) for ldc_slot_words. flags: LDC_CHECK_FINAL (write-write: the copy
+// lane) for ldc_chunk_words. flags: LDC_CHECK_FINAL (write-write: the copy
 // is only read).
 static __device__ LDC_ENGINE __forceinline__ void ldc_slots_check(unsigned long long nslots, unsigned long long flags, int ww) {
   if (nslots == 0) return; // (the warm-up's launch)
@@ -3904,7 +3887,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_slots_check(unsigned long 
         }
       }
     }
-    ldc_slot_words(P, page, s, c, exact, ww);
+    ldc_chunk_words(P, page, s, c, exact, ww, 1);
   }
 }
 
