@@ -15,6 +15,7 @@ level-2 kernel's time can be compared with and without it (ncu.sh).
   R  region ends are bare barriers (no check, no second pass; with G,
      or the segments fill up)
   S  the one-pass store hook (ldc_own_small) returns at once
+  N  the one-pass store hook is not called at all (S less its call)
   E  a bare one-pass region end is its barrier's reduction only (no
      epoch: with S, or the stores in place void the launch)
 Each pattern must match the header exactly; a stale one stops the script.
@@ -60,6 +61,9 @@ if "R" in letters:
 if "S" in letters:
     rep("template <unsigned n> static __device__ LDC_ENGINE __noinline__ void ldc_own_small(const void *p) {\n",
         "template <unsigned n> static __device__ LDC_ENGINE __noinline__ void ldc_own_small(const void *p) {\n  if (p) return;\n")
+if "N" in letters:
+    rep("      if (write) {\n        if (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4) ldc_own_small<sizeof(T)>((const void *)p);\n",
+        "      if (0) {\n        if (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4) ldc_own_small<sizeof(T)>((const void *)p);\n")
 if "E" in letters:
     rep("  unsigned sel = 0;\n  int busy = !one;\n",
         "  if (quiet == 2) { (void)ldc_bar_or(0); f->start = id; return 1; }\n  unsigned sel = 0;\n  int busy = !one;\n")
