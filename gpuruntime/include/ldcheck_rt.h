@@ -575,13 +575,16 @@ struct ldc_block_state {
   unsigned epoch, own_void;
   // Level 2 in one pass, read by the quiet region ends (ldc_one_pass_quiet)
   // after their reduction: region E's tag (E + 1) in slot E & 1 where a
-  // thread ending region E wants the block to check (busy_tag), or stored
-  // in place from outside the kernel's body (dev_tag: a device function,
-  // the header's memcpy). Two slots, so that a thread already in region
-  // E + 1 writes the other one while the block reads E's; never cleared
-  // (a tag left by an earlier block of the SM only makes a region check or
-  // enter its kept stores where it need not, alike in every thread).
-  unsigned busy_tag[2], dev_tag[2];
+  // thread ending region E wants the block to check (busy_tag), where two
+  // warps stored in place in it (several_tag), or where something was
+  // stored in place from outside the kernel's body (dev_tag: a device
+  // function, the header's memcpy). storer[E & 1]: the last warp that
+  // stored in region E, tagged (ldc_keep_first). Two slots, so that a
+  // thread already in region E + 1 writes the other one while the block
+  // reads E's; never cleared (a tag left by an earlier block of the SM
+  // only makes a region check, or enter its kept stores, where it need
+  // not, alike in every thread).
+  unsigned busy_tag[2], several_tag[2], dev_tag[2], storer[2];
 };
 
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_block_linear() {
@@ -671,24 +674,17 @@ static __device__ LDC_ENGINE __forceinline__ unsigned ldc_match_any(unsigned mas
 // code: __syncthreads() is PTX bar.sync, which is .aligned (every lane of a
 // warp at the same instruction, together), so it could hang. The
 // non-aligned barrier instructions (sm_70 and later) allow the divergence.
-//
-// ldc_bar_count is the number of the block's threads with p set; ldc_bar_or
-// is the same reduction (a count), so that a one-pass quiet region end,
-// which needs the count (ldc_one_pass_quiet: how many threads stored),
-// meets the same reduction in the threads that check (ldc_check) or wait
-// in ldc_idle: the threads at one barrier must all use one reduction op.
 #if defined(LDC_CPU)
 static __device__ LDC_ENGINE __forceinline__ void ldc_bar() { __syncthreads(); }
-static __device__ LDC_ENGINE __forceinline__ unsigned ldc_bar_count(int p) { return (unsigned)__syncthreads_count(p); }
+static __device__ LDC_ENGINE __forceinline__ int ldc_bar_or(int p) { return __syncthreads_or(p); }
 #else
 static __device__ LDC_ENGINE __forceinline__ void ldc_bar() { asm volatile("barrier.sync 0;" ::: "memory"); }
-static __device__ LDC_ENGINE __forceinline__ unsigned ldc_bar_count(int p) {
-  unsigned out;
-  asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.s32 p, %1, 0;\n\tbarrier.red.popc.u32 %0, 0, p;\n\t}" : "=r"(out) : "r"(p) : "memory");
+static __device__ LDC_ENGINE __forceinline__ int ldc_bar_or(int p) {
+  int out;
+  asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.s32 p, %1, 0;\n\tbarrier.red.or.pred q, 0, p;\n\tselp.s32 %0, 1, 0, q;\n\t}" : "=r"(out) : "r"(p) : "memory");
   return out;
 }
 #endif
-static __device__ LDC_ENGINE __forceinline__ int ldc_bar_or(int p) { return ldc_bar_count(p) != 0; }
 
 static __device__ LDC_ENGINE __forceinline__ struct ldc_block_state *ldc_block() {
   __shared__ struct ldc_block_state bs;
@@ -1417,24 +1413,29 @@ static __device__ LDC_ENGINE __noinline__ void *ldc_read_copied(const void *p) {
 // ldc_own's table entry is the store path's latency, and a block often
 // waits at its next barrier for that one thread (ld_btree: one lane
 // stores the child's node a region, 1.9-2.0 ms of its 10.4 on the H100,
-// RESULTS 2026-12-07). Yet a region where one thread stores cannot hold
+// RESULTS 2026-12-07). Yet a region where one warp stores cannot hold
 // two warps' stores to one byte. So a thread keeps its first store of a
 // region, a 1-, 2- or 4-byte store within one word, in its registers
 // (ldc_fast's kept: the word and its bytes), and enters only the stores
-// after it (and wider ones) in the table at once, noting that it stored.
-// The quiet region end's reduction counts the threads that stored
-// (ldc_one_pass_quiet): where one did, and nothing was stored in place
-// from outside the kernel's body (dev_tag), its kept store is dropped;
-// where two or more did, every kept store goes into the table after the
-// reduction, then one more barrier, before any thread's next region can
-// take a slot of this region's entries. Every other region end (a
-// predicate barrier, the exit, a region end that checks) enters it first,
-// as if it had been entered at the store. Where the last quiet end
-// counted several storing threads (every thread storing its output), the
-// next region enters its stores at once (LDC_KEEP_OFF): its kept stores
-// would only wait for that extra barrier. Device functions have no
-// ldc_fast: their stores are entered at once and tag the region
-// (dev_tag), and a kept store is then entered too.
+// after it (and wider ones) in the table at once. A thread's first store
+// of a region also puts its warp in the block's storer word, one shared
+// exchange a warp (ldc_keep_first): a warp that finds another warp there
+// tags the region as one of several storing warps (several_tag). The
+// quiet region end reads the tag after its barrier (ldc_one_pass_quiet):
+// where one warp stored, and nothing was stored in place from outside
+// the kernel's body (dev_tag), kept stores are dropped; where several
+// did, every kept store goes into the table, then one more barrier,
+// before any thread's next region can take a slot of this region's
+// entries. Every other region end (a predicate barrier, the exit, a
+// region end that checks) enters it first, as if it had been entered at
+// the store. After a region of several storing warps (every thread
+// storing its output), the next region enters its stores at once
+// (LDC_KEEP_OFF): its kept stores would only wait for that extra barrier.
+// Device functions have no ldc_fast: their stores are entered at once
+// and tag the region (dev_tag), and kept stores are then entered too.
+// (A count of the storing threads from the region end's reduction,
+// barrier.red.popc where the end has barrier.red.or, made ld_btree 50%
+// and ld_radixsort 22% slower on the H100: RESULTS 2026-12-07.)
 #define LDC_KEEP_MASK 0xfull          // the kept store's bytes of its word; word: bits 4 up
 #define LDC_KEEP_STORED (1ull << 62) // the thread stored in this region
 #define LDC_KEEP_OFF (1ull << 63)    // enter this region's stores at once
@@ -1450,16 +1451,32 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_keep_flush(struct ldc_fast
   if (f->kept & LDC_KEEP_MASK) ldc_keep_enter(f->kept);
   f->kept &= ~LDC_KEEP_MASK;
 }
+// ldc_keep_first puts the calling thread's warp in the block's storer
+// word of region epoch (its first store there), and tags the region where
+// another warp was there first. One exchange for the warp's lanes that
+// store together.
+static __device__ LDC_ENGINE __forceinline__ void ldc_keep_first(unsigned epoch) {
+  struct ldc_block_state *bs = ldc_block();
+  unsigned tag = epoch + 1u, me = tag << 5 | ldc_thread_linear() / 32;
+#if !defined(LDC_CPU)
+  if (ldc_lane() != (unsigned)__ffs(__activemask()) - 1u) return;
+#endif
+  unsigned old = atomicExch(&bs->storer[epoch & 1u], me);
+  if (old >> 5 == (tag & 0x7ffffffu) && old != me) ldc_sts(&bs->several_tag[epoch & 1u], tag);
+}
 // ldc_keep_store is ldc_own_small's store as the kernel's body makes it.
 template <unsigned n> static __device__ LDC_ENGINE __forceinline__ void ldc_keep_store(struct ldc_fast *f, const void *p) {
-  unsigned long long a = (unsigned long long)p;
-  int fits = (a & 3u) + n <= 4;
+  if (!(f->kept & LDC_KEEP_STORED)) {
+    ldc_keep_first(f->epoch);
+    unsigned long long a = (unsigned long long)p;
+    int fits = !(f->kept & LDC_KEEP_OFF) && (a & 3u) + n <= 4;
 #if !defined(LDC_CPU)
-  fits = fits && ldc_is_global(p); // (a wrapped pointer to a local or shared variable: ldc_own_small's to skip)
+    fits = fits && ldc_is_global(p); // (a wrapped pointer to a local or shared variable: ldc_own_small's to skip)
 #endif
-  if (f->kept == 0 && fits) {
-    f->kept = (a >> 2) << 4 | (unsigned long long)(((1u << n) - 1u) << (a & 3u));
-    return;
+    if (fits) {
+      f->kept |= (a >> 2) << 4 | (unsigned long long)(((1u << n) - 1u) << (a & 3u)) | LDC_KEEP_STORED;
+      return;
+    }
   }
   f->kept |= LDC_KEEP_STORED;
   ldc_own_small<n>(p);
@@ -1494,6 +1511,7 @@ template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_access(T 
           else
             ldc_own_small<sizeof(T)>((const void *)p);
         } else {
+          if (f && !(f->kept & LDC_KEEP_STORED)) ldc_keep_first(f->epoch);
           if (f) f->kept |= LDC_KEEP_STORED;
           ldc_own((const void *)p, sizeof(T));
         }
@@ -3174,29 +3192,30 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
     check = ldc_bar_or(busy);
     f->kept = 0;
   } else {
-    // The reduction counts the threads that stored or want a check
-    // (those ending the region another way, or in ldc_idle, count in
+    // The reduction says whether a thread stored or wants a check (those
+    // ending the region another way, or in ldc_idle, say it in
     // ldc_check). What the threads read after it was written before it
     // (region E's tags in slot E & 1; ldc_idle counts a thread in ndone
     // before its first reduction), and no thread writes it again before
     // they have all passed this end: every thread decides alike.
     unsigned slot = f->epoch & 1u, tag = f->epoch + 1u;
+    int several = 0;
     if (busy) ldc_sts(&bs->busy_tag[slot], tag);
-    unsigned n = ldc_bar_count(busy | ((f->kept & ~LDC_KEEP_OFF) != 0));
     check = 0;
-    if (n) {
-      // Threads in ldc_idle check on any count, not knowing which it is.
+    if (ldc_bar_or(busy | ((f->kept & LDC_KEEP_STORED) != 0))) {
+      // Threads in ldc_idle check on any reduction, not knowing why.
       check = ldc_lds(&bs->ndone) != 0 || ldc_lds(&bs->busy_tag[slot]) == tag;
+      several = ldc_lds(&bs->several_tag[slot]) == tag || ldc_lds(&bs->dev_tag[slot]) == tag;
       if (check)
         ldc_keep_flush(f);
-      else if (!(f->kept & LDC_KEEP_OFF) && (n > 1 || ldc_lds(&bs->dev_tag[slot]) == tag)) {
-        // Several threads stored, kept: into the table, and a barrier
+      else if (several && !(f->kept & LDC_KEEP_OFF)) {
+        // Several warps stored, kept: into the table, and a barrier
         // before any thread's next region can take a slot of its entries.
         ldc_keep_flush(f);
         ldc_bar();
       }
     }
-    f->kept = n > 1 ? LDC_KEEP_OFF : 0;
+    f->kept = several ? LDC_KEEP_OFF : 0;
   }
   // The threads waiting in ldc_idle check with the others (ldc_check),
   // and where the block checks, ldc_one_pass_rest names the region.
