@@ -62,9 +62,9 @@ if "S" in letters:
     rep("template <unsigned n> static __device__ LDC_ENGINE __noinline__ void ldc_own_small(const void *p) {\n",
         "template <unsigned n> static __device__ LDC_ENGINE __noinline__ void ldc_own_small(const void *p) {\n  if (p) return;\n")
 if "N" in letters:
-    rep("      if (write) {\n        if (!f) ldc_dev_stored();\n",
-        "      if (0) {\n        if (!f) ldc_dev_stored();\n")
+    rep("      if (write) {\n        if (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4) ldc_own_small<sizeof(T)>((const void *)p);\n",
+        "      if (0) {\n        if (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4) ldc_own_small<sizeof(T)>((const void *)p);\n")
 if "E" in letters:
-    rep("  unsigned sel = 0;\n  int busy = !one, check;\n",
-        "  if (quiet == 2) { (void)ldc_bar_or(0); f->start = id; return 1; }\n  unsigned sel = 0;\n  int busy = !one, check;\n")
+    rep("  unsigned sel = 0;\n  int busy = !one;\n",
+        "  if (quiet == 2) { (void)ldc_bar_or(0); f->start = id; return 1; }\n  unsigned sel = 0;\n  int busy = !one;\n")
 open(path, "w").write(src)

@@ -505,22 +505,20 @@ struct ldc_thread {
 // thread's state before a call that reads it (ldc_fast_out) and take it
 // back after one that moves it on (ldc_fast_in). ok: every stride test
 // of the region held (LDC_COND in the one-pass module; elsewhere the
-// thread's cond keeps it). kept: the thread's stores in place of this
-// region, as the one-pass store path keeps them (ldc_keep_store).
+// thread's cond keeps it).
 struct ldc_fast {
   int start;
   unsigned epoch;
   unsigned ok;
-  unsigned long long kept;
 };
 #if defined(LDC_CPU)
-#define LDC_FAST_DECL struct ldc_fast ldc_fs = {ldc_t.start, ldc_t.ap_epoch, 1u, 0ull}
+#define LDC_FAST_DECL struct ldc_fast ldc_fs = {ldc_t.start, ldc_t.ap_epoch, 1u}
 #else
 // (On a GPU, a level-1 block that starts once its pass is void returns
 // at once: ldc_pool_stopped.)
 #define LDC_FAST_DECL                                    \
   if (ldc_pool_stopped()) return;                        \
-  struct ldc_fast ldc_fs = {ldc_t.start, ldc_t.ap_epoch, 1u, 0ull}
+  struct ldc_fast ldc_fs = {ldc_t.start, ldc_t.ap_epoch, 1u}
 #endif
 static __device__ LDC_ENGINE __forceinline__ void ldc_fast_out(struct ldc_thread *t, const struct ldc_fast *f) {
   t->start = f->start;
@@ -573,18 +571,6 @@ struct ldc_block_state {
   // stored to shared copies (ldc_dirty_tag). own_void: two warps stored to one
   // byte in a region, or the table was full: the launch is void (status[2]).
   unsigned epoch, own_void;
-  // Level 2 in one pass, read by the quiet region ends (ldc_one_pass_quiet)
-  // after their reduction: region E's tag (E + 1) in slot E & 1 where a
-  // thread ending region E wants the block to check (busy_tag), where two
-  // warps stored in place in it (several_tag), or where something was
-  // stored in place from outside the kernel's body (dev_tag: a device
-  // function, the header's memcpy). storer[E & 1]: the last warp that
-  // stored in region E, tagged (ldc_keep_first). Two slots, so that a
-  // thread already in region E + 1 writes the other one while the block
-  // reads E's; never cleared (a tag left by an earlier block of the SM
-  // only makes a region check, or enter its kept stores, where it need
-  // not, alike in every thread).
-  unsigned busy_tag[2], several_tag[2], dev_tag[2], storer[2];
 };
 
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_block_linear() {
@@ -1409,112 +1395,13 @@ static __device__ LDC_ENGINE __forceinline__ void *ldc_read_copied_at(const void
 }
 static __device__ LDC_ENGINE __noinline__ void *ldc_read_copied(const void *p) { return ldc_read_copied_at(p); }
 
-// ---- Stores in place, kept ----
-// ldc_own's table entry is the store path's latency, and a block often
-// waits at its next barrier for that one thread (ld_btree: one lane
-// stores the child's node a region, 1.9-2.0 ms of its 10.4 on the H100,
-// RESULTS 2026-12-07). Yet a region where one warp stores cannot hold
-// two warps' stores to one byte. So a thread keeps its first store of a
-// region, a 1-, 2- or 4-byte store within one word, in its registers
-// (ldc_fast's kept: the word and its bytes), and enters only the stores
-// after it (and wider ones) in the table at once. A thread's first store
-// of a region also puts its warp in the block's storer word, one shared
-// exchange a warp (ldc_keep_first): a warp that finds another warp there
-// tags the region as one of several storing warps (several_tag). The
-// quiet region end reads the tag after its barrier (ldc_one_pass_quiet):
-// where one warp stored, and nothing was stored in place from outside
-// the kernel's body (dev_tag), kept stores are dropped; where several
-// did, every kept store goes into the table, then one more barrier,
-// before any thread's next region can take a slot of this region's
-// entries. Every other region end (a predicate barrier, the exit, a
-// region end that checks) enters it first, as if it had been entered at
-// the store. After a region of several storing warps (every thread
-// storing its output), the next region enters its stores at once
-// (LDC_KEEP_OFF): its kept stores would only wait for that extra barrier.
-// Device functions have no ldc_fast: their stores are entered at once
-// and tag the region (dev_tag), and kept stores are then entered too.
-// (A count of the storing threads from the region end's reduction,
-// barrier.red.popc where the end has barrier.red.or, made ld_btree 50%
-// and ld_radixsort 22% slower on the H100: RESULTS 2026-12-07.)
-#define LDC_KEEP_MASK 0xfull          // the kept store's bytes of its word; word: bits 4 up
-#define LDC_KEEP_STORED (1ull << 62) // the thread stored in this region
-#define LDC_KEEP_OFF (1ull << 63)    // enter this region's stores at once
-
-// ldc_keep_enter enters a kept store (kept) in ldc_own's table.
-static __device__ LDC_ENGINE __noinline__ void ldc_keep_enter(unsigned long long kept) {
-  struct ldc_block_state *bs = ldc_block();
-  if (!ldc_g.segs.in_dyn && !bs->seg) return;
-  ldc_own_word(bs, (kept & ~(LDC_KEEP_STORED | LDC_KEEP_OFF)) >> 4, (unsigned)(kept & LDC_KEEP_MASK), ldc_thread_linear() / 32 + 1);
-}
-// ldc_keep_flush enters f's kept store, if any, and keeps it no longer.
-static __device__ LDC_ENGINE __forceinline__ void ldc_keep_flush(struct ldc_fast *f) {
-  if (f->kept & LDC_KEEP_MASK) ldc_keep_enter(f->kept);
-  f->kept &= ~LDC_KEEP_MASK;
-}
-// ldc_keep_first puts the calling thread's warp in the block's storer
-// word of region epoch (its first store there), and tags the region where
-// another warp was there first. One exchange for the warp's lanes that
-// store together.
-static __device__ LDC_ENGINE __forceinline__ void ldc_keep_first(unsigned epoch) {
-  struct ldc_block_state *bs = ldc_block();
-  unsigned tag = epoch + 1u, me = tag << 5 | ldc_thread_linear() / 32;
-#if !defined(LDC_CPU)
-  if (ldc_lane() != (unsigned)__ffs(__activemask()) - 1u) return;
-#endif
-  unsigned old = atomicExch(&bs->storer[epoch & 1u], me);
-  if (old >> 5 == (tag & 0x7ffffffu) && old != me) ldc_sts(&bs->several_tag[epoch & 1u], tag);
-}
-// ldc_keep_store is ldc_own_small's store as the kernel's body makes it.
-template <unsigned n> static __device__ LDC_ENGINE __forceinline__ void ldc_keep_store(struct ldc_fast *f, const void *p) {
-  if (!(f->kept & LDC_KEEP_STORED)) {
-    ldc_keep_first(f->epoch);
-    unsigned long long a = (unsigned long long)p;
-    int fits = !(f->kept & LDC_KEEP_OFF) && (a & 3u) + n <= 4;
-#if !defined(LDC_CPU)
-    fits = fits && ldc_is_global(p); // (a wrapped pointer to a local or shared variable: ldc_own_small's to skip)
-#endif
-    if (fits) {
-      f->kept |= (a >> 2) << 4 | (unsigned long long)(((1u << n) - 1u) << (a & 3u)) | LDC_KEEP_STORED;
-      return;
-    }
-  }
-  f->kept |= LDC_KEEP_STORED;
-  ldc_own_small<n>(p);
-}
-// ldc_dev_stored tags the region with a store in place from outside the
-// kernel's body (no ldc_fast to count it in).
-static __device__ LDC_ENGINE __noinline__ void ldc_dev_stored() {
-  struct ldc_block_state *bs = ldc_block();
-  unsigned e = ldc_lds(&bs->epoch);
-  ldc_sts(&bs->dev_tag[e & 1u], e + 1u);
-}
-
-// ldc_access's f: the kernel's ldc_fast (LDC_FAST_DECL's ldc_fs, in the
-// kernel's body), or none (0): outside it, the name ldc_fs finds
-// ldc_no_fast's.
-struct ldc_no_fast {
-  int none;
-};
-static __device__ const struct ldc_no_fast ldc_fs = {0};
-static __device__ LDC_ENGINE __forceinline__ struct ldc_fast *ldc_fast_of(struct ldc_fast &f) { return &f; }
-static __device__ LDC_ENGINE __forceinline__ struct ldc_fast *ldc_fast_of(const struct ldc_no_fast &) { return 0; }
-
-template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_access(T *p, int write, struct ldc_fast *f) {
+template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_access(T *p, int write) {
   if (LDC_MODE(ldc_g) == LDC_MODE_PLAIN || ldc_g.nallocs == 0) return p;
   if (LDC_REPLAY_BUILT && LDC_MODE(ldc_g) == LDC_MODE_REPLAY && !LDC_DET_ON) {
     if (LDC_ONE_PASS_ON && (unsigned)ldc_g.segs.direct_mask) {
       if (write) {
-        if (!f) ldc_dev_stored();
-        if (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4) {
-          if (f)
-            ldc_keep_store<sizeof(T)>(f, (const void *)p);
-          else
-            ldc_own_small<sizeof(T)>((const void *)p);
-        } else {
-          if (f && !(f->kept & LDC_KEEP_STORED)) ldc_keep_first(f->epoch);
-          if (f) f->kept |= LDC_KEEP_STORED;
-          ldc_own((const void *)p, sizeof(T));
-        }
+        if (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4) ldc_own_small<sizeof(T)>((const void *)p);
+        else ldc_own((const void *)p, sizeof(T));
       }
       return p;
     }
@@ -1529,8 +1416,8 @@ template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_access(T 
   }
   return (T *)ldc_cow((const void *)p, write);
 }
-#define LDC_R(p) ldc_access((p), 0, (struct ldc_fast *)0)
-#define LDC_W(p) ldc_access((p), 1, ldc_fast_of(ldc_fs))
+#define LDC_R(p) ldc_access((p), 0)
+#define LDC_W(p) ldc_access((p), 1)
 
 static __device__ LDC_ENGINE void ldc_smark_any(const void *p, unsigned long n);
 static __device__ LDC_ENGINE void ldc_iw_any(const void *p, unsigned long n, int write);
@@ -2755,11 +2642,7 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
     // whether the region needs a check at all (ldc_region_busy), and
     // where none does the block goes on from this one barrier, in every
     // thread, those in ldc_idle too (as in ldc_one_pass_quiet).
-    // (A thread ending its region this way tells the bare quiet ends of
-    // the others that it checks: busy_tag, ldc_one_pass_quiet.)
-    int b = ldc_region_busy(t, bs, pass, id);
-    if (b && pass) ldc_sts(&bs->busy_tag[t->ap_epoch & 1u], t->ap_epoch + 1u);
-    int busy = ldc_bar_or(b);
+    int busy = ldc_bar_or(ldc_region_busy(t, bs, pass, id));
     if (*(volatile unsigned *)&bs->ndone == ldc_block_threads()) return 1;
     if (!busy) return pass ? 2 : 0;
     ldc_name_region(t, bs, pass, id);
@@ -3180,46 +3063,18 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
   // launch's blocks do.) ld_btree's ends read the dirty word and the
   // launch's flags before every barrier.
   unsigned sel = 0;
-  int busy = !one, check;
+  int busy = !one;
   if (quiet != 2) { // (one test where the launch's ends are bare)
-    ldc_keep_flush(f); // (a kept store is entered before any other end)
     if (!quiet) return 0;
     busy |= ldc_lds(&bs->dirty_any) == f->epoch + 1u;
     if (!(unsigned)ldc_g.segs.direct_mask && ldc_g.segs.nseg > 0) { // (none: no global target tracked)
       sel = bs->seg_sel;
       if (*(const volatile unsigned *)&bs->seg_warps) busy |= ldc_seg_busy(bs, sel);
     }
-    check = ldc_bar_or(busy);
-    f->kept = 0;
-  } else {
-    // The reduction says whether a thread stored or wants a check (those
-    // ending the region another way, or in ldc_idle, say it in
-    // ldc_check). What the threads read after it was written before it
-    // (region E's tags in slot E & 1; ldc_idle counts a thread in ndone
-    // before its first reduction), and no thread writes it again before
-    // they have all passed this end: every thread decides alike.
-    unsigned slot = f->epoch & 1u, tag = f->epoch + 1u;
-    int several = 0;
-    if (busy) ldc_sts(&bs->busy_tag[slot], tag);
-    check = 0;
-    if (ldc_bar_or(busy | ((f->kept & LDC_KEEP_STORED) != 0))) {
-      // Threads in ldc_idle check on any reduction, not knowing why.
-      check = ldc_lds(&bs->ndone) != 0 || ldc_lds(&bs->busy_tag[slot]) == tag;
-      several = ldc_lds(&bs->several_tag[slot]) == tag || ldc_lds(&bs->dev_tag[slot]) == tag;
-      if (check)
-        ldc_keep_flush(f);
-      else if (several && !(f->kept & LDC_KEEP_OFF)) {
-        // Several warps stored, kept: into the table, and a barrier
-        // before any thread's next region can take a slot of its entries.
-        ldc_keep_flush(f);
-        ldc_bar();
-      }
-    }
-    f->kept = several ? LDC_KEEP_OFF : 0;
   }
   // The threads waiting in ldc_idle check with the others (ldc_check),
   // and where the block checks, ldc_one_pass_rest names the region.
-  if (check) {
+  if (ldc_bar_or(busy)) {
     t->seg_sel = sel;
     ldc_fast_out(t, f);
     ldc_one_pass_rest(t, one, id);
@@ -3244,7 +3099,6 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
         ldc_fast_out(&ldc_t, &ldc_fs);                           \
         ldc_one_pass_end(&ldc_t, ldc_one_ok, ID);               \
         ldc_fast_in(&ldc_t, &ldc_fs);                            \
-        ldc_fs.kept = 0;                                        \
       }                                                         \
     } else {                                                    \
       if (LDC_PASS(ldc_t) == 2) LDC_DIFF_##K(ldc_end);               \
@@ -3271,11 +3125,9 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
     } else if (LDC_ONE_PASS_ON) {                               \
       ldc_t.pred = (P);                                         \
       ldc_t.pred_op = OP;                                       \
-      ldc_keep_flush(&ldc_fs);                                  \
       ldc_fast_out(&ldc_t, &ldc_fs);                             \
       ldc_one_pass_end(&ldc_t, LDC_ONE_##K(ldc_fs.start, ID) & LDC_COND_OK, ID); \
       ldc_fast_in(&ldc_t, &ldc_fs);                              \
-      ldc_fs.kept = 0;                                          \
       OUT = ldc_t.pred;                                         \
     } else {                                                    \
       ldc_t.pred = (P);                                         \
@@ -3297,7 +3149,6 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
 #define LDC_EXIT(K)                                             \
   do {                                                          \
     if (LDC_REPLAY_BUILT && LDC_MODE(ldc_t) == LDC_MODE_REPLAY && LDC_ONE_PASS_ON) { \
-      ldc_keep_flush(&ldc_fs);                                  \
       ldc_fast_out(&ldc_t, &ldc_fs);                             \
       ldc_one_pass_end(&ldc_t, LDC_ONE_##K(ldc_fs.start, -1) & LDC_COND_OK, -1); \
     } else if (LDC_REPLAY_BUILT && LDC_MODE(ldc_t) == LDC_MODE_REPLAY) { \
