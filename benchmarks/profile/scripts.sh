@@ -14,7 +14,9 @@ cd "$(dirname "$0")/../.."
 case "${1:-}" in
 pack)
   rm -rf .dev/sk && mkdir -p .dev/sk
-  go build -o .dev/sk/ldcheck ./cmd/ldcheck || exit 1
+  # (No cgo: libclang is loaded at run time here, and the GPU machine,
+  # which has none, runs the same binary.)
+  CGO_ENABLED=0 go build -o .dev/sk/ldcheck ./cmd/ldcheck || exit 1
   for s in $2; do
     f=cmd/ldcheck/testdata/script/$s.txtar
     mkdir -p .dev/sk/$s
@@ -25,7 +27,6 @@ pack)
     awk '/^-- /{exit} /^env [A-Z_]+=$/{e = ""; next} /^env /{e = $2; next} /^!? *exec ldcheck run --backend cpu/{print (e == "" ? "-" : e), $0}' "$f" |
       grep -v -- '--unchecked' | sed 's/ --out [^ ]*//g' >.dev/sk/$s/lines
   done
-  CGO_ENABLED=0 go build -o .dev/sk/ldcheck ./cmd/ldcheck # (the GPU machine has no libclang: its run path needs none)
   ls .dev/sk
   ;;
 run)
