@@ -66,5 +66,5 @@ if "N" in letters:
         "      if (0) {\n        if (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4) ldc_own_small<sizeof(T)>((const void *)p);\n")
 if "E" in letters:
     rep("  unsigned sel = 0;\n  int busy = !one;\n",
-        "  if (quiet == 2) { (void)ldc_bar_or(0); f->start = id; return 1; }\n  unsigned sel = 0;\n  int busy = !one;\n")
+        "  if (quiet == 2) { (void)ldc_bar_or(t, bs, 0); f->start = id; return 1; }\n  unsigned sel = 0;\n  int busy = !one;\n")
 open(path, "w").write(src)

@@ -493,6 +493,9 @@ struct ldc_thread {
   // cond: every test an index proof needs (LDC_COND) held at the accesses
   // this thread ran in the region so far (1 when there are none).
   int cond;
+  // or_gen: 1 + the slot of the block's or_word (ldc_bar_or) that this
+  // thread's next reduction uses, 0 before its first.
+  unsigned or_gen;
 };
 
 // ldc_fast is the part of a thread's region state that its region ends
@@ -571,6 +574,8 @@ struct ldc_block_state {
   // stored to shared copies (ldc_dirty_tag). own_void: two warps stored to one
   // byte in a region, or the table was full: the launch is void (status[2]).
   unsigned epoch, own_void;
+  // ldc_bar_or's reductions, in turn (the thread's or_gen).
+  unsigned or_word[3];
 };
 
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_block_linear() {
@@ -662,14 +667,8 @@ static __device__ LDC_ENGINE __forceinline__ unsigned ldc_match_any(unsigned mas
 // non-aligned barrier instructions (sm_70 and later) allow the divergence.
 #if defined(LDC_CPU)
 static __device__ LDC_ENGINE __forceinline__ void ldc_bar() { __syncthreads(); }
-static __device__ LDC_ENGINE __forceinline__ int ldc_bar_or(int p) { return __syncthreads_or(p); }
 #else
 static __device__ LDC_ENGINE __forceinline__ void ldc_bar() { asm volatile("barrier.sync 0;" ::: "memory"); }
-static __device__ LDC_ENGINE __forceinline__ int ldc_bar_or(int p) {
-  int out;
-  asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.s32 p, %1, 0;\n\tbarrier.red.or.pred q, 0, p;\n\tselp.s32 %0, 1, 0, q;\n\t}" : "=r"(out) : "r"(p) : "memory");
-  return out;
-}
 #endif
 
 static __device__ LDC_ENGINE __forceinline__ struct ldc_block_state *ldc_block() {
@@ -711,6 +710,36 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_sts(unsigned *p, unsigned 
 #else
   asm volatile("st.volatile.shared.u32 [%0], %1;" ::"r"(ldc_shared_addr(p)), "r"(v) : "memory");
 #endif
+}
+
+// ldc_bar_or is a barrier of the whole block that says whether p held in
+// any of its threads. Not barrier.red.or: a warp whose lanes reach the
+// reduction at two places (some ending a region, some waiting in
+// ldc_idle since they left the kernel early) is reduced on the H100 as
+// two warps, each half with a result of its own (as ldc_check_pred found
+// for barrier.red.popc), so that the block's threads disagree on whether
+// to check, take different numbers of barriers, and the launch dies
+// (CUDA_ERROR_ILLEGAL_INSTRUCTION: a thread storing in place and leaving
+// while the rest of its warp waits at a barrier, kept_stores.txtar's
+// leave_store, 2026-12-07). Instead a shared word of three, in turn: a
+// thread sets the word of this reduction where p holds, and clears the
+// next one, which every thread read before the previous reduction's
+// barrier and none sets before this one's. The first reduction clears
+// its word behind a barrier of its own. The same on the CPU, where it is
+// tested.
+static __device__ LDC_ENGINE __forceinline__ int ldc_bar_or(struct ldc_thread *t, struct ldc_block_state *bs, int p) {
+  unsigned g = t->or_gen;
+  if (g == 0) {
+    ldc_sts(&bs->or_word[0], 0u);
+    ldc_bar();
+    g = 1;
+  }
+  unsigned next = g == 3 ? 1u : g + 1u;
+  ldc_sts(&bs->or_word[next - 1u], 0u);
+  if (p) ldc_sts(&bs->or_word[g - 1u], 1u);
+  t->or_gen = next;
+  ldc_bar();
+  return (int)ldc_lds(&bs->or_word[g - 1u]);
 }
 
 // ldc_record_race appends a race record. This is the only atomic in the
@@ -1577,6 +1606,7 @@ static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
   t->seg_sel = 0;
   t->one = 0;
   t->cond = 1;
+  t->or_gen = 0;
   // Set before any thread adds to it: every thread passes at least one
   // region end (a barrier) before ldc_idle adds.
   if (LDC_MODE(*t) == LDC_MODE_REPLAY && ldc_thread_linear() == 0) {
@@ -2642,7 +2672,7 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
     // whether the region needs a check at all (ldc_region_busy), and
     // where none does the block goes on from this one barrier, in every
     // thread, those in ldc_idle too (as in ldc_one_pass_quiet).
-    int busy = ldc_bar_or(ldc_region_busy(t, bs, pass, id));
+    int busy = ldc_bar_or(t, bs, ldc_region_busy(t, bs, pass, id));
     if (*(volatile unsigned *)&bs->ndone == ldc_block_threads()) return 1;
     if (!busy) return pass ? 2 : 0;
     ldc_name_region(t, bs, pass, id);
@@ -2652,7 +2682,7 @@ static __device__ LDC_ENGINE int ldc_check(struct ldc_thread *t, int pass, int i
     // One barrier tells the block both whether a thread wants the second
     // pass (the reduction) and whether all are done (ldc_idle counts them
     // before it gets here).
-    want2 = ldc_bar_or(pass == 1 && !t->one);
+    want2 = ldc_bar_or(t, bs, pass == 1 && !t->one);
     if (*(volatile unsigned *)&bs->ndone == ldc_block_threads()) return 1;
   }
   // The host runs targets uncopied only where the manifest says every
@@ -3074,7 +3104,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
   }
   // The threads waiting in ldc_idle check with the others (ldc_check),
   // and where the block checks, ldc_one_pass_rest names the region.
-  if (ldc_bar_or(busy)) {
+  if (ldc_bar_or(t, bs, busy)) {
     t->seg_sel = sel;
     ldc_fast_out(t, f);
     ldc_one_pass_rest(t, one, id);
