@@ -51,3 +51,48 @@ func TestBarOr(t *testing.T) {
 		}
 	}
 }
+
+// nameRegionKernel names regions as the threads of a block ending them
+// would, some at a barrier and some at the exit, in both orders, and
+// writes the barrier each record would name (ldc_region_to).
+const nameRegionKernel = `
+extern "C" __global__ LDC_ENGINE void ldct_name_region(int *out) {
+  struct ldc_block_state *bs = ldc_block();
+  struct ldc_thread a, b;
+  a.start = b.start = 3;
+  a.pred_op = b.pred_op = 0;
+  bs->to_tag = 0;
+  // Region 7: a ends it at barrier 4, then b at the exit.
+  a.ap_epoch = b.ap_epoch = 7;
+  ldc_name_region(&a, bs, 1, 4); ldc_name_region(&b, bs, 1, -1);
+  out[0] = ldc_region_to(bs);
+  // Region 8: b at the exit first, then a at barrier 5.
+  a.ap_epoch = b.ap_epoch = 8;
+  ldc_name_region(&b, bs, 1, -1); ldc_name_region(&a, bs, 1, 5);
+  out[1] = ldc_region_to(bs);
+  // Region 9: every thread at the exit.
+  a.ap_epoch = b.ap_epoch = 9;
+  ldc_name_region(&a, bs, 1, -1); ldc_name_region(&b, bs, 1, -1);
+  out[2] = ldc_region_to(bs);
+  out[3] = bs->from;
+}
+extern "C" LDC_ENGINE void ldc_entry_ldct_name_region(void **a) { ldct_name_region(*(int **)a[0]); }
+`
+
+func TestNameRegion(t *testing.T) {
+	b, _ := fusedBackendWith(t, nameRegionKernel)
+	out := devBytes(t, b, make([]byte, 16))
+	if err := b.Launch("ldct_name_region", [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1}, 0, [][]byte{u64(uint64(out))}); err != nil {
+		t.Fatal(err)
+	}
+	raw := make([]byte, 16)
+	if err := b.Read(raw, out); err != nil {
+		t.Fatal(err)
+	}
+	want := [4]int32{4, 5, -1, 3}
+	for i, w := range want {
+		if got := int32(binary.LittleEndian.Uint32(raw[4*i:])); got != w {
+			t.Errorf("out[%d] = %d, want %d (regions 7, 8 and 9's end, then their start)", i, got, w)
+		}
+	}
+}

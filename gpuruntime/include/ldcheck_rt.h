@@ -576,6 +576,9 @@ struct ldc_block_state {
   unsigned epoch, own_void;
   // ldc_bar_or's reductions, in turn (the thread's or_gen).
   unsigned or_word[3];
+  // The epoch of the region last named (ldc_name_region), and of the last
+  // that a thread ended at a barrier, whose id is in to (ldc_region_to).
+  unsigned name_tag, to_tag;
 };
 
 static __device__ LDC_ENGINE __forceinline__ unsigned ldc_block_linear() {
@@ -711,6 +714,10 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_sts(unsigned *p, unsigned 
   asm volatile("st.volatile.shared.u32 [%0], %1;" ::"r"(ldc_shared_addr(p)), "r"(v) : "memory");
 #endif
 }
+
+// ldc_region_to is the barrier that ends the region being checked (named
+// by ldc_name_region), -1 where every thread ends it at the exit.
+static __device__ LDC_ENGINE __forceinline__ int ldc_region_to(const struct ldc_block_state *bs) { return bs->to_tag == bs->name_tag ? bs->to : -1; }
 
 // ldc_bar_or is a barrier of the whole block that says whether p held in
 // any of its threads. Not barrier.red.or: a warp whose lanes reach the
@@ -1618,6 +1625,7 @@ static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
     // barriers of that target's ldc_shared_copy.
     ldc_block()->dirty_any = 0;
     ldc_block()->epoch = 1; // (t->ap_epoch: see ldc_dirty_tag)
+    ldc_block()->to_tag = 0; // (no region ended at a barrier yet: ldc_region_to)
   }
   t->atomic_start = 0;
   // Level 2 with global targets: the block takes a segment (a barrier, so
@@ -1951,7 +1959,7 @@ static __device__ LDC_ENGINE void ldc_iw_report(int kind, int space, int i, unsi
   // the write-write half): a racy warp-synchronous loop must not hide the
   // other races.
   if (!ldc_g.records || ((volatile int *)ldc_g.nrecords)[0] > ldc_g.max_records / 4) return;
-  struct ldc_record rec = {kind, space, i, bs->from, bs->to, (int)a, (int)b, (int)ldc_block_linear(), (int)(warp * 32), (int)warp,
+  struct ldc_record rec = {kind, space, i, bs->from, ldc_region_to(bs), (int)a, (int)b, (int)ldc_block_linear(), (int)(warp * 32), (int)warp,
                            (long long)off, (unsigned)(sa & 0xffff) | (unsigned)(sb & 0xffff) << 16};
   ldc_record_race(rec);
 }
@@ -2125,7 +2133,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_byte(int p, int spac
       unsigned char v = c[w * stride];
       if (v != orig) {
         if (writer >= 0) {
-          struct ldc_record r = {LDC_RACE_WW, space, target, bs->from, bs->to, writer, (int)w, block, -1, -1, offset,
+          struct ldc_record r = {LDC_RACE_WW, space, target, bs->from, ldc_region_to(bs), writer, (int)w, block, -1, -1, offset,
                                  (unsigned)orig | ((unsigned)u << 8) | ((unsigned)v << 16)};
           ldc_record_race(r);
           raced = 1;
@@ -2142,7 +2150,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_byte(int p, int spac
       unsigned char v = c[w * stride];
       if (v != orig) {
         if (!ldc_iw_lane_effect(bs, w)) {
-          struct ldc_record r = {LDC_RACE_RW, space, target, bs->from, bs->to, (int)w, -1, block, -1, -1, offset, (unsigned)orig | ((unsigned)v << 8)};
+          struct ldc_record r = {LDC_RACE_RW, space, target, bs->from, ldc_region_to(bs), (int)w, -1, block, -1, -1, offset, (unsigned)orig | ((unsigned)v << 8)};
           ldc_record_race(r);
         }
         c[w * stride] = orig;
@@ -2173,7 +2181,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_word_masked(int p, i
       if (ov) {
         for (unsigned b = 0; b < 4; b++)
           if (ov >> (8 * b) & 0xffu) {
-            struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_SHARED, target, bs->from, bs->to, last[b], (int)w, block, -1, -1, offset + b,
+            struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_SHARED, target, bs->from, ldc_region_to(bs), last[b], (int)w, block, -1, -1, offset + b,
                                    ldc_byte(orig, b) | (ldc_byte(uv, b) << 8) | (ldc_byte(v, b) << 16)};
             ldc_record_race(r);
           }
@@ -2216,7 +2224,7 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_check_word_masked(int p, i
       unsigned m = ldc_iw_lane_effect(bs, w) ? 0 : ldc_bytemask(v ^ orig);
       for (unsigned b = 0; b < 4; b++)
         if (m >> (8 * b) & 0xffu) {
-          struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_SHARED, target, bs->from, bs->to, (int)w, -1, block, -1, -1, offset + b, ldc_byte(orig, b) | (ldc_byte(v, b) << 8)};
+          struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_SHARED, target, bs->from, ldc_region_to(bs), (int)w, -1, block, -1, -1, offset + b, ldc_byte(orig, b) | (ldc_byte(v, b) << 8)};
           ldc_record_race(r);
         }
       c[w * stride] = orig;
@@ -2313,7 +2321,7 @@ template <int fin> static __device__ LDC_ENGINE unsigned long long ldc_seg_check
                 orig = ldc_byte(((const unsigned *)ldc_seg_snap(seg, s))[k], b);
               }
             if (prev >= 0) {
-              struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, ai, bs->from, bs->to, prev, w, block, -1, -1, (long long)(offset + b), orig | (pv << 8) | (v << 16)};
+              struct ldc_record r = {LDC_RACE_WW, LDC_SPACE_GLOBAL, ai, bs->from, ldc_region_to(bs), prev, w, block, -1, -1, (long long)(offset + b), orig | (pv << 8) | (v << 16)};
               ldc_record_race(r);
             }
             prev = w;
@@ -2351,7 +2359,7 @@ template <int fin> static __device__ LDC_ENGINE unsigned long long ldc_seg_check
         compared += 4;
         for (unsigned b = 0; m && b < 4; b++)
           if (m >> (8 * b) & 0xffu) {
-            struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_GLOBAL, ai, bs->from, bs->to, slots[s].unit, -1, block, -1, -1, (long long)(offset + b),
+            struct ldc_record r = {LDC_RACE_RW, LDC_SPACE_GLOBAL, ai, bs->from, ldc_region_to(bs), slots[s].unit, -1, block, -1, -1, (long long)(offset + b),
                                    ldc_byte(want, b) | (ldc_byte(d, b) << 8)};
             ldc_record_race(r);
           }
@@ -2655,11 +2663,21 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_region_busy(struct ldc_thre
 // ldc_idle too), with a barrier of its own: three stores of every thread
 // at every region end cost ld_btree's quiet ends more than this barrier
 // costs the rare busy ones.
+//
+// A region that some threads end at a barrier and others at the exit
+// (they returned early) is named by its barrier, whatever order the
+// threads name it in: on a GPU that order is the hardware's, and the
+// reports of the two backends would name the region differently
+// (ldc_region_to).
 static __device__ LDC_ENGINE __forceinline__ void ldc_name_region(struct ldc_thread *t, struct ldc_block_state *bs, int pass, int id) {
   if (pass) {
     bs->pass = pass;
     bs->from = t->start;
-    bs->to = id;
+    bs->name_tag = t->ap_epoch;
+    if (id != -1) {
+      bs->to = id;
+      bs->to_tag = t->ap_epoch;
+    }
   }
   if (t->pred_op) bs->pred_op = t->pred_op;
 }
