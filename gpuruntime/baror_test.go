@@ -2,6 +2,9 @@ package gpuruntime
 
 import (
 	"encoding/binary"
+	"os"
+	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -94,5 +97,32 @@ func TestNameRegion(t *testing.T) {
 		if got := int32(binary.LittleEndian.Uint32(raw[4*i:])); got != w {
 			t.Errorf("out[%d] = %d, want %d (regions 7, 8 and 9's end, then their start)", i, got, w)
 		}
+	}
+}
+
+// TestNoHardwareReductionInChecks keeps the runtime's own code off the
+// hardware's barrier reductions (barrier.red, __syncthreads_and/or/count),
+// which give a warp whose lanes reach them at two places (a region end,
+// and ldc_idle for those that returned early) two results on the H100
+// (ldc_bar_or's comment). ldc_pool_stopped's, at a level-1 block's start
+// where no thread has left yet, is the one allowed.
+func TestNoHardwareReductionInChecks(t *testing.T) {
+	src, err := os.ReadFile("include/ldcheck_rt.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	red := regexp.MustCompile(`barrier\.red|\bbar\.red|__syncthreads_(and|or|count)\(`)
+	var uses []string
+	for i, line := range strings.Split(string(src), "\n") {
+		code, _, _ := strings.Cut(line, "//")
+		if red.MatchString(code) {
+			uses = append(uses, strings.TrimSpace(code))
+			if !strings.Contains(code, "ldc_g.pool.counters") && !strings.Contains(code, "*(volatile unsigned long long *)flag") {
+				t.Errorf("ldcheck_rt.h:%d uses a hardware barrier reduction: %s", i+1, strings.TrimSpace(code))
+			}
+		}
+	}
+	if len(uses) != 1 {
+		t.Errorf("hardware barrier reductions: %q, want only ldc_pool_stopped's", uses)
 	}
 }
