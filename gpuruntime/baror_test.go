@@ -34,14 +34,7 @@ extern "C" LDC_ENGINE void ldc_entry_ldct_bar_or(void **a) { ldct_bar_or(*(unsig
 func TestBarOr(t *testing.T) {
 	b, _ := fusedBackendWith(t, barOrKernel)
 	const threads, rounds = 96, 20
-	out := devBytes(t, b, make([]byte, 4*threads))
-	if err := b.Launch("ldct_bar_or", [3]uint32{1, 1, 1}, [3]uint32{threads, 1, 1}, 0, [][]byte{u64(uint64(out)), u32(rounds)}); err != nil {
-		t.Fatal(err)
-	}
-	raw := make([]byte, 4*threads)
-	if err := b.Read(raw, out); err != nil {
-		t.Fatal(err)
-	}
+	raw := runOneBlock(t, b, "ldct_bar_or", threads, 4*threads, u32(rounds))
 	var want uint32
 	for r := 0; r < rounds; r++ {
 		if r%4 != 3 {
@@ -84,14 +77,7 @@ extern "C" LDC_ENGINE void ldc_entry_ldct_name_region(void **a) { ldct_name_regi
 
 func TestNameRegion(t *testing.T) {
 	b, _ := fusedBackendWith(t, nameRegionKernel)
-	out := devBytes(t, b, make([]byte, 16))
-	if err := b.Launch("ldct_name_region", [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1}, 0, [][]byte{u64(uint64(out))}); err != nil {
-		t.Fatal(err)
-	}
-	raw := make([]byte, 16)
-	if err := b.Read(raw, out); err != nil {
-		t.Fatal(err)
-	}
+	raw := runOneBlock(t, b, "ldct_name_region", 1, 16)
 	want := [4]int32{4, 5, -1, 3}
 	for i, w := range want {
 		if got := int32(binary.LittleEndian.Uint32(raw[4*i:])); got != w {

@@ -80,6 +80,18 @@ func devBytes(t testing.TB, b Backend, data []byte) DevPtr {
 	return p
 }
 
+// runOneBlock launches a test kernel as one block of threads threads,
+// its first argument a fresh zeroed buffer of n bytes, then args, and
+// returns the buffer's bytes after the launch.
+func runOneBlock(t testing.TB, b Backend, kernel string, threads uint32, n int, args ...[]byte) []byte {
+	t.Helper()
+	out := devBytes(t, b, make([]byte, n))
+	if err := b.Launch(kernel, [3]uint32{1, 1, 1}, [3]uint32{threads, 1, 1}, 0, append([][]byte{u64(uint64(out))}, args...)); err != nil {
+		t.Fatal(err)
+	}
+	return readDev(t, b, out, n)
+}
+
 func readDev(t testing.TB, b Backend, p DevPtr, n int) []byte {
 	out := make([]byte, n)
 	if err := b.Read(out, p); err != nil {

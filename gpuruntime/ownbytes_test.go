@@ -44,14 +44,7 @@ extern "C" LDC_ENGINE void ldc_entry_ldct_own_bytes(void **a) { ldct_own_bytes(*
 
 func TestOwnBytesMatchesModel(t *testing.T) {
 	b, _ := fusedBackendWith(t, ownBytesKernel)
-	out := devBytes(t, b, make([]byte, 16))
-	if err := b.Launch("ldct_own_bytes", [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1}, 0, [][]byte{u64(uint64(out))}); err != nil {
-		t.Fatal(err)
-	}
-	raw := make([]byte, 16)
-	if err := b.Read(raw, out); err != nil {
-		t.Fatal(err)
-	}
+	raw := runOneBlock(t, b, "ldct_own_bytes", 1, 16)
 	w := func(i int) uint32 { return binary.LittleEndian.Uint32(raw[4*i:]) }
 	if w(0) != 0 {
 		t.Errorf("ldc_own_bytes differs from the model in %d cases, the first: owners %#06x, bytes %#x, warp+1 %d", w(0), w(1), w(2), w(3))

@@ -55,14 +55,7 @@ extern "C" LDC_ENGINE void ldc_entry_ldct_own_table(void **a) { ldct_own_table(*
 func TestOwnTable(t *testing.T) {
 	b, _ := fusedBackendWith(t, ownTableKernel)
 	const cases = 9
-	out := devBytes(t, b, make([]byte, 16*cases))
-	if err := b.Launch("ldct_own_table", [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1}, 0, [][]byte{u64(uint64(out))}); err != nil {
-		t.Fatal(err)
-	}
-	raw := make([]byte, 16*cases)
-	if err := b.Read(raw, out); err != nil {
-		t.Fatal(err)
-	}
+	raw := runOneBlock(t, b, "ldct_own_table", 1, 16*cases)
 	// void, status[2] (two warps), status[3] (full), region tagged dirty
 	want := [cases][4]uint32{
 		{1, 1, 0, 1},
