@@ -14,12 +14,15 @@ import (
 // with the predicate held in round r by thread (7 * r) % n alone where r
 // % 4 != 3, and by none where r % 4 == 3: so that each of the three
 // words is set in some rounds and must read 0 in others. Every thread
-// writes its results as bits of out[tid].
+// writes its results as bits of out[tid]. uniform: the thread's
+// uniform_ends (1: the hardware's reduction, which the CPU backend runs
+// from any place).
 const barOrKernel = `
 static __device__ LDC_ENGINE __noinline__ int ldct_or_odd(struct ldc_thread *t, int p) { return ldc_bar_or(t, ldc_block(), p); }
-extern "C" __global__ LDC_ENGINE void ldct_bar_or(unsigned *out, int rounds) {
+extern "C" __global__ LDC_ENGINE void ldct_bar_or(unsigned *out, int rounds, int uniform) {
   struct ldc_thread t;
   t.or_gen = 0;
+  t.uniform_ends = uniform;
   unsigned tid = ldc_thread_linear(), n = ldc_block_threads(), bits = 0;
   for (int r = 0; r < rounds; r++) {
     int p = r % 4 != 3 && tid == (7u * (unsigned)r) % n;
@@ -28,22 +31,24 @@ extern "C" __global__ LDC_ENGINE void ldct_bar_or(unsigned *out, int rounds) {
   }
   out[tid] = bits;
 }
-extern "C" LDC_ENGINE void ldc_entry_ldct_bar_or(void **a) { ldct_bar_or(*(unsigned **)a[0], *(int *)a[1]); }
+extern "C" LDC_ENGINE void ldc_entry_ldct_bar_or(void **a) { ldct_bar_or(*(unsigned **)a[0], *(int *)a[1], *(int *)a[2]); }
 `
 
 func TestBarOr(t *testing.T) {
 	b, _ := fusedBackendWith(t, barOrKernel)
 	const threads, rounds = 96, 20
-	raw := runOneBlock(t, b, "ldct_bar_or", threads, 4*threads, u32(rounds))
 	var want uint32
 	for r := 0; r < rounds; r++ {
 		if r%4 != 3 {
 			want |= 1 << r
 		}
 	}
-	for i := 0; i < threads; i++ {
-		if got := binary.LittleEndian.Uint32(raw[4*i:]); got != want {
-			t.Errorf("thread %d: rounds whose or held %020b, want %020b", i, got, want)
+	for _, uniform := range []uint32{0, 1} {
+		raw := runOneBlock(t, b, "ldct_bar_or", threads, 4*threads, u32(rounds), u32(uniform))
+		for i := 0; i < threads; i++ {
+			if got := binary.LittleEndian.Uint32(raw[4*i:]); got != want {
+				t.Errorf("uniform_ends %d, thread %d: rounds whose or held %020b, want %020b", uniform, i, got, want)
+			}
 		}
 	}
 }
@@ -90,8 +95,10 @@ func TestNameRegion(t *testing.T) {
 // hardware's barrier reductions (barrier.red, __syncthreads_and/or/count),
 // which give a warp whose lanes reach them at two places (a region end,
 // and ldc_idle for those that returned early) two results on the H100
-// (ldc_bar_or's comment). ldc_pool_stopped's, at a level-1 block's start
-// where no thread has left yet, is the one allowed.
+// (ldc_bar_or's comment). Allowed: ldc_pool_stopped's, at a level-1
+// block's start where no thread has left yet, and ldc_bar_or_hw's (one
+// for each backend), whose every call must test the kernel's proof that
+// no warp is split (uniform_ends) on its line.
 func TestNoHardwareReductionInChecks(t *testing.T) {
 	src, err := os.ReadFile("include/ldcheck_rt.h")
 	if err != nil {
@@ -99,16 +106,26 @@ func TestNoHardwareReductionInChecks(t *testing.T) {
 	}
 	red := regexp.MustCompile(`barrier\.red|\bbar\.red|__syncthreads_(and|or|count)\(`)
 	var uses []string
+	calls := 0
 	for i, line := range strings.Split(string(src), "\n") {
 		code, _, _ := strings.Cut(line, "//")
 		if red.MatchString(code) {
 			uses = append(uses, strings.TrimSpace(code))
-			if !strings.Contains(code, "ldc_g.pool.counters") && !strings.Contains(code, "*(volatile unsigned long long *)flag") {
+			if !strings.Contains(code, "ldc_g.pool.counters") && !strings.Contains(code, "*(volatile unsigned long long *)flag") && !strings.Contains(code, "ldc_bar_or_hw(int p)") {
 				t.Errorf("ldcheck_rt.h:%d uses a hardware barrier reduction: %s", i+1, strings.TrimSpace(code))
 			}
 		}
+		if strings.Contains(code, "ldc_bar_or_hw(") && !strings.Contains(code, "ldc_bar_or_hw(int p)") {
+			calls++
+			if !strings.Contains(code, "uniform_ends") {
+				t.Errorf("ldcheck_rt.h:%d calls ldc_bar_or_hw without testing uniform_ends: %s", i+1, strings.TrimSpace(code))
+			}
+		}
 	}
-	if len(uses) != 1 {
-		t.Errorf("hardware barrier reductions: %q, want only ldc_pool_stopped's", uses)
+	if len(uses) != 3 {
+		t.Errorf("hardware barrier reductions: %q, want ldc_pool_stopped's and ldc_bar_or_hw's two", uses)
+	}
+	if calls == 0 {
+		t.Errorf("no call of ldc_bar_or_hw: the test no longer looks at the right name")
 	}
 }

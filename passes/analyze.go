@@ -82,6 +82,7 @@ func (ka *kernelAnalysis) run() *Kernel {
 	k.Atomics = ka.atomicsPass(k)
 	k.Targets, k.Unchecked = ka.targetsPass(k)
 	ka.onePassPass(k)
+	ka.uniformEndsPass(k)
 	ka.unsupportedPass(k)
 	ka.undefinedPass()
 	if k.Barriers == nil {

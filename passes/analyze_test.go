@@ -733,3 +733,30 @@ func TestConstArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestUniformEnds states by hand which kernels of
+// testdata/kernels/uniform_ends.cu end every region at one place in all
+// the threads of a block: a wrong yes lets a split warp take the
+// hardware's reduction, which on the H100 gives its two parts two results.
+func TestUniformEnds(t *testing.T) {
+	lib := loadClang(t)
+	a := analyze(t, lib, "../testdata/kernels/uniform_ends.cu")
+	for kernel, want := range map[string]bool{
+		"walk":           true,
+		"uniform_return": true,
+		"bounds_return":  false,
+		"lane_return":    false,
+		"data_loop":      false,
+		"thread_break":   false,
+		"jumps":          false,
+		// Safe (the threads that stay end the region at the same exit,
+		// later), but the pass does not tell a return with a barrier after
+		// it from one without: conservative, and a kernel without barriers
+		// has one region end a thread.
+		"no_barrier": false,
+	} {
+		if got := kernelNamed(t, a, kernel).UniformEnds; got != want {
+			t.Errorf("%s: UniformEnds = %v, want %v", kernel, got, want)
+		}
+	}
+}

@@ -51,6 +51,12 @@ type Kernel struct {
 	// Conditions are the tests the regions' index proofs need at run
 	// time (Region.Conditional).
 	Conditions []Condition `json:"conditions,omitempty"`
+	// UniformEnds: every block barrier and every return of the body runs
+	// under block-uniform control (uniformends.go), so the threads of a
+	// block end each region at one place: all at one barrier, or all at
+	// the exit. No warp then reaches a region end's reduction from two
+	// places, and the runtime may use the hardware's (barrier.red).
+	UniformEnds bool `json:"uniform_ends,omitempty"`
 
 	body *Node // the syntax tree of the body, for later passes
 	// startsAt: for each variable reference of the body that the regions

@@ -430,7 +430,7 @@ func (kr *kernelRewrite) prologue(locals []*local) (string, error) {
 	// registers (struct ldc_fast); on a GPU it also returns from a block
 	// of a level-1 pass that is already void (ldc_pool_stopped), which is
 	// why it comes before any of the kernel's code.
-	fmt.Fprintf(&pro, " ldc_thread ldc_t; ldc_begin(&ldc_t); LDC_FAST_DECL;")
+	fmt.Fprintf(&pro, " ldc_thread ldc_t; ldc_begin(&ldc_t, LDC_UNIFORM_ENDS_%d); LDC_FAST_DECL;", K)
 	if kr.selfNeeded {
 		pro.WriteString(" LDC_SELF_SET();")
 	}

@@ -227,6 +227,7 @@ func (kr *kernelRewrite) macros(locals []*local) string {
 	fmt.Fprintf(&b, "#define LDC_LOAD_%d(B) do { const unsigned char *ldc_q = (B); %s (void)ldc_q; } while (0)\n", K, strings.Join(get, " "))
 	fmt.Fprintf(&b, "#define LDC_DIFF_%d(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; %s ldc_t.differ = ldc_d; } while (0)\n", K, strings.Join(cmp, " "))
 	fmt.Fprintf(&b, "#define LDC_ONE_%d(S, E) %s\n", K, onePassTest(kr.k))
+	fmt.Fprintf(&b, "#define LDC_UNIFORM_ENDS_%d %d\n", K, uniformEnds(kr.k))
 	return b.String()
 }
 
@@ -327,4 +328,13 @@ func compareLocal(l *local) string {
 	}
 	fmt.Fprintf(&b, " ldc_q += LDC_SLOT(sizeof(%s)); } else %s", l.name, whole)
 	return b.String()
+}
+
+// uniformEnds is LDC_UNIFORM_ENDS_K: 1 where the kernel's region ends may
+// use the hardware's barrier reduction (passes.Kernel.UniformEnds).
+func uniformEnds(k *passes.Kernel) int {
+	if k.UniformEnds {
+		return 1
+	}
+	return 0
 }

@@ -496,6 +496,10 @@ struct ldc_thread {
   // or_gen: 1 + the slot of the block's or_word (ldc_bar_or) that this
   // thread's next reduction uses, 0 before its first.
   unsigned or_gen;
+  // uniform_ends: the build proved that the block's threads end each
+  // region at one place (passes.Kernel.UniformEnds, LDC_UNIFORM_ENDS_K):
+  // the region ends' reductions may be the hardware's (ldc_bar_or).
+  int uniform_ends;
 };
 
 // ldc_fast is the part of a thread's region state that its region ends
@@ -670,8 +674,10 @@ static __device__ LDC_ENGINE __forceinline__ unsigned ldc_match_any(unsigned mas
 // non-aligned barrier instructions (sm_70 and later) allow the divergence.
 #if defined(LDC_CPU)
 static __device__ LDC_ENGINE __forceinline__ void ldc_bar() { __syncthreads(); }
+static __device__ LDC_ENGINE __forceinline__ int ldc_bar_or_hw(int p) { return __syncthreads_or(p); }
 #else
 static __device__ LDC_ENGINE __forceinline__ void ldc_bar() { asm volatile("barrier.sync 0;" ::: "memory"); }
+static __device__ LDC_ENGINE __forceinline__ int ldc_bar_or_hw(int p) { int out; asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.s32 p, %1, 0;\n\tbarrier.red.or.pred q, 0, p;\n\tselp.s32 %0, 1, 0, q;\n\t}" : "=r"(out) : "r"(p) : "memory"); return out; }
 #endif
 
 static __device__ LDC_ENGINE __forceinline__ struct ldc_block_state *ldc_block() {
@@ -734,7 +740,15 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_region_to(const struct ldc_
 // barrier and none sets before this one's. The first reduction clears
 // its word behind a barrier of its own. The same on the CPU, where it is
 // tested.
-static __device__ LDC_ENGINE __forceinline__ int ldc_bar_or(struct ldc_thread *t, struct ldc_block_state *bs, int p) {
+//
+// The words cost ld_btree's region ends a fifth of its run on the H100
+// (10.4 -> 12.7 ms; ld_radixsort 12.4 -> 14.0). So where the build proved
+// that the threads of a block end every region at one place
+// (t->uniform_ends: barriers and returns under block-uniform control), no
+// warp can be split that way, and the reduction is the hardware's: every
+// thread of the block takes the same one of the two, since the proof is
+// the kernel's.
+static __device__ LDC_ENGINE __forceinline__ int ldc_bar_or_words(struct ldc_thread *t, struct ldc_block_state *bs, int p) {
   unsigned g = t->or_gen;
   if (g == 0) {
     ldc_sts(&bs->or_word[0], 0u);
@@ -747,6 +761,10 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_bar_or(struct ldc_thread *t
   t->or_gen = next;
   ldc_bar();
   return (int)ldc_lds(&bs->or_word[g - 1u]);
+}
+static __device__ LDC_ENGINE __forceinline__ int ldc_bar_or(struct ldc_thread *t, struct ldc_block_state *bs, int p) {
+  if (t->uniform_ends) return ldc_bar_or_hw(p);
+  return ldc_bar_or_words(t, bs, p);
 }
 
 // ldc_record_race appends a race record. This is the only atomic in the
@@ -801,7 +819,7 @@ static __device__ LDC_ENGINE void ldc_iw_sync(unsigned mask) {
   *c = (v & ~0xffffffffull) | (unsigned long long)(m + 1);
 }
 
-static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t);
+static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t, int uniform_ends);
 
 // ---- Copy-on-write pages of global targets ----
 
@@ -1598,7 +1616,7 @@ static __device__ LDC_ENGINE void ldc_seg_release(const struct ldc_thread *t) {
   }
 }
 
-static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
+static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t, int uniform_ends) {
   t->mode = ldc_g.mode;
   if (!LDC_REPLAY_BUILT && t->mode == LDC_MODE_REPLAY) ldc_internal("the level-1 module was launched for level 2");
   if (LDC_MODE(*t) != t->mode) ldc_internal("the one-pass module was launched for a level other than level 2");
@@ -1614,6 +1632,7 @@ static __device__ LDC_ENGINE void ldc_begin(struct ldc_thread *t) {
   t->one = 0;
   t->cond = 1;
   t->or_gen = 0;
+  t->uniform_ends = uniform_ends;
   // Set before any thread adds to it: every thread passes at least one
   // region end (a barrier) before ldc_idle adds.
   if (LDC_MODE(*t) == LDC_MODE_REPLAY && ldc_thread_linear() == 0) {
@@ -3091,7 +3110,7 @@ static __device__ LDC_ENGINE __noinline__ void ldc_one_pass_rest(struct ldc_thre
 // branches only where the launch's kind says (uniform) and on the
 // reduction: ncu counted ld_radixsort's warps stalled on branches more
 // than on anything but fixed-latency waits (H200, thirty-eighth session).
-static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_thread *t, struct ldc_fast *f, int one, int id) {
+static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_thread *t, struct ldc_fast *f, int one, int id, int uniform_ends) {
   const int quiet = ldc_g.quiet_ends;
   struct ldc_block_state *bs = ldc_block();
   // ldc_region_busy for such a launch and region, its tests known. The
@@ -3122,7 +3141,9 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
   }
   // The threads waiting in ldc_idle check with the others (ldc_check),
   // and where the block checks, ldc_one_pass_rest names the region.
-  if (ldc_bar_or(t, bs, busy)) {
+  // (uniform_ends: the kernel's LDC_UNIFORM_ENDS_K, a constant here, so
+  // that the end holds one of ldc_bar_or's two ways, not both.)
+  if (uniform_ends ? ldc_bar_or_hw(busy) : ldc_bar_or_words(t, bs, busy)) {
     t->seg_sel = sel;
     ldc_fast_out(t, f);
     ldc_one_pass_rest(t, one, id);
@@ -3143,7 +3164,7 @@ static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_t
       __syncthreads();                                          \
     } else if (LDC_ONE_PASS_ON) {                               \
       int ldc_one_ok = LDC_ONE_##K(ldc_fs.start, ID) & LDC_COND_OK; \
-      if (!ldc_one_pass_quiet(&ldc_t, &ldc_fs, ldc_one_ok, ID)) { \
+      if (!ldc_one_pass_quiet(&ldc_t, &ldc_fs, ldc_one_ok, ID, LDC_UNIFORM_ENDS_##K)) { \
         ldc_fast_out(&ldc_t, &ldc_fs);                           \
         ldc_one_pass_end(&ldc_t, ldc_one_ok, ID);               \
         ldc_fast_in(&ldc_t, &ldc_fs);                            \

@@ -6,6 +6,7 @@
 #define LDC_LOAD_0(B) do { const unsigned char *ldc_q = (B); LDC_GET(ldc_q, t); (void)ldc_q; } while (0)
 #define LDC_DIFF_0(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; LDC_CMP(ldc_q, ldc_d, t); ldc_t.differ = ldc_d; } while (0)
 #define LDC_ONE_0(S, E) (0)
+#define LDC_UNIFORM_ENDS_0 1
 #line 1 "../testdata/kernels/dynamic_device.cu"
 // extern __shared__, __device__ and __constant__ variables, a device function.
 __device__ int counter;
@@ -14,7 +15,7 @@ __constant__ float coeff[4];
 
 __device__ void bump(float *p, int i) { (*LDC_TR(&(p[i]), 0, 1)) += coeff[i % 4]; }
 
-__global__ void dyn(float *out, int n) { int t{}; ldc_thread ldc_t; ldc_begin(&ldc_t); LDC_FAST_DECL; alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
+__global__ void dyn(float *out, int n) { int t{}; ldc_thread ldc_t; ldc_begin(&ldc_t, LDC_UNIFORM_ENDS_0); LDC_FAST_DECL; alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
   LDC_DYNAMIC_SHARED(float, buf); float *ldc_p_buf = (float *)ldc_shared_copy(&ldc_t, 0, (void *)buf, 0); LDC_TR_SHARED(0, ldc_p_buf); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (LDC_RESUME(ldc_t.start)) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; default: break; } ldc_r_0_entry:;
   t = threadIdx.x;
   (*LDC_TRS(&(ldc_p_buf[t]), 6, 1, 0)) = (*LDC_R(&((*LDC_TR(&(out[t]), 2, 0)))));

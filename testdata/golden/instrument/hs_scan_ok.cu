@@ -6,11 +6,12 @@
 #define LDC_LOAD_0(B) do { const unsigned char *ldc_q = (B); LDC_GET(ldc_q, t); LDC_GET(ldc_q, g); LDC_GET(ldc_q, cur); LDC_GET(ldc_q, off); LDC_GET(ldc_q, v); (void)ldc_q; } while (0)
 #define LDC_DIFF_0(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; LDC_CMP(ldc_q, ldc_d, t); LDC_CMP(ldc_q, ldc_d, g); LDC_CMP(ldc_q, ldc_d, cur); LDC_CMP(ldc_q, ldc_d, off); LDC_CMP(ldc_q, ldc_d, v); ldc_t.differ = ldc_d; } while (0)
 #define LDC_ONE_0(S, E) (((int)((unsigned)((S) + 1) < 32u) & (int)((((E) == -1 ? (0x6u) : (E) == 0 ? (0x1u) : (E) == 1 ? (0x6u) : 0u) >> (((S) + 1) & 31)) & 1u)))
+#define LDC_UNIFORM_ENDS_0 1
 #line 1 "../testdata/acceptance/hs_scan_ok.cu"
 // expect: none
 // launch: --kernel scan --grid 2 --block 256 --arg data=float[512]:rand
 // Hillis-Steele inclusive scan, double-buffered: barriers inside the loop.
-__global__ void scan(float *data) { int t{}; int g{}; int cur{}; int off{}; float v{}; ldc_thread ldc_t; ldc_begin(&ldc_t); LDC_FAST_DECL; alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
+__global__ void scan(float *data) { int t{}; int g{}; int cur{}; int off{}; float v{}; ldc_thread ldc_t; ldc_begin(&ldc_t, LDC_UNIFORM_ENDS_0); LDC_FAST_DECL; alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
   __shared__ float buf[2][256]; decltype(&buf) ldc_p_buf = (decltype(&buf))ldc_shared_copy(&ldc_t, 0, (void *)&buf, sizeof(buf)); unsigned *ldc_f_buf = ldc_shared_flags(0); LDC_TR_SHARED(0, ldc_p_buf); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (LDC_RESUME(ldc_t.start)) { case 0: goto ldc_r_0_0; case 1: goto ldc_r_0_1; default: break; } ldc_r_0_entry:;
   t = threadIdx.x; g = blockIdx.x * blockDim.x + t;
   cur = 0;

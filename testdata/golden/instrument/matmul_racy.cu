@@ -6,12 +6,13 @@
 #define LDC_LOAD_0(B) do { const unsigned char *ldc_q = (B); LDC_GET(ldc_q, tx); LDC_GET(ldc_q, ty); LDC_GET(ldc_q, row); LDC_GET(ldc_q, col); LDC_GET(ldc_q, acc); LDC_GET(ldc_q, k0); LDC_GET(ldc_q, k); (void)ldc_q; } while (0)
 #define LDC_DIFF_0(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; LDC_CMP(ldc_q, ldc_d, tx); LDC_CMP(ldc_q, ldc_d, ty); LDC_CMP(ldc_q, ldc_d, row); LDC_CMP(ldc_q, ldc_d, col); LDC_CMP(ldc_q, ldc_d, acc); LDC_CMP(ldc_q, ldc_d, k0); LDC_CMP(ldc_q, ldc_d, k); ldc_t.differ = ldc_d; } while (0)
 #define LDC_ONE_0(S, E) (((int)((unsigned)((S) + 1) < 32u) & (int)((((E) == -1 ? (0x3u) : (E) == 0 ? (0x1u) : 0u) >> (((S) + 1) & 31)) & 1u)))
+#define LDC_UNIFORM_ENDS_0 1
 #line 1 "../testdata/acceptance/matmul_racy.cu"
 // expect: race read-write local inter-warp
 // launch: --kernel mm --grid 4,4 --block 16,16 --arg A=float[4096]:rand --arg B=float[4096]:rand --arg C=float[4096]:zero --arg n=64
 // explain: 12 14
 #define T 16
-__global__ void mm(const float *A, const float *B, float *C, int n) { int tx{}; int ty{}; int row{}; int col{}; float acc{}; int k0{}; int k{}; ldc_thread ldc_t; ldc_begin(&ldc_t); LDC_FAST_DECL; alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
+__global__ void mm(const float *A, const float *B, float *C, int n) { int tx{}; int ty{}; int row{}; int col{}; float acc{}; int k0{}; int k{}; ldc_thread ldc_t; ldc_begin(&ldc_t, LDC_UNIFORM_ENDS_0); LDC_FAST_DECL; alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
   __shared__ float As[T][T], Bs[T][T]; decltype(&As) ldc_p_As = (decltype(&As))ldc_shared_copy(&ldc_t, 0, (void *)&As, sizeof(As)); unsigned *ldc_f_As = ldc_shared_flags(0); LDC_TR_SHARED(0, ldc_p_As); decltype(&Bs) ldc_p_Bs = (decltype(&Bs))ldc_shared_copy(&ldc_t, 1, (void *)&Bs, sizeof(Bs)); unsigned *ldc_f_Bs = ldc_shared_flags(1); LDC_TR_SHARED(1, ldc_p_Bs); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (LDC_RESUME(ldc_t.start)) { case 0: goto ldc_r_0_0; default: break; } ldc_r_0_entry:;
   tx = threadIdx.x; ty = threadIdx.y;
   row = blockIdx.y * T + ty; col = blockIdx.x * T + tx;

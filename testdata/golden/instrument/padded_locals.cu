@@ -6,6 +6,7 @@
 #define LDC_LOAD_0(B) do { const unsigned char *ldc_q = (B); LDC_GET(ldc_q, t); LDC_GET(ldc_q, m); LDC_GET(ldc_q, pair); LDC_GET(ldc_q, b); LDC_GET(ldc_q, e); LDC_GET(ldc_q, d); LDC_GET(ldc_q, g); (void)ldc_q; } while (0)
 #define LDC_DIFF_0(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; LDC_CMP(ldc_q, ldc_d, t); if (sizeof(m) == 24) { LDC_CMP_AT(ldc_q, ldc_d, m, 0, 4); LDC_CMP_AT(ldc_q, ldc_d, m, 8, 9); ldc_q += LDC_SLOT(sizeof(m)); } else LDC_CMP(ldc_q, ldc_d, m); if (sizeof(pair) == 48) { LDC_CMP_AT(ldc_q, ldc_d, pair, 0, 4); LDC_CMP_AT(ldc_q, ldc_d, pair, 8, 9); LDC_CMP_AT(ldc_q, ldc_d, pair, 24, 4); LDC_CMP_AT(ldc_q, ldc_d, pair, 32, 9); ldc_q += LDC_SLOT(sizeof(pair)); } else LDC_CMP(ldc_q, ldc_d, pair); LDC_CMP(ldc_q, ldc_d, b); LDC_CMP(ldc_q, ldc_d, e); LDC_CMP(ldc_q, ldc_d, d); LDC_CMP(ldc_q, ldc_d, g); ldc_t.differ = ldc_d; } while (0)
 #define LDC_ONE_0(S, E) (((int)((unsigned)((S) + 1) < 32u) & (int)((((E) == -1 ? (0x2u) : (E) == 0 ? (0x1u) : 0u) >> (((S) + 1) & 31)) & 1u)))
+#define LDC_UNIFORM_ENDS_0 1
 #line 1 "../testdata/kernels/padded_locals.cu"
 // Locals with padding, live across a barrier: their saved copies are
 // compared member by member, not byte for byte, because
@@ -18,7 +19,7 @@ struct Base { int id; };
 struct Derived : Base { double w; };               // a base: compared whole
 struct Tight { float a, b; };                      // no padding: compared whole
 
-__global__ void padded(const double *in, double *out) { int t{}; Mixed m{}; Mixed pair[2]{}; Bits b{}; Either e{}; Derived d{}; Tight g{}; ldc_thread ldc_t; ldc_begin(&ldc_t); LDC_FAST_DECL; alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
+__global__ void padded(const double *in, double *out) { int t{}; Mixed m{}; Mixed pair[2]{}; Bits b{}; Either e{}; Derived d{}; Tight g{}; ldc_thread ldc_t; ldc_begin(&ldc_t, LDC_UNIFORM_ENDS_0); LDC_FAST_DECL; alignas(16) unsigned char ldc_start[LDC_LOCALS_SIZE_0], ldc_end[LDC_LOCALS_SIZE_0];
   __shared__ double s[64]; decltype(&s) ldc_p_s = (decltype(&s))ldc_shared_copy(&ldc_t, 0, (void *)&s, sizeof(s)); unsigned *ldc_f_s = ldc_shared_flags(0); LDC_TR_SHARED(0, ldc_p_s); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (LDC_RESUME(ldc_t.start)) { case 0: goto ldc_r_0_0; default: break; } ldc_r_0_entry:;
   t = threadIdx.x;
   { Mixed ldc_init = {t, in[t], 'a'}; memcpy(&m, &ldc_init, sizeof(m)); }
