@@ -14,6 +14,8 @@ import (
 //	regions     body, barrier call sites     -> []Region
 //	atomics     body, device functions       -> []Atomic
 //	targets     accesses, atomics, variables -> []Target, []Unchecked
+//	onePass     targets, regions             -> Region.OnePass, Kernel.BlockOnePass
+//	uniformEnds barriers, body               -> Kernel.UniformEnds
 //	unsupported body, device functions       -> []Diagnostic
 func Analyze(u *Unit) *Analysis {
 	a := &Analysis{File: u.File, Kernels: []*Kernel{}}

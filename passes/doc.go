@@ -14,7 +14,8 @@
 // the tests of the launch the host makes before it relies on them:
 // launchproof.go),
 // the accesses a __threadfence() and an atomic ticket order (FenceOrder),
-// and unsupported constructs.
+// kernels whose threads end every region at one place (Kernel.UniformEnds:
+// uniformends.go), and unsupported constructs.
 //
 // Results are plain Go types (see Analysis) that privatize consumes. This
 // package must not rewrite source, compile, or run anything on a device.
