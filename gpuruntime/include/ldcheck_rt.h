@@ -726,7 +726,8 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_sts(unsigned *p, unsigned 
 static __device__ LDC_ENGINE __forceinline__ int ldc_region_to(const struct ldc_block_state *bs) { return bs->to_tag == bs->name_tag ? bs->to : -1; }
 
 // ldc_bar_or is a barrier of the whole block that says whether p held in
-// any of its threads. Not barrier.red.or: a warp whose lanes reach the
+// any of its threads: ldc_bar_or_words, or where the kernel's proof
+// allows, ldc_bar_or_hw (below). Not barrier.red.or in general: a warp whose lanes reach the
 // reduction at two places (some ending a region, some waiting in
 // ldc_idle since they left the kernel early) is reduced on the H100 as
 // two warps, each half with a result of its own (as ldc_check_pred found
