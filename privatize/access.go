@@ -38,6 +38,9 @@ type accessScope struct {
 	// but keep their trace wrapper, which names the statement of a race
 	// and notes the access for the intra-warp check.
 	traced map[string]bool
+	// kernel: the body is a kernel's, whose region state (ldc_fs) is in
+	// scope: its stores outside lambdas take LDC_WK.
+	kernel bool
 }
 
 // accessEdits wraps the global loads and stores of body. depth orders the
@@ -95,6 +98,9 @@ func accessEdits(body *passes.Node, sc *accessScope, st *siteTable) (edits, []st
 			hook := "LDC_R"
 			if isWrite(n, p) {
 				hook = "LDC_W"
+				if sc.kernel && !inLambda(n) {
+					hook = "LDC_WK"
+				}
 			}
 			d := depth(n)
 			es.insert(n.Pos.Offset, "(*"+hook+"(&(", -1000+2*d)
@@ -639,4 +645,15 @@ func newAccessScope(u *passes.Unit, fn *passes.Func, deviceTargets map[string]st
 		sc.notGlobal[key] = true
 	}
 	return sc
+}
+
+// inLambda reports whether n is in a lambda's body, where the enclosing
+// kernel's locals (ldc_fs) may not be captured.
+func inLambda(n *passes.Node) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Kind == "LambdaExpr" {
+			return true
+		}
+	}
+	return false
 }

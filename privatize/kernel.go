@@ -335,7 +335,9 @@ func (kr *kernelRewrite) hookEdits(sharedOrder []*passes.Node) (own, foreign edi
 	body := kr.fn.Body
 	own = append(own, kr.onceOnlyEdits()...)
 	// Global loads and stores go through the copy-on-write hooks.
-	ae, problems := accessEdits(body, newAccessScope(kr.unit, kr.fn, kr.deviceTargets, kr.unprivatizedParams()), kr.sites)
+	sc := newAccessScope(kr.unit, kr.fn, kr.deviceTargets, kr.unprivatizedParams())
+	sc.kernel = true
+	ae, problems := accessEdits(body, sc, kr.sites)
 	if len(problems) > 0 {
 		return nil, nil, errors.New(problems[0])
 	}

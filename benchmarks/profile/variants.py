@@ -59,11 +59,11 @@ if "P" in letters:
 if "R" in letters:
     rep("  int det = LDC_DET_ON, p = det ? 1 : t->pass;\n", "  if (1) { ldc_bar(); return 0; }\n  int det = LDC_DET_ON, p = det ? 1 : t->pass;\n")
 if "S" in letters:
-    rep("template <unsigned n> static __device__ LDC_ENGINE __noinline__ void ldc_own_small(const void *p) {\n",
-        "template <unsigned n> static __device__ LDC_ENGINE __noinline__ void ldc_own_small(const void *p) {\n  if (p) return;\n")
+    rep("template <unsigned n> static __device__ LDC_ENGINE __noinline__ void ldc_own_small(const void *p, unsigned epoch) {\n",
+        "template <unsigned n> static __device__ LDC_ENGINE __noinline__ void ldc_own_small(const void *p, unsigned epoch) {\n  if (p) return;\n")
 if "N" in letters:
-    rep("      if (write) {\n        if (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4) ldc_own_small<sizeof(T)>((const void *)p);\n",
-        "      if (0) {\n        if (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4) ldc_own_small<sizeof(T)>((const void *)p);\n")
+    rep("      if (write) {\n        if (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4) ldc_own_small<sizeof(T)>((const void *)p, epoch);\n",
+        "      if (0) {\n        if (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4) ldc_own_small<sizeof(T)>((const void *)p, epoch);\n")
 if "E" in letters:
     rep("  unsigned sel = 0;\n  int busy = !one;\n",
         "  if (quiet == 2) { (void)ldc_bar_or(t, bs, 0); f->start = id; return 1; }\n  unsigned sel = 0;\n  int busy = !one;\n")

@@ -414,7 +414,12 @@ struct ldc_ctx {
   // in ldc_own's table or untracked, shared ones in place or uncopied):
   // no region has a copy to merge, so a region end reads nothing before
   // its barrier (ldc_one_pass_quiet). One field: one test at every end.
-  int quiet_ends, pad_quiet;
+  int quiet_ends;
+  // full_warps: the block's thread count is a multiple of 32, so that
+  // __syncwarp() with every lane names only threads that exist (the
+  // one-pass region end of a kernel whose warps all reach it:
+  // ldc_one_pass_quiet).
+  int full_warps;
   struct ldc_det det;
   struct ldc_ap ap;
   struct ldc_iw iw;
@@ -456,7 +461,7 @@ __constant__ struct ldc_ctx ldc_g;
   X(segs.nseg) X(segs.in_dyn) X(segs.pristine) X(segs.dyn_offset) X(segs.direct_mask) X(shared_scratch) X(shared_per_block) \
   X(shared_off) X(shared_bytes) X(nshared) X(atomic_mode) X(atomic_log) \
   X(atomic_overflow) X(records) X(nrecords) X(max_records) X(atomic_spill_bits) X(trace) X(ntrace) \
-  X(max_trace) X(atomic_slots) X(shared_in_dyn) X(shared_direct) X(dyn_offset) X(compared) X(failed_test) X(one_pass) X(shared_own) X(quiet_ends) \
+  X(max_trace) X(atomic_slots) X(shared_in_dyn) X(shared_direct) X(dyn_offset) X(compared) X(failed_test) X(one_pass) X(shared_own) X(quiet_ends) X(full_warps) \
   X(det.on) X(ap.keys) X(ap.vals) X(ap.mask) X(ap.full) X(iw.scratch) \
   X(iw.per_block) X(iw.dyn_offset) X(iw.clocks) X(iw.off) X(iw.gkeys) X(iw.gvals) X(iw.gmask) X(iw.gfull) X(iw.on) X(iw.in_dyn)
 #define LDC_CTX_OFFSET(f) ((unsigned long long)__builtin_offsetof(struct ldc_ctx, f)),
@@ -1327,10 +1332,12 @@ static __device__ LDC_ENGINE __forceinline__ unsigned ldc_own_key(unsigned long 
 // no owner is empty, whatever its epoch; one of another epoch is an
 // earlier region's, free. (One of 65,536 regions ago passes for this
 // region's: at worst a void launch, as with two keys alike.)
-static __device__ LDC_ENGINE __forceinline__ void ldc_own_word_at(struct ldc_block_state *bs, unsigned char *seg, unsigned long long word, unsigned m, unsigned w1) {
+// epoch: the region's count where the caller has it in a register (the
+// kernel's ldc_fs.epoch, LDC_WK), 0 where it is read from the block's.
+static __device__ LDC_ENGINE __forceinline__ void ldc_own_word_at(struct ldc_block_state *bs, unsigned char *seg, unsigned long long word, unsigned m, unsigned w1, unsigned epoch = 0u) {
   unsigned long long mask = ldc_g.segs.direct_mask;
   unsigned long long *table = (unsigned long long *)(seg + 16);
-  unsigned epoch = ldc_lds(&bs->epoch);
+  if (!epoch) epoch = ldc_lds(&bs->epoch);
   const unsigned long long head = (unsigned long long)(epoch & 0xffffu) << 48 | (unsigned long long)ldc_own_key(word) << 24;
   unsigned long long h = ldc_own_slot(word, mask);
   for (unsigned i = 0; i < LDC_OWN_PROBES && i <= mask; i++, h = (h + 1) & mask) {
@@ -1362,10 +1369,10 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_own_word_at(struct ldc_blo
 static __device__ LDC_ENGINE void ldc_own_word(struct ldc_block_state *bs, unsigned long long word, unsigned m, unsigned w1) {
   if (ldc_g.segs.in_dyn) {
     LDC_DYNAMIC_SHARED(unsigned char, ldc_dyn_shared);
-    ldc_own_word_at(bs, (unsigned char *)ldc_dyn_shared + ldc_g.segs.dyn_offset, word, m, w1);
+    ldc_own_word_at(bs, (unsigned char *)ldc_dyn_shared + ldc_g.segs.dyn_offset, word, m, w1, 0u);
     return;
   }
-  ldc_own_word_at(bs, bs->seg, word, m, w1);
+  ldc_own_word_at(bs, bs->seg, word, m, w1, 0u);
 }
 // ldc_own_leads says whether the calling lane updates the entry of the
 // bytes m of word wd: the lowest of the warp's active lanes that store to
@@ -1409,19 +1416,25 @@ static __device__ LDC_ENGINE __noinline__ void ldc_own(const void *p, unsigned l
 // shared load fewer on the path its block waits for. A 4-byte store is
 // aligned by then: its bytes are a constant, where the shift by the
 // address's low bits was not folded.
-template <unsigned n> static __device__ LDC_ENGINE __noinline__ void ldc_own_small(const void *p) {
+template <unsigned n> static __device__ LDC_ENGINE __noinline__ void ldc_own_small(const void *p, unsigned epoch) {
   unsigned long long a = (unsigned long long)p;
   if ((a & 3u) + n > 4) {
     ldc_own(p, n);
     return;
   }
-  struct ldc_block_state *bs = ldc_block();
-  if (!ldc_g.segs.in_dyn && !bs->seg) return;
 #if !defined(LDC_CPU)
   if (!ldc_is_global(p)) return; // (a wrapped pointer to a local or shared variable)
 #endif
   unsigned m = n == 4 ? 0xfu : ((1u << n) - 1u) << (a & 3u);
-  if (ldc_own_leads(a >> 2, m)) ldc_own_word(bs, a >> 2, m, ldc_thread_linear() / 32 + 1);
+  if (!ldc_own_leads(a >> 2, m)) return;
+  unsigned w1 = ldc_thread_linear() / 32 + 1;
+  struct ldc_block_state *bs = ldc_block();
+  if (ldc_g.segs.in_dyn) {
+    LDC_DYNAMIC_SHARED(unsigned char, ldc_dyn_shared);
+    ldc_own_word_at(bs, (unsigned char *)ldc_dyn_shared + ldc_g.segs.dyn_offset, a >> 2, m, w1, epoch);
+    return;
+  }
+  if (bs->seg) ldc_own_word_at(bs, bs->seg, a >> 2, m, w1, epoch);
 }
 
 // ldc_cow is where every wrapped global access goes.
@@ -1450,12 +1463,12 @@ static __device__ LDC_ENGINE __forceinline__ void *ldc_read_copied_at(const void
 }
 static __device__ LDC_ENGINE __noinline__ void *ldc_read_copied(const void *p) { return ldc_read_copied_at(p); }
 
-template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_access(T *p, int write) {
+template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_access(T *p, int write, unsigned epoch = 0u) {
   if (LDC_MODE(ldc_g) == LDC_MODE_PLAIN || ldc_g.nallocs == 0) return p;
   if (LDC_REPLAY_BUILT && LDC_MODE(ldc_g) == LDC_MODE_REPLAY && !LDC_DET_ON) {
     if (LDC_ONE_PASS_ON && (unsigned)ldc_g.segs.direct_mask) {
       if (write) {
-        if (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4) ldc_own_small<sizeof(T)>((const void *)p);
+        if (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4) ldc_own_small<sizeof(T)>((const void *)p, epoch);
         else ldc_own((const void *)p, sizeof(T));
       }
       return p;
@@ -1473,6 +1486,11 @@ template <class T> static __device__ LDC_ENGINE __forceinline__ T *ldc_access(T 
 }
 #define LDC_R(p) ldc_access((p), 0)
 #define LDC_W(p) ldc_access((p), 1)
+// A store written in a kernel's body (not in a lambda): the store hook
+// takes the region's count from the kernel's registers (ldc_fs), not from
+// the block's state in shared memory (a load, after the block's address,
+// on the path its block waits for at the barrier: ld_btree's).
+#define LDC_WK(p) ldc_access((p), 1, ldc_fs.epoch)
 
 static __device__ LDC_ENGINE void ldc_smark_any(const void *p, unsigned long n);
 static __device__ LDC_ENGINE void ldc_iw_any(const void *p, unsigned long n, int write);
@@ -3112,6 +3130,15 @@ static __device__ LDC_ENGINE __noinline__ void ldc_one_pass_rest(struct ldc_thre
 // reduction: ncu counted ld_radixsort's warps stalled on branches more
 // than on anything but fixed-latency waits (H200, thirty-eighth session).
 static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_thread *t, struct ldc_fast *f, int one, int id, int uniform_ends) {
+#if !defined(LDC_CPU)
+  // Where every lane of a warp reaches this end (uniform_ends, and no
+  // lane missing from the warp), the warp goes through it as one: ptxas
+  // left a warp whose one lane called the store hook (ld_btree's) split
+  // in two up to here, each half running the end, and the barrier's
+  // reduction taking its divergent path twice (ncu, H100: 12.6 M of the
+  // 31.5 M passes through the end of the store's region were halves).
+  if (uniform_ends && ldc_g.full_warps) asm volatile("bar.warp.sync -1;" ::: "memory");
+#endif
   const int quiet = ldc_g.quiet_ends;
   struct ldc_block_state *bs = ldc_block();
   // ldc_region_busy for such a launch and region, its tests known. The

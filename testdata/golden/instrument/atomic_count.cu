@@ -5,7 +5,7 @@
 #define LDC_SAVE_0(B) do { unsigned char *ldc_q = (B); LDC_PUT(ldc_q, t); LDC_PUT(ldc_q, ticket); (void)ldc_q; } while (0)
 #define LDC_LOAD_0(B) do { const unsigned char *ldc_q = (B); LDC_GET(ldc_q, t); LDC_GET(ldc_q, ticket); (void)ldc_q; } while (0)
 #define LDC_DIFF_0(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; LDC_CMP(ldc_q, ldc_d, t); LDC_CMP(ldc_q, ldc_d, ticket); ldc_t.differ = ldc_d; } while (0)
-#define LDC_ONE_0(S, E) (((int)((unsigned)((S) + 1) < 32u) & (int)((((E) == -1 ? (0x4u) : (E) == 0 ? (0x1u) : (E) == 1 ? (0x2u) : 0u) >> (((S) + 1) & 31)) & 1u)))
+#define LDC_ONE_0(S, E) ((int)((((E) == -1 ? (0x4u) : (E) == 0 ? (0x1u) : (E) == 1 ? (0x2u) : 0u) >> (((S) + 1) & 31)) & 1u))
 #define LDC_UNIFORM_ENDS_0 1
 #line 1 "../testdata/kernels/atomic_count.cu"
 // Atomics must take effect once per checked run, even when the region that
@@ -16,9 +16,9 @@ __global__ void count(int *counter, int *slots, int *out) { int t{}; int ticket{
   (*LDC_SW(ldc_p_seen, ldc_f_seen, sizeof(*ldc_p_seen), &((*LDC_TRS(&((*ldc_p_seen)[t]), 3, 1, 0))))) = t;
   { LDC_TR_BAR(0); LDC_BARRIER(0, 0); ldc_r_0_0:; }
   ticket = LDC_AOP(atomicAdd, 0, 0, 0, 0)(&counter[0], 1);
-  (*LDC_W(&((*LDC_TR(&(slots[blockIdx.x * blockDim.x + t]), 1, 1))))) = ticket;
+  (*LDC_WK(&((*LDC_TR(&(slots[blockIdx.x * blockDim.x + t]), 1, 1))))) = ticket;
   { LDC_TR_BAR(1); LDC_BARRIER(0, 1); ldc_r_0_1:; }
-  (*LDC_W(&((*LDC_TR(&(out[blockIdx.x * blockDim.x + t]), 2, 1))))) = (*LDC_TRS(&((*ldc_p_seen)[(t + 1) % 64]), 4, 0, 0)) + 1;
+  (*LDC_WK(&((*LDC_TR(&(out[blockIdx.x * blockDim.x + t]), 2, 1))))) = (*LDC_TRS(&((*ldc_p_seen)[(t + 1) % 64]), 4, 0, 0)) + 1;
  ldc_exit_0: LDC_TR_BAR(-1); LDC_EXIT(0); }
 #line 1 "atomic_count.ldcheck.cu (ldcheck entry points)"
 #ifdef LDC_CPU

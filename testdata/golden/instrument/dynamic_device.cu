@@ -21,9 +21,9 @@ __global__ void dyn(float *out, int n) { int t{}; ldc_thread ldc_t; ldc_begin(&l
   (*LDC_TRS(&(ldc_p_buf[t]), 6, 1, 0)) = (*LDC_R(&((*LDC_TR(&(out[t]), 2, 0)))));
   { LDC_TR_BAR(0); LDC_BARRIER(0, 0); ldc_r_0_0:; }
   bump(ldc_p_buf, (t + 1) % blockDim.x);
-  (*LDC_W(&((*LDC_TR(&(table[t % 64]), 3, 1))))) = (*LDC_TRS(&(ldc_p_buf[t]), 7, 0, 0));
+  (*LDC_WK(&((*LDC_TR(&(table[t % 64]), 3, 1))))) = (*LDC_TRS(&(ldc_p_buf[t]), 7, 0, 0));
   { LDC_TR_BAR(1); LDC_BARRIER(0, 1); ldc_r_0_1:; }
-  (*LDC_W(&((*LDC_TR(&(out[t]), 4, 1))))) = (*LDC_TRS(&(ldc_p_buf[t]), 8, 0, 0)) + (*LDC_R(&((*LDC_TR(&(table[(t + 3) % 64]), 5, 0)))));
+  (*LDC_WK(&((*LDC_TR(&(out[t]), 4, 1))))) = (*LDC_TRS(&(ldc_p_buf[t]), 8, 0, 0)) + (*LDC_R(&((*LDC_TR(&(table[(t + 3) % 64]), 5, 0)))));
   LDC_AOP(atomicAdd, 1, 0, 1, 0)(&counter, 1);
  ldc_exit_0: LDC_TR_BAR(-1); LDC_EXIT(0); }
 #line 1 "dynamic_device.ldcheck.cu (ldcheck entry points)"

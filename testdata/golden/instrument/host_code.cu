@@ -17,7 +17,7 @@ __global__ void fill(int *a, int v) {  ldc_thread ldc_t; ldc_begin(&ldc_t, LDC_U
   __shared__ int tmp[32]; decltype(&tmp) ldc_p_tmp = (decltype(&tmp))ldc_shared_copy(&ldc_t, 0, (void *)&tmp, sizeof(tmp)); unsigned *ldc_f_tmp = ldc_shared_flags(0); LDC_TR_SHARED(0, ldc_p_tmp); LDC_SAVE_0(ldc_start); ldc_dispatch_0: switch (LDC_RESUME(ldc_t.start)) {  default: break; } ldc_r_0_entry:;
   (*LDC_SW(ldc_p_tmp, ldc_f_tmp, sizeof(*ldc_p_tmp), &((*LDC_TRS(&((*ldc_p_tmp)[threadIdx.x % 32]), 1, 1, 0))))) = v;
   __syncwarp();
-  (*LDC_W(&((*LDC_TR(&(a[blockIdx.x]), 0, 1))))) = (*LDC_TRS(&((*ldc_p_tmp)[0]), 2, 0, 0));
+  (*LDC_WK(&((*LDC_TR(&(a[blockIdx.x]), 0, 1))))) = (*LDC_TRS(&((*ldc_p_tmp)[0]), 2, 0, 0));
  ldc_exit_0: LDC_TR_BAR(-1); LDC_EXIT(0); }
 
 /* ldcheck: host function main left out: ldcheck launches kernels itself */

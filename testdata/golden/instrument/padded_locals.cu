@@ -5,7 +5,7 @@
 #define LDC_SAVE_0(B) do { unsigned char *ldc_q = (B); LDC_PUT(ldc_q, t); LDC_PUT(ldc_q, m); LDC_PUT(ldc_q, pair); LDC_PUT(ldc_q, b); LDC_PUT(ldc_q, e); LDC_PUT(ldc_q, d); LDC_PUT(ldc_q, g); (void)ldc_q; } while (0)
 #define LDC_LOAD_0(B) do { const unsigned char *ldc_q = (B); LDC_GET(ldc_q, t); LDC_GET(ldc_q, m); LDC_GET(ldc_q, pair); LDC_GET(ldc_q, b); LDC_GET(ldc_q, e); LDC_GET(ldc_q, d); LDC_GET(ldc_q, g); (void)ldc_q; } while (0)
 #define LDC_DIFF_0(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; LDC_CMP(ldc_q, ldc_d, t); if (sizeof(m) == 24) { LDC_CMP_AT(ldc_q, ldc_d, m, 0, 4); LDC_CMP_AT(ldc_q, ldc_d, m, 8, 9); ldc_q += LDC_SLOT(sizeof(m)); } else LDC_CMP(ldc_q, ldc_d, m); if (sizeof(pair) == 48) { LDC_CMP_AT(ldc_q, ldc_d, pair, 0, 4); LDC_CMP_AT(ldc_q, ldc_d, pair, 8, 9); LDC_CMP_AT(ldc_q, ldc_d, pair, 24, 4); LDC_CMP_AT(ldc_q, ldc_d, pair, 32, 9); ldc_q += LDC_SLOT(sizeof(pair)); } else LDC_CMP(ldc_q, ldc_d, pair); LDC_CMP(ldc_q, ldc_d, b); LDC_CMP(ldc_q, ldc_d, e); LDC_CMP(ldc_q, ldc_d, d); LDC_CMP(ldc_q, ldc_d, g); ldc_t.differ = ldc_d; } while (0)
-#define LDC_ONE_0(S, E) (((int)((unsigned)((S) + 1) < 32u) & (int)((((E) == -1 ? (0x2u) : (E) == 0 ? (0x1u) : 0u) >> (((S) + 1) & 31)) & 1u)))
+#define LDC_ONE_0(S, E) ((int)((((E) == -1 ? (0x2u) : (E) == 0 ? (0x1u) : 0u) >> (((S) + 1) & 31)) & 1u))
 #define LDC_UNIFORM_ENDS_0 1
 #line 1 "../testdata/kernels/padded_locals.cu"
 // Locals with padding, live across a barrier: their saved copies are
@@ -33,7 +33,7 @@ __global__ void padded(const double *in, double *out) { int t{}; Mixed m{}; Mixe
   { Tight ldc_init = {1.0f, 2.0f}; memcpy(&g, &ldc_init, sizeof(g)); }
   (*LDC_SW(ldc_p_s, ldc_f_s, sizeof(*ldc_p_s), &((*LDC_TRS(&((*ldc_p_s)[t]), 1, 1, 0))))) = m.x;
   { LDC_TR_BAR(0); LDC_BARRIER(0, 0); ldc_r_0_0:; }
-  (*LDC_W(&((*LDC_TR(&(out[t]), 0, 1))))) = (*LDC_TRS(&((*ldc_p_s)[(t + 1) % 64]), 2, 0, 0)) + m.x + m.n + m.tag + pair[1].x + b.a + b.b + e.d + d.w + d.id + g.a;
+  (*LDC_WK(&((*LDC_TR(&(out[t]), 0, 1))))) = (*LDC_TRS(&((*ldc_p_s)[(t + 1) % 64]), 2, 0, 0)) + m.x + m.n + m.tag + pair[1].x + b.a + b.b + e.d + d.w + d.id + g.a;
  ldc_exit_0: LDC_TR_BAR(-1); LDC_EXIT(0); }
 #line 1 "padded_locals.ldcheck.cu (ldcheck entry points)"
 #ifdef LDC_CPU

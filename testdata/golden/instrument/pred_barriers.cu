@@ -5,7 +5,7 @@
 #define LDC_SAVE_0(B) do { unsigned char *ldc_q = (B); LDC_PUT(ldc_q, t); LDC_PUT(ldc_q, g); LDC_PUT(ldc_q, v); LDC_PUT(ldc_q, acc); LDC_PUT(ldc_q, c); LDC_PUT(ldc_q, i); LDC_PUT(ldc_q, ldc_pa_0_0); LDC_PUT(ldc_q, ldc_sv_0_0); LDC_PUT(ldc_q, ldc_pa_0_1); LDC_PUT(ldc_q, ldc_sv_0_1); LDC_PUT(ldc_q, ldc_pa_0_2); LDC_PUT(ldc_q, ldc_sv_0_2); LDC_PUT(ldc_q, ldc_pa_0_3); LDC_PUT(ldc_q, ldc_sv_0_3); LDC_PUT(ldc_q, ldc_pa_0_4); LDC_PUT(ldc_q, ldc_sv_0_4); LDC_PUT(ldc_q, ldc_pa_0_5); LDC_PUT(ldc_q, ldc_sv_0_5); LDC_PUT(ldc_q, ldc_pa_0_6); LDC_PUT(ldc_q, ldc_sv_0_6); LDC_PUT(ldc_q, ldc_pa_0_7); LDC_PUT(ldc_q, ldc_sv_0_7); (void)ldc_q; } while (0)
 #define LDC_LOAD_0(B) do { const unsigned char *ldc_q = (B); LDC_GET(ldc_q, t); LDC_GET(ldc_q, g); LDC_GET(ldc_q, v); LDC_GET(ldc_q, acc); LDC_GET(ldc_q, c); LDC_GET(ldc_q, i); LDC_GET(ldc_q, ldc_pa_0_0); LDC_GET(ldc_q, ldc_sv_0_0); LDC_GET(ldc_q, ldc_pa_0_1); LDC_GET(ldc_q, ldc_sv_0_1); LDC_GET(ldc_q, ldc_pa_0_2); LDC_GET(ldc_q, ldc_sv_0_2); LDC_GET(ldc_q, ldc_pa_0_3); LDC_GET(ldc_q, ldc_sv_0_3); LDC_GET(ldc_q, ldc_pa_0_4); LDC_GET(ldc_q, ldc_sv_0_4); LDC_GET(ldc_q, ldc_pa_0_5); LDC_GET(ldc_q, ldc_sv_0_5); LDC_GET(ldc_q, ldc_pa_0_6); LDC_GET(ldc_q, ldc_sv_0_6); LDC_GET(ldc_q, ldc_pa_0_7); LDC_GET(ldc_q, ldc_sv_0_7); (void)ldc_q; } while (0)
 #define LDC_DIFF_0(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; LDC_CMP(ldc_q, ldc_d, t); LDC_CMP(ldc_q, ldc_d, g); LDC_CMP(ldc_q, ldc_d, v); LDC_CMP(ldc_q, ldc_d, acc); LDC_CMP(ldc_q, ldc_d, c); LDC_CMP(ldc_q, ldc_d, i); LDC_CMP(ldc_q, ldc_d, ldc_pa_0_0); LDC_CMP(ldc_q, ldc_d, ldc_sv_0_0); LDC_CMP(ldc_q, ldc_d, ldc_pa_0_1); LDC_CMP(ldc_q, ldc_d, ldc_sv_0_1); LDC_CMP(ldc_q, ldc_d, ldc_pa_0_2); LDC_CMP(ldc_q, ldc_d, ldc_sv_0_2); LDC_CMP(ldc_q, ldc_d, ldc_pa_0_3); LDC_CMP(ldc_q, ldc_d, ldc_sv_0_3); LDC_CMP(ldc_q, ldc_d, ldc_pa_0_4); LDC_CMP(ldc_q, ldc_d, ldc_sv_0_4); LDC_CMP(ldc_q, ldc_d, ldc_pa_0_5); LDC_CMP(ldc_q, ldc_d, ldc_sv_0_5); LDC_CMP(ldc_q, ldc_d, ldc_pa_0_6); LDC_CMP(ldc_q, ldc_d, ldc_sv_0_6); LDC_CMP(ldc_q, ldc_d, ldc_pa_0_7); LDC_CMP(ldc_q, ldc_d, ldc_sv_0_7); ldc_t.differ = ldc_d; } while (0)
-#define LDC_ONE_0(S, E) (((int)((unsigned)((S) + 1) < 32u) & (int)((((E) == -1 ? (0x100u) : (E) == 0 ? (0x1u) : (E) == 1 ? (0x2u) : (E) == 3 ? (0x10u | (((blockDim.y == 1) & (blockDim.z == 1)) ? 0x8u : 0u)) : (E) == 4 ? (0x30u) : (E) == 5 ? (0x20u) : (E) == 6 ? (0x60u) : (E) == 7 ? (0x180u) : 0u) >> (((S) + 1) & 31)) & 1u)))
+#define LDC_ONE_0(S, E) ((int)((((E) == -1 ? (0x100u) : (E) == 0 ? (0x1u) : (E) == 1 ? (0x2u) : (E) == 3 ? (0x10u | (((blockDim.y == 1) & (blockDim.z == 1)) ? 0x8u : 0u)) : (E) == 4 ? (0x30u) : (E) == 5 ? (0x20u) : (E) == 6 ? (0x60u) : (E) == 7 ? (0x180u) : 0u) >> (((S) + 1) & 31)) & 1u))
 #define LDC_UNIFORM_ENDS_0 0
 #line 1 "../testdata/kernels/pred_barriers.cu"
 // Predicate barriers (__syncthreads_and/or/count) in every place a statement
@@ -37,7 +37,7 @@ __global__ void forms(const int *in, int *out, int n) { int t{}; int g{}; int v{
 
 )
     { { ldc_pa_0_7 = (v > 0 && acc < 100) ? 1 : 0; LDC_TR_BAR(7); LDC_BARRIER_PRED(0, 7, LDC_PRED_OR, __syncthreads_or, ldc_pa_0_7, ldc_sv_0_7); ldc_r_0_7:; } if (!(ldc_sv_0_7)) break; acc += v--; }
-  (*LDC_W(&((*LDC_TR(&(out[g]), 0, 1))))) = acc + (*LDC_TRS(&((*ldc_p_s)[t]), 5, 0, 0));
+  (*LDC_WK(&((*LDC_TR(&(out[g]), 0, 1))))) = acc + (*LDC_TRS(&((*ldc_p_s)[t]), 5, 0, 0));
  ldc_exit_0: LDC_TR_BAR(-1); LDC_EXIT(0); }
 
 // Where the barrier would not run every time its statement does, the kernel
