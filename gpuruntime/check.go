@@ -77,15 +77,6 @@ func (l Launch) blocks() int  { return int(l.Grid[0] * l.Grid[1] * l.Grid[2]) }
 func (l Launch) threads() int { return int(l.Block[0] * l.Block[1] * l.Block[2]) }
 func (l Launch) warps() int   { return (l.threads() + 31) / 32 }
 
-// fullWarps is Ctx.FullWarps: 1 where every warp of a block has 32
-// threads, so that a warp-wide __syncwarp names no lane that is not there.
-func (l Launch) fullWarps() int32 {
-	if l.threads()%32 == 0 {
-		return 1
-	}
-	return 0
-}
-
 // Options tune a checked run.
 type Options struct {
 	All       bool // keep going after the first racy level
@@ -730,7 +721,6 @@ func (r *checkRun) launch(mode, pass, atomicMode int32, extra ...func(*Ctx)) err
 	if mode == ModeReplay && r.onePass {
 		c.OnePass = 1
 	}
-	c.FullWarps = r.l.fullWarps()
 	c.AtomicLog, c.AtomicOverflow, c.AtomicSlots, c.AtomicSpillBits = uint64(r.alog), uint64(r.aover), int32(r.atomicSlots), int32(r.atomicSpillBits)
 	c.Records, c.NRecords, c.MaxRecords = uint64(r.records), uint64(r.nrec), maxRecords
 	c.FailedTest = uint64(r.failedTest)

@@ -37,7 +37,7 @@ type Ctx struct {
 	OnePass             int32  // level 2 runs one pass a region (LDC_ONE_PASS_ON)
 	SharedOwn           uint32 // shared targets stored in place, with owner words (bit i: target i; ownShared)
 	QuietEnds           int32  // a one-pass level 2 whose quiet region ends are one barrier: 1, or 2 where they read nothing (setQuietEnds)
-	FullWarps           int32  // every warp of a block has 32 threads: a region end may reconverge its warp with __syncwarp()
+	_                   int32
 	Det                 Det
 	Ap                  Ap
 	Iw                  Iw

@@ -44,26 +44,3 @@ func TestSetQuietEnds(t *testing.T) {
 		}
 	}
 }
-
-// TestFullWarps: a region end reconverges its warp with a warp-wide
-// __syncwarp only where no block has a partial warp; one lane too few
-// anywhere in the block turns it off.
-func TestFullWarps(t *testing.T) {
-	for _, tc := range []struct {
-		block [3]uint32
-		want  int32
-	}{
-		{[3]uint32{128, 1, 1}, 1},
-		{[3]uint32{32, 1, 1}, 1},
-		{[3]uint32{16, 2, 1}, 1},
-		{[3]uint32{8, 2, 2}, 1},
-		{[3]uint32{48, 1, 1}, 0},
-		{[3]uint32{31, 1, 1}, 0},
-		{[3]uint32{1, 1, 1}, 0},
-		{[3]uint32{3, 3, 3}, 0},
-	} {
-		if got := (Launch{Block: tc.block}).fullWarps(); got != tc.want {
-			t.Errorf("block %v: fullWarps %d, want %d", tc.block, got, tc.want)
-		}
-	}
-}

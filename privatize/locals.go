@@ -259,20 +259,6 @@ func onePassTest(k *passes.Kernel) string {
 			width, suffix = 64, "ull"
 		}
 	}
-	// A thread's start is Entry or a barrier's ID: where every ID is below
-	// width - 1, S + 1 is below width, and the test of it is left out (two
-	// of the seven instructions of ld_btree's test, at every region end).
-	guard := false
-	for _, b := range k.Barriers {
-		if b.ID+1 >= width {
-			guard = true
-		}
-	}
-	for _, r := range k.Regions {
-		if r.From+1 >= width {
-			guard = true
-		}
-	}
 	masks := map[int][]uint64{} // end -> per shape
 	var far []string
 	for _, r := range k.Regions {
@@ -316,10 +302,7 @@ func onePassTest(k *passes.Kernel) string {
 			}
 			sel = fmt.Sprintf("(E) == %d ? (%s) : %s", ends[i], strings.Join(parts, " | "), sel)
 		}
-		test = fmt.Sprintf("(int)(((%s) >> (((S) + 1) & %d)) & 1%s)", sel, width-1, suffix)
-		if guard {
-			test = fmt.Sprintf("((int)((unsigned)((S) + 1) < %du) & %s)", width, test)
-		}
+		test = fmt.Sprintf("((int)((unsigned)((S) + 1) < %du) & (int)(((%s) >> (((S) + 1) & %d)) & 1%s))", width, sel, width-1, suffix)
 	}
 	for _, f := range far {
 		test += " | " + f

@@ -414,12 +414,7 @@ struct ldc_ctx {
   // in ldc_own's table or untracked, shared ones in place or uncopied):
   // no region has a copy to merge, so a region end reads nothing before
   // its barrier (ldc_one_pass_quiet). One field: one test at every end.
-  int quiet_ends;
-  // full_warps: the block's thread count is a multiple of 32, so that
-  // __syncwarp() with every lane names only threads that exist (the
-  // one-pass region end of a kernel whose warps all reach it:
-  // ldc_one_pass_quiet).
-  int full_warps;
+  int quiet_ends, pad_quiet;
   struct ldc_det det;
   struct ldc_ap ap;
   struct ldc_iw iw;
@@ -461,7 +456,7 @@ __constant__ struct ldc_ctx ldc_g;
   X(segs.nseg) X(segs.in_dyn) X(segs.pristine) X(segs.dyn_offset) X(segs.direct_mask) X(shared_scratch) X(shared_per_block) \
   X(shared_off) X(shared_bytes) X(nshared) X(atomic_mode) X(atomic_log) \
   X(atomic_overflow) X(records) X(nrecords) X(max_records) X(atomic_spill_bits) X(trace) X(ntrace) \
-  X(max_trace) X(atomic_slots) X(shared_in_dyn) X(shared_direct) X(dyn_offset) X(compared) X(failed_test) X(one_pass) X(shared_own) X(quiet_ends) X(full_warps) \
+  X(max_trace) X(atomic_slots) X(shared_in_dyn) X(shared_direct) X(dyn_offset) X(compared) X(failed_test) X(one_pass) X(shared_own) X(quiet_ends) \
   X(det.on) X(ap.keys) X(ap.vals) X(ap.mask) X(ap.full) X(iw.scratch) \
   X(iw.per_block) X(iw.dyn_offset) X(iw.clocks) X(iw.off) X(iw.gkeys) X(iw.gvals) X(iw.gmask) X(iw.gfull) X(iw.on) X(iw.in_dyn)
 #define LDC_CTX_OFFSET(f) ((unsigned long long)__builtin_offsetof(struct ldc_ctx, f)),
@@ -3130,15 +3125,6 @@ static __device__ LDC_ENGINE __noinline__ void ldc_one_pass_rest(struct ldc_thre
 // reduction: ncu counted ld_radixsort's warps stalled on branches more
 // than on anything but fixed-latency waits (H200, thirty-eighth session).
 static __device__ LDC_ENGINE __forceinline__ int ldc_one_pass_quiet(struct ldc_thread *t, struct ldc_fast *f, int one, int id, int uniform_ends) {
-#if !defined(LDC_CPU)
-  // Where every lane of a warp reaches this end (uniform_ends, and no
-  // lane missing from the warp), the warp goes through it as one: ptxas
-  // left a warp whose one lane called the store hook (ld_btree's) split
-  // in two up to here, each half running the end, and the barrier's
-  // reduction taking its divergent path twice (ncu, H100: 12.6 M of the
-  // 31.5 M passes through the end of the store's region were halves).
-  if (uniform_ends && ldc_g.full_warps) asm volatile("bar.warp.sync -1;" ::: "memory");
-#endif
   const int quiet = ldc_g.quiet_ends;
   struct ldc_block_state *bs = ldc_block();
   // ldc_region_busy for such a launch and region, its tests known. The

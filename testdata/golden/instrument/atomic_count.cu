@@ -5,7 +5,7 @@
 #define LDC_SAVE_0(B) do { unsigned char *ldc_q = (B); LDC_PUT(ldc_q, t); LDC_PUT(ldc_q, ticket); (void)ldc_q; } while (0)
 #define LDC_LOAD_0(B) do { const unsigned char *ldc_q = (B); LDC_GET(ldc_q, t); LDC_GET(ldc_q, ticket); (void)ldc_q; } while (0)
 #define LDC_DIFF_0(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; LDC_CMP(ldc_q, ldc_d, t); LDC_CMP(ldc_q, ldc_d, ticket); ldc_t.differ = ldc_d; } while (0)
-#define LDC_ONE_0(S, E) ((int)((((E) == -1 ? (0x4u) : (E) == 0 ? (0x1u) : (E) == 1 ? (0x2u) : 0u) >> (((S) + 1) & 31)) & 1u))
+#define LDC_ONE_0(S, E) (((int)((unsigned)((S) + 1) < 32u) & (int)((((E) == -1 ? (0x4u) : (E) == 0 ? (0x1u) : (E) == 1 ? (0x2u) : 0u) >> (((S) + 1) & 31)) & 1u)))
 #define LDC_UNIFORM_ENDS_0 1
 #line 1 "../testdata/kernels/atomic_count.cu"
 // Atomics must take effect once per checked run, even when the region that

@@ -5,7 +5,7 @@
 #define LDC_SAVE_0(B) do { unsigned char *ldc_q = (B);  (void)ldc_q; } while (0)
 #define LDC_LOAD_0(B) do { const unsigned char *ldc_q = (B);  (void)ldc_q; } while (0)
 #define LDC_DIFF_0(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0;  ldc_t.differ = ldc_d; } while (0)
-#define LDC_ONE_0(S, E) ((int)((((E) == -1 ? ((((blockDim.y == 1) & (blockDim.z == 1)) ? 0x1u : 0u)) : 0u) >> (((S) + 1) & 31)) & 1u))
+#define LDC_ONE_0(S, E) (((int)((unsigned)((S) + 1) < 32u) & (int)((((E) == -1 ? ((((blockDim.y == 1) & (blockDim.z == 1)) ? 0x1u : 0u)) : 0u) >> (((S) + 1) & 31)) & 1u)))
 #define LDC_UNIFORM_ENDS_0 1
 #line 1 "../testdata/acceptance/device_sum_ww.cu"
 // expect: race write-write global inter-block

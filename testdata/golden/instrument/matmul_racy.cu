@@ -5,7 +5,7 @@
 #define LDC_SAVE_0(B) do { unsigned char *ldc_q = (B); LDC_PUT(ldc_q, tx); LDC_PUT(ldc_q, ty); LDC_PUT(ldc_q, row); LDC_PUT(ldc_q, col); LDC_PUT(ldc_q, acc); LDC_PUT(ldc_q, k0); LDC_PUT(ldc_q, k); (void)ldc_q; } while (0)
 #define LDC_LOAD_0(B) do { const unsigned char *ldc_q = (B); LDC_GET(ldc_q, tx); LDC_GET(ldc_q, ty); LDC_GET(ldc_q, row); LDC_GET(ldc_q, col); LDC_GET(ldc_q, acc); LDC_GET(ldc_q, k0); LDC_GET(ldc_q, k); (void)ldc_q; } while (0)
 #define LDC_DIFF_0(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; LDC_CMP(ldc_q, ldc_d, tx); LDC_CMP(ldc_q, ldc_d, ty); LDC_CMP(ldc_q, ldc_d, row); LDC_CMP(ldc_q, ldc_d, col); LDC_CMP(ldc_q, ldc_d, acc); LDC_CMP(ldc_q, ldc_d, k0); LDC_CMP(ldc_q, ldc_d, k); ldc_t.differ = ldc_d; } while (0)
-#define LDC_ONE_0(S, E) ((int)((((E) == -1 ? (0x3u) : (E) == 0 ? (0x1u) : 0u) >> (((S) + 1) & 31)) & 1u))
+#define LDC_ONE_0(S, E) (((int)((unsigned)((S) + 1) < 32u) & (int)((((E) == -1 ? (0x3u) : (E) == 0 ? (0x1u) : 0u) >> (((S) + 1) & 31)) & 1u)))
 #define LDC_UNIFORM_ENDS_0 1
 #line 1 "../testdata/acceptance/matmul_racy.cu"
 // expect: race read-write local inter-warp

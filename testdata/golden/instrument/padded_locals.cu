@@ -5,7 +5,7 @@
 #define LDC_SAVE_0(B) do { unsigned char *ldc_q = (B); LDC_PUT(ldc_q, t); LDC_PUT(ldc_q, m); LDC_PUT(ldc_q, pair); LDC_PUT(ldc_q, b); LDC_PUT(ldc_q, e); LDC_PUT(ldc_q, d); LDC_PUT(ldc_q, g); (void)ldc_q; } while (0)
 #define LDC_LOAD_0(B) do { const unsigned char *ldc_q = (B); LDC_GET(ldc_q, t); LDC_GET(ldc_q, m); LDC_GET(ldc_q, pair); LDC_GET(ldc_q, b); LDC_GET(ldc_q, e); LDC_GET(ldc_q, d); LDC_GET(ldc_q, g); (void)ldc_q; } while (0)
 #define LDC_DIFF_0(B) do { const unsigned char *ldc_q = (B); int ldc_d = 0; LDC_CMP(ldc_q, ldc_d, t); if (sizeof(m) == 24) { LDC_CMP_AT(ldc_q, ldc_d, m, 0, 4); LDC_CMP_AT(ldc_q, ldc_d, m, 8, 9); ldc_q += LDC_SLOT(sizeof(m)); } else LDC_CMP(ldc_q, ldc_d, m); if (sizeof(pair) == 48) { LDC_CMP_AT(ldc_q, ldc_d, pair, 0, 4); LDC_CMP_AT(ldc_q, ldc_d, pair, 8, 9); LDC_CMP_AT(ldc_q, ldc_d, pair, 24, 4); LDC_CMP_AT(ldc_q, ldc_d, pair, 32, 9); ldc_q += LDC_SLOT(sizeof(pair)); } else LDC_CMP(ldc_q, ldc_d, pair); LDC_CMP(ldc_q, ldc_d, b); LDC_CMP(ldc_q, ldc_d, e); LDC_CMP(ldc_q, ldc_d, d); LDC_CMP(ldc_q, ldc_d, g); ldc_t.differ = ldc_d; } while (0)
-#define LDC_ONE_0(S, E) ((int)((((E) == -1 ? (0x2u) : (E) == 0 ? (0x1u) : 0u) >> (((S) + 1) & 31)) & 1u))
+#define LDC_ONE_0(S, E) (((int)((unsigned)((S) + 1) < 32u) & (int)((((E) == -1 ? (0x2u) : (E) == 0 ? (0x1u) : 0u) >> (((S) + 1) & 31)) & 1u)))
 #define LDC_UNIFORM_ENDS_0 1
 #line 1 "../testdata/kernels/padded_locals.cu"
 // Locals with padding, live across a barrier: their saved copies are
