@@ -1360,14 +1360,15 @@ static __device__ LDC_ENGINE __forceinline__ void ldc_own_word_at(struct ldc_blo
 // derived from the shared array itself, so that the compiler emits shared
 // loads and compare-and-swaps: through bs->seg, a generic pointer, they
 // were generic (ld_btree: every store's, in the one lane its block waits
-// for at the barrier).
-static __device__ LDC_ENGINE void ldc_own_word(struct ldc_block_state *bs, unsigned long long word, unsigned m, unsigned w1) {
+// for at the barrier). Where it is not, a block without a segment notes
+// nothing. epoch: as ldc_own_word_at's.
+static __device__ LDC_ENGINE __forceinline__ void ldc_own_word(struct ldc_block_state *bs, unsigned long long word, unsigned m, unsigned w1, unsigned epoch) {
   if (ldc_g.segs.in_dyn) {
     LDC_DYNAMIC_SHARED(unsigned char, ldc_dyn_shared);
-    ldc_own_word_at(bs, (unsigned char *)ldc_dyn_shared + ldc_g.segs.dyn_offset, word, m, w1, 0u);
+    ldc_own_word_at(bs, (unsigned char *)ldc_dyn_shared + ldc_g.segs.dyn_offset, word, m, w1, epoch);
     return;
   }
-  ldc_own_word_at(bs, bs->seg, word, m, w1, 0u);
+  if (bs->seg) ldc_own_word_at(bs, bs->seg, word, m, w1, epoch);
 }
 // ldc_own_leads says whether the calling lane updates the entry of the
 // bytes m of word wd: the lowest of the warp's active lanes that store to
@@ -1393,7 +1394,7 @@ static __device__ LDC_ENGINE __noinline__ void ldc_own(const void *p, unsigned l
   for (unsigned long long wd = a >> 2; wd <= (end - 1) >> 2; wd++) {
     unsigned lo = wd * 4 < a ? (unsigned)(a - wd * 4) : 0u, hi = wd * 4 + 4 > end ? (unsigned)(end - wd * 4) : 4u;
     unsigned m = ((1u << hi) - 1u) & ~((1u << lo) - 1u);
-    if (ldc_own_leads(wd, m)) ldc_own_word(bs, wd, m, w1);
+    if (ldc_own_leads(wd, m)) ldc_own_word(bs, wd, m, w1, 0u);
   }
 }
 // ldc_own_small is ldc_own for a store of 1, 2 or 4 bytes (ldc_access's
@@ -1422,14 +1423,7 @@ template <unsigned n> static __device__ LDC_ENGINE __noinline__ void ldc_own_sma
 #endif
   unsigned m = n == 4 ? 0xfu : ((1u << n) - 1u) << (a & 3u);
   if (!ldc_own_leads(a >> 2, m)) return;
-  unsigned w1 = ldc_thread_linear() / 32 + 1;
-  struct ldc_block_state *bs = ldc_block();
-  if (ldc_g.segs.in_dyn) {
-    LDC_DYNAMIC_SHARED(unsigned char, ldc_dyn_shared);
-    ldc_own_word_at(bs, (unsigned char *)ldc_dyn_shared + ldc_g.segs.dyn_offset, a >> 2, m, w1, epoch);
-    return;
-  }
-  if (bs->seg) ldc_own_word_at(bs, bs->seg, a >> 2, m, w1, epoch);
+  ldc_own_word(ldc_block(), a >> 2, m, ldc_thread_linear() / 32 + 1, epoch);
 }
 
 // ldc_cow is where every wrapped global access goes.
